@@ -1,0 +1,60 @@
+// Builds every bundle of the project.
+//   dist/extension.js       the extension (node, CJS, `vscode` external; bundles the ESM-only ACP SDK)
+//   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
+//   out/test/**             unit and integration test bundles (node, CJS)
+// Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const base = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const nodeBase = { ...base, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+
+const list = (dir, suffix) => {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true })
+    .map(String).filter(f => f.endsWith(suffix)).map(f => path.join(dir, f));
+};
+
+const builds = [
+  { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  {
+    ...base, platform: 'browser', format: 'iife', target: 'es2022',
+    entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',
+    loader: { '.ttf': 'file' },
+  },
+];
+if (!production) {
+  const unit = list('test/unit', '.test.ts');
+  const integration = [...list('test/integration', '.ts')];
+  if (unit.length) builds.push({ ...nodeBase, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
+  if (integration.length) builds.push({ ...nodeBase, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
+}
+
+// Codicons are served from the extension, not a CDN (the webview CSP allows only our own origin).
+const copyCodicons = () => {
+  const src = 'node_modules/@vscode/codicons/dist';
+  fs.mkdirSync('dist/webview', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(src, f), path.join('dist/webview', f));
+};
+
+if (watch) {
+  copyCodicons();
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('esbuild: watching');
+} else {
+  fs.rmSync('dist', { recursive: true, force: true });
+  fs.rmSync('out', { recursive: true, force: true });
+  await Promise.all(builds.map(b => esbuild.build(b)));
+  copyCodicons();
+}

@@ -1,0 +1,128 @@
+// One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
+// No UI here: what the client serves (permissions, later fs and terminals) comes in as handlers.
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { Logger } from '../common/logger';
+import type { AgentProcess } from './agentProcess';
+
+export interface ClientHandlers {
+  onSessionUpdate(params: acp.SessionNotification): void;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+}
+
+/** A failure the user must see, with what they can do about it. */
+export class AgentStartError extends Error {
+  constructor(message: string, readonly kind: 'timeout' | 'protocol' | 'auth' | 'closed' | 'failed', readonly authMethods: readonly acp.AuthMethod[] = []) {
+    super(message);
+  }
+}
+
+export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' };
+
+export class AgentConnection {
+  private readonly connection: acp.ClientConnection;
+  private initResult: acp.InitializeResponse | undefined;
+
+  constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly log: Logger) {
+    const child = process.child;
+    const raw = acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    );
+    const app = acp.client({ name: 'switchboard' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+      // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
+      .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
+    this.connection = app.connect(traced(raw, log));
+  }
+
+  get agent(): acp.ClientContext {
+    return this.connection.agent;
+  }
+
+  get closed(): Promise<void> {
+    return this.connection.closed;
+  }
+
+  get info(): acp.InitializeResponse | undefined {
+    return this.initResult;
+  }
+
+  /** `initialize`, bounded by a timeout; an agent that speaks another protocol version is refused. */
+  async initialize(timeoutMs: number): Promise<acp.InitializeResponse> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort('timeout'), timeoutMs);
+    try {
+      const result = await Promise.race([
+        this.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          // Exactly what this client serves: terminal login (we rerun the agent's command in a VS Code
+          // terminal). fs and terminal/* are advertised once they are served.
+          clientCapabilities: { auth: { terminal: true } },
+          clientInfo: CLIENT_INFO,
+        }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
+        this.process.exited.then(exit => {
+          throw new AgentStartError(`The agent exited during initialization (${exit.signal ?? `code ${exit.code}`}).`, 'closed');
+        }),
+      ]);
+      if (result.protocolVersion !== acp.PROTOCOL_VERSION) {
+        throw new AgentStartError(
+          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${acp.PROTOCOL_VERSION}.`, 'protocol');
+      }
+      this.initResult = result;
+      const who = result.agentInfo ? `${result.agentInfo.title ?? result.agentInfo.name} ${result.agentInfo.version}` : 'agent';
+      this.log.info(`Initialized ${who} (protocol ${result.protocolVersion})`);
+      return result;
+    } catch (err) {
+      if (controller.signal.aborted) {
+        throw new AgentStartError(`The agent did not answer "initialize" within ${Math.round(timeoutMs / 1000)} s.`, 'timeout');
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
+  async newSession(cwd: string): Promise<acp.NewSessionResponse> {
+    try {
+      return await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+    } catch (err) {
+      if (err instanceof acp.RequestError && err.code === -32000) {
+        throw new AgentStartError(`The agent requires authentication: ${err.message}`, 'auth', this.initResult?.authMethods ?? []);
+      }
+      throw err;
+    }
+  }
+
+  authenticate(methodId: string): Promise<acp.AuthenticateResponse> {
+    return this.agent.request(acp.methods.agent.authenticate, { methodId });
+  }
+
+  prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  }
+
+  cancel(sessionId: string): Promise<void> {
+    return this.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+}
+
+/** Logs every JSON-RPC message at trace level; costs nothing when trace is off. */
+function traced(stream: acp.Stream, log: Logger): acp.Stream {
+  const tap = (arrow: string) => new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+    transform(message, controller) {
+      if (log.traceEnabled) log.trace(`${arrow} ${JSON.stringify(message)}`);
+      controller.enqueue(message);
+    },
+  });
+  const incoming = tap('←');
+  const outgoing = tap('→');
+  void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
+  return { readable: stream.readable.pipeThrough(incoming), writable: outgoing.writable };
+}

@@ -1,0 +1,38 @@
+// Typed access to the extension's settings. The settings that choose which program we spawn are
+// read from the user's own settings only: a repository's .vscode/settings.json must never pick the
+// binary (defence in depth on top of the manifest's `machine` scope and restrictedConfigurations).
+import * as vscode from 'vscode';
+import { AgentConfigResult, resolveAgents } from '../common/agentConfig';
+
+export const SECTION = 'switchboard';
+
+export const Settings = {
+  agents: 'agents',
+  defaultAgent: 'defaultAgent',
+  initializeTimeoutSeconds: 'initializeTimeoutSeconds',
+} as const;
+
+function userValue<T>(key: string): T | undefined {
+  return vscode.workspace.getConfiguration(SECTION).inspect<T>(key)?.globalValue;
+}
+
+export function readAgents(): AgentConfigResult {
+  return resolveAgents(userValue<unknown>(Settings.agents));
+}
+
+export function readDefaultAgentName(): string | undefined {
+  return userValue<string>(Settings.defaultAgent) || undefined;
+}
+
+export async function writeDefaultAgentName(name: string): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(Settings.defaultAgent, name, vscode.ConfigurationTarget.Global);
+}
+
+export function readInitializeTimeoutMs(): number {
+  const s = vscode.workspace.getConfiguration(SECTION).get<number>(Settings.initializeTimeoutSeconds, 60);
+  return Math.max(1, Number.isFinite(s) ? s : 60) * 1000;
+}
+
+export function openSettings(key: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${key}`);
+}
