@@ -89,6 +89,8 @@ export class ChatController extends Disposable {
       this.emit(this.transcript.endTurn(result.stopReason));
     } catch (err) {
       // A crash is reported by the exit handler, with the agent's last words; don't report it twice.
+      // The connection may notice the closed pipe a moment before the exit event arrives.
+      await Promise.race([live.process.exited, delay(1000)]);
       if (this.live === live && !live.process.hasExited) {
         this.emit(this.transcript.addError(`The prompt failed: ${describe(err)}`, errorDetails(err), ['retry', 'showLog']));
       }
@@ -319,6 +321,8 @@ function workspaceCwd(): string | undefined {
   const folder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file');
   return folder?.uri.fsPath;
 }
+
+const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

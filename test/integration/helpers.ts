@@ -1,0 +1,72 @@
+// Shared by the integration tests: the extension's test API, the scripted agent, and waiting for
+// what a user would see in the chat.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import type { Item } from '../../src/common/transcript';
+
+export const EXTENSION_ID = 'switchboard-acp.switchboard-acp';
+
+export async function api(): Promise<SwitchboardApi> {
+  const ext = vscode.extensions.getExtension<SwitchboardApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+export function extensionRoot(): string {
+  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+}
+
+/** The Node that runs the scripted agent: the extension host's own. */
+export const NODE = process.env.SWITCHBOARD_NODE || process.execPath;
+
+export const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-it-'));
+let scripts = 0;
+
+/** Writes a script for the scripted agent and configures it as the default agent "Scripted". */
+export async function useScriptedAgent(script: object, name = 'Scripted'): Promise<{ log: string; scriptPath: string }> {
+  const n = ++scripts;
+  const log = path.join(tmpDir, `agent-${n}.jsonl`);
+  const scriptPath = path.join(tmpDir, `script-${n}.json`);
+  fs.writeFileSync(scriptPath, JSON.stringify({ log, ...script }));
+  await configureAgent(name, { command: NODE, args: [path.join(extensionRoot(), 'test/fixtures/agent/scripted-agent.mjs'), scriptPath] });
+  return { log, scriptPath };
+}
+
+export async function configureAgent(name: string, entry: object | null): Promise<void> {
+  const config = vscode.workspace.getConfiguration('switchboard');
+  const agents = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}), [name]: entry };
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+}
+
+export function agentEvents(log: string): Array<Record<string, unknown>> {
+  if (!fs.existsSync(log)) return [];
+  return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l));
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise(r => setTimeout(r, 25));
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Readable dump of the transcript, for assertion messages. */
+export function dump(items: readonly Item[]): string {
+  return items.map(i => `${i.kind}: ${'text' in i ? i.text : 'message' in i ? i.message : 'stopReason' in i ? i.stopReason : ''}`).join('\n');
+}
+
+export function lastOf<K extends Item['kind']>(items: readonly Item[], kind: K): Extract<Item, { kind: K }> | undefined {
+  return [...items].reverse().find(i => i.kind === kind) as Extract<Item, { kind: K }> | undefined;
+}
