@@ -1,6 +1,7 @@
 // Composition root: creates the log, the chat controller and the view, registers commands.
 // Nothing else lives here.
 import * as vscode from 'vscode';
+import type { ConnectionServicesFactory } from './acp/clientServices';
 import { createLogger } from './host/log';
 import { pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
@@ -19,7 +20,9 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   context.subscriptions.push(channel);
   const log = createLogger(channel);
 
-  const chat = new ChatController(log, () => channel.show(true));
+  // What each agent connection serves besides the chat (fs, terminals); see acp/clientServices.ts.
+  const services: ConnectionServicesFactory = () => ({ dispose() { /* nothing yet */ } });
+  const chat = new ChatController(log, () => channel.show(true), services);
   controller = chat;
   context.subscriptions.push(chat);
 

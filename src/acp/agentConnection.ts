@@ -4,6 +4,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
+import type { ConnectionServices } from './clientServices';
 
 export interface ClientHandlers {
   onSessionUpdate(params: acp.SessionNotification): void;
@@ -23,7 +24,7 @@ export class AgentConnection {
   private readonly connection: acp.ClientConnection;
   private initResult: acp.InitializeResponse | undefined;
 
-  constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly log: Logger) {
+  constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly services: ConnectionServices, private readonly log: Logger) {
     const child = process.child;
     const raw = acp.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -34,6 +35,18 @@ export class AgentConnection {
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
+    const { fs, terminal } = services;
+    if (fs) {
+      app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
+        .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
+    }
+    if (terminal) {
+      app.onRequest(acp.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
+        .onRequest(acp.methods.client.terminal.output, ({ params }) => terminal.output(params))
+        .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
+        .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
+        .onRequest(acp.methods.client.terminal.release, ({ params }) => terminal.release(params));
+    }
     this.connection = app.connect(traced(raw, log));
   }
 
@@ -57,9 +70,7 @@ export class AgentConnection {
       const result = await Promise.race([
         this.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          // Exactly what this client serves: terminal login (we rerun the agent's command in a VS Code
-          // terminal). fs and terminal/* are advertised once they are served.
-          clientCapabilities: { auth: { terminal: true } },
+          clientCapabilities: this.capabilities(),
           clientInfo: CLIENT_INFO,
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
         this.process.exited.then(exit => {
@@ -82,6 +93,16 @@ export class AgentConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Exactly what this client serves; terminal login reruns the agent's command in a VS Code terminal. */
+  private capabilities(): acp.ClientCapabilities {
+    const { fs, terminal } = this.services;
+    return {
+      fs: { readTextFile: !!fs, writeTextFile: !!fs },
+      terminal: !!terminal,
+      auth: { terminal: true },
+    };
   }
 
   /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
@@ -108,8 +129,10 @@ export class AgentConnection {
     return this.agent.notify(acp.methods.agent.session.cancel, { sessionId });
   }
 
+  /** Closes the connection and releases what it served (terminals, pending reviews). */
   close(): void {
     this.connection.close();
+    this.services.dispose();
   }
 }
 

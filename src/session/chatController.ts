@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection, AgentStartError } from '../acp/agentConnection';
 import { AgentProcess, AgentSpawnError } from '../acp/agentProcess';
+import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
@@ -43,7 +44,7 @@ export class ChatController extends Disposable {
   readonly onReset = this.resetEmitter.event;
   readonly onStatus = this.statusEmitter.event;
 
-  constructor(private readonly log: Logger, private readonly showLog: () => void) {
+  constructor(private readonly log: Logger, private readonly showLog: () => void, private readonly services: ConnectionServicesFactory) {
     super();
   }
 
@@ -205,7 +206,7 @@ export class ChatController extends Disposable {
     const connection = new AgentConnection(proc, {
       onSessionUpdate: params => this.onSessionUpdate(live, params),
       requestPermission: (params, signal) => this.requestPermission(live, params, signal),
-    }, this.log);
+    }, this.services({ agentName: spec.name, cwd }), this.log);
     live.connection = connection;
     try {
       await connection.initialize(readInitializeTimeoutMs());

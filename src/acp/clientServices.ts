@@ -1,0 +1,34 @@
+// What the client serves to an agent beyond the chat: file system and terminals. Each is created
+// per agent connection (it knows the agent's name and the session's cwd), and its presence is what
+// the client advertises in `initialize` — never a capability without a handler behind it.
+import type * as acp from '@agentclientprotocol/sdk';
+
+/** Who is asking: shown to the user in prompts and titles ("Claude Code wants to write …"). */
+export interface AgentIdentity {
+  readonly agentName: string;
+  /** The session's working directory (absolute), the default cwd for terminals. */
+  readonly cwd: string;
+}
+
+export interface FsHandlers {
+  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse | void>;
+}
+
+export interface TerminalHandlers {
+  create(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
+  output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+  kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;
+  release(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse | void>;
+}
+
+/** Per-connection services; `dispose` runs when the agent stops or exits (release everything). */
+export interface ConnectionServices {
+  readonly fs?: FsHandlers;
+  readonly terminal?: TerminalHandlers;
+  dispose(): void;
+}
+
+/** Creates the services of one agent connection. Registered once in extension.ts. */
+export type ConnectionServicesFactory = (agent: AgentIdentity) => ConnectionServices;
