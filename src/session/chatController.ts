@@ -87,6 +87,9 @@ export class ChatController extends Disposable {
     this.setStatus('busy', `${live.spec.name} is working…`);
     try {
       const result = await connection.prompt(live.sessionId, [{ type: 'text', text }]);
+      // The SDK resolves a response a few microtasks before it dispatches notifications that came
+      // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
+      await new Promise(resolve => setImmediate(resolve));
       this.emit(this.transcript.endTurn(result.stopReason));
     } catch (err) {
       // A crash is reported by the exit handler, with the agent's last words; don't report it twice.
