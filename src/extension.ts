@@ -1,19 +1,29 @@
-// Composition root: creates the log, the chat controller and the view, registers commands.
-// Nothing else lives here.
+// Composition root: creates the log, the services, the chat controller and its views, and
+// registers the commands. Nothing else lives here.
 import * as vscode from 'vscode';
 import type { ConnectionServicesFactory } from './acp/clientServices';
-import { createLogger } from './host/log';
 import { pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
+import { createLogger } from './host/log';
+import { FsService } from './host/fs/fsService';
+import { PermissionAlert } from './host/permissionAlert';
+import { TerminalService } from './host/terminal/terminalService';
+import { ToolDiffs } from './host/toolDiffs';
 import { ChatController } from './session/chatController';
+import { SavedChats } from './session/savedChats';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
   readonly chat: ChatController;
+  readonly files: FsService;
+  readonly view: ChatViewProvider;
+  /** Agent terminals; also what the chat card renders for `{type: "terminal", terminalId}`. */
+  readonly terminals: TerminalService;
 }
 
 let controller: ChatController | undefined;
+let terminalService: TerminalService | undefined;
 
 export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const channel = vscode.window.createOutputChannel('Switchboard', { log: true });
@@ -21,19 +31,33 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const log = createLogger(channel);
 
   // What each agent connection serves besides the chat (fs, terminals); see acp/clientServices.ts.
-  const services: ConnectionServicesFactory = () => ({ dispose() { /* nothing yet */ } });
-  const chat = new ChatController(log, () => channel.show(true), services);
-  controller = chat;
-  context.subscriptions.push(chat);
+  // fs/*: reads of what the user sees, writes reviewed in a diff (host/fs). The chat renders
+  // files.onDidChangeReviews (cards with Accept / Reject) and files.onDidApplyWrite (changed files).
+  const files = new FsService(log);
+  context.subscriptions.push(files);
+  // terminal/*: each command in an integrated terminal (host/terminal). The chat card renders
+  // terminals.getTail / onDidChangeOutput / reveal for `{type: "terminal", terminalId}` content.
+  const terminals = new TerminalService(log);
+  terminalService = terminals;
+  context.subscriptions.push(terminals);
+  const services: ConnectionServicesFactory = agent => {
+    const fs = files.forAgent(agent);
+    const terminal = terminals.connect(agent);
+    return { ...fs, terminal, dispose() { fs.dispose(); terminal.dispose(); } };
+  };
 
-  const view = new ChatViewProvider(context.extensionUri, chat, log);
-  context.subscriptions.push(view, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
-    webviewOptions: { retainContextWhenHidden: false },
-  }));
+  const diffs = new ToolDiffs();
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
+  controller = chat;
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, {}, log);
+  context.subscriptions.push(diffs, chat, view,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
+    new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command('switchboard.openChat', () => view.reveal());
+  command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
     const spec = await pickAgent({ useDefault: false });
     if (spec) { await view.reveal(); await chat.start(spec); }
@@ -43,14 +67,30 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.stopAgent', () => chat.stop());
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
+  command('switchboard.browseSessions', () => chat.browseSessions());
+  command('switchboard.addSelectionToChat', () => addSelection(view));
   command('switchboard.showLog', () => channel.show());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat };
+  return { chat, view, files, terminals };
+}
+
+/** "Add selection to chat": the selected text as a fenced block, and the file as a mention. */
+async function addSelection(view: ChatViewProvider): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return;
+  const doc = editor.document;
+  const rel = vscode.workspace.asRelativePath(doc.uri, false);
+  const sel = editor.selection;
+  const text = sel.isEmpty ? '' : `${rel}:${sel.start.line + 1}-${sel.end.line + 1}\n\`\`\`${doc.languageId}\n${doc.getText(sel)}\n\`\`\`\n`;
+  await view.insertIntoComposer(text, doc.uri.scheme === 'file' ? [rel] : []);
 }
 
 /** Window close / reload / uninstall: the agent process must not outlive us. */
 export async function deactivate(): Promise<void> {
   await controller?.stop();
   controller = undefined;
+  // The commands agents ran: SIGTERM, then SIGKILL after the grace period, before the host goes.
+  await terminalService?.releaseAll();
+  terminalService = undefined;
 }

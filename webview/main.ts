@@ -1,46 +1,95 @@
 // The chat view in the browser. It renders what the host sends and applies transcript operations
-// once per animation frame: appended text goes into the item's text node, nothing else is touched.
-import type { ChatStatus, HostMessage, ViewMessage } from '../src/common/protocol';
-import type { Item, TranscriptOp } from '../src/common/transcript';
+// once per animation frame. A streamed message re-renders only itself, once per frame, however
+// many chunks arrived; the rest of the transcript is never touched.
+import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { ChatStatus, HostMessage, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
+import type { SessionMeta } from '../src/common/sessionMeta';
+import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
+import { renderMarkdown } from './markdown';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
 const vscode = acquireVsCodeApi();
+const send = (m: ViewMessage) => vscode.postMessage(m);
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const transcriptEl = $<HTMLElement>('transcript');
+const tabsEl = $<HTMLElement>('tabs');
 const statusEl = $<HTMLElement>('status');
+const planEl = $<HTMLElement>('plan');
 const promptEl = $<HTMLTextAreaElement>('prompt');
 const sendEl = $<HTMLButtonElement>('send');
 const stopEl = $<HTMLButtonElement>('stop');
 const agentEl = $<HTMLButtonElement>('agent');
+const modeEl = $<HTMLSelectElement>('mode');
+const configEl = $<HTMLElement>('config');
+const usageEl = $<HTMLElement>('usage');
+const completionsEl = $<HTMLUListElement>('completions');
+const attachmentsEl = $<HTMLElement>('attachments');
 
-/** Rendered items by id; for streamed messages also the text node that chunks extend. */
-const rendered = new Map<string, { el: HTMLElement; text?: Text }>();
+// ---- state ------------------------------------------------------------------------------------
+
+interface Rendered { el: HTMLElement; item: Item; body?: HTMLElement; text?: string }
+const rendered = new Map<string, Rendered>();
+/** Messages whose text changed since the last frame: re-rendered once at the next frame. */
+const dirty = new Set<string>();
 let pending: TranscriptOp[] = [];
 let frame = 0;
-let busy = false;
+let activeTab: string | undefined;
+let tabs: readonly TabInfo[] = [];
+let meta: SessionMeta | undefined;
+let abilities: PromptAbilities = { image: false, embeddedContext: false };
+const mentions = new Set<string>();
+const images: PastedImage[] = [];
+const terminalTails = new Map<string, { text: string; exited: boolean }>();
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
   switch (msg.type) {
     case 'state/reset':
       pending = [];
+      dirty.clear();
       rendered.clear();
       transcriptEl.replaceChildren();
+      activeTab = msg.activeTab;
       for (const item of msg.items) renderItem(item);
-      setStatus(msg.status);
-      scrollToEnd(true);
+      setTabs(msg.tabs, msg.activeTab);
+      setMeta(msg.meta);
+      setStatus(msg.status, msg.abilities);
+      transcriptEl.scrollTop = transcriptEl.scrollHeight;
       break;
     case 'transcript/ops':
+      if (msg.tab !== activeTab) return;
       pending.push(...msg.ops);
-      frame ||= requestAnimationFrame(flush);
+      schedule();
+      break;
+    case 'session/meta':
+      if (msg.tab === activeTab) setMeta(msg.meta);
+      break;
+    case 'tabs':
+      setTabs(msg.tabs, msg.activeTab);
       break;
     case 'status':
-      setStatus(msg.status);
+      setStatus(msg.status, msg.abilities);
+      break;
+    case 'mention/results':
+      if (currentMentionQuery() === msg.query) showMentionResults(msg.results);
+      break;
+    case 'composer/insert':
+      msg.mentions.forEach(addMention);
+      if (msg.text) promptEl.value += (promptEl.value && !promptEl.value.endsWith('\n') ? '\n' : '') + msg.text;
+      promptEl.focus();
+      break;
+    case 'terminal/tail':
+      terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
+      for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId);
       break;
   }
 });
+
+function schedule(): void {
+  frame ||= requestAnimationFrame(flush);
+}
 
 function flush(): void {
   frame = 0;
@@ -50,135 +99,487 @@ function flush(): void {
   for (const op of ops) {
     if (op.op === 'add') renderItem(op.item);
     else if (op.op === 'replace') replaceItem(op.item);
-    else rendered.get(op.id)?.text?.appendData(op.text);
+    else {
+      const r = rendered.get(op.id);
+      if (r && r.text !== undefined) { r.text += op.text; dirty.add(op.id); }
+    }
   }
-  if (stick) scrollToEnd(true);
+  for (const id of dirty) {
+    const r = rendered.get(id);
+    if (r?.body && r.text !== undefined) r.body.innerHTML = renderMarkdown(r.text);
+  }
+  dirty.clear();
+  if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
 }
 
+// ---- transcript items -------------------------------------------------------------------------
+
 function renderItem(item: Item): void {
-  const node = build(item);
-  rendered.set(item.id, node);
-  transcriptEl.append(node.el);
+  const r = build(item);
+  rendered.set(item.id, r);
+  transcriptEl.append(r.el);
 }
 
 function replaceItem(item: Item): void {
   const old = rendered.get(item.id);
   if (!old) return renderItem(item);
-  const node = build(item);
-  old.el.replaceWith(node.el);
-  rendered.set(item.id, node);
+  const r = build(item);
+  // Keep what the user opened (raw input disclosure, thoughts) open across updates.
+  old.el.querySelectorAll('details[open]').forEach(d => r.el.querySelector(`details[data-k="${(d as HTMLElement).dataset.k}"]`)?.setAttribute('open', ''));
+  old.el.replaceWith(r.el);
+  rendered.set(item.id, r);
 }
 
-function build(item: Item): { el: HTMLElement; text?: Text } {
+function build(item: Item): Rendered {
   switch (item.kind) {
-    case 'user':
+    case 'user': {
+      const el = h('article', 'message user', { 'aria-label': 'You' });
+      const body = h('div', 'body', {}, item.text);
+      el.append(h('div', 'who', {}, 'You'), body);
+      return { el, item };
+    }
     case 'agent': {
-      const el = h('article', `message ${item.kind}`, { 'aria-label': item.kind === 'user' ? 'You' : 'Agent' });
-      const text = document.createTextNode(item.text);
-      el.append(h('div', 'who', {}, item.kind === 'user' ? 'You' : 'Agent'), h('div', 'body'));
-      el.lastElementChild!.append(text);
-      return { el, text };
+      const el = h('article', 'message agent', { 'aria-label': 'Agent' });
+      const body = h('div', 'body markdown');
+      body.innerHTML = renderMarkdown(item.text);
+      el.append(body);
+      return { el, item, body, text: item.text };
     }
     case 'thought': {
-      const el = h('details', 'thought');
-      const text = document.createTextNode(item.text);
-      el.append(h('summary', '', {}, 'Thinking'), h('div', 'body'));
-      el.lastElementChild!.append(text);
-      return { el, text };
+      const el = h('details', 'thought', { 'data-k': 'thought' });
+      const body = h('div', 'body markdown');
+      body.innerHTML = renderMarkdown(item.text);
+      el.append(h('summary', '', {}, 'Thinking'), body);
+      return { el, item, body, text: item.text };
     }
-    case 'tool': {
-      const t = item.tool;
-      const el = h('article', `tool status-${t.status}`, { 'aria-label': `Tool call: ${t.title}` });
-      const head = h('div', 'tool-head');
-      head.append(h('span', `codicon codicon-${toolIcon(t.kind)}`), h('span', 'tool-title', {}, t.title || 'Tool call'),
-        h('span', 'tool-status', {}, t.status.replace('_', ' ')));
-      el.append(head);
-      if (t.body) el.append(h('pre', 'tool-body', {}, t.body));
-      return { el };
-    }
-    case 'permission': {
-      const p = item.permission;
-      const el = h('article', 'permission', { 'aria-label': 'Permission request' });
-      el.append(h('div', 'permission-title', {}, p.title));
-      if (p.outcome !== undefined) {
-        el.append(h('div', 'permission-outcome', {}, `Answered: ${p.outcome}`));
-      } else {
-        const row = h('div', 'permission-options');
-        p.options.forEach((o, i) => {
-          // No option is pre-selected or focused: a stray Enter must never grant anything.
-          const b = h('button', o.kind.startsWith('allow') ? 'allow' : 'secondary', { type: 'button', title: `${o.name} (${i + 1})` }, `${i + 1}. ${o.name}`) as HTMLButtonElement;
-          b.addEventListener('click', () => vscode.postMessage({ type: 'permission/answer', itemId: item.id, optionId: o.optionId }));
-          row.append(b);
-        });
-        el.append(row);
-        el.tabIndex = 0;
-        el.addEventListener('keydown', e => {
-          const n = Number(e.key);
-          if (n >= 1 && n <= p.options.length) vscode.postMessage({ type: 'permission/answer', itemId: item.id, optionId: p.options[n - 1].optionId });
-        });
-      }
-      return { el };
-    }
+    case 'tool':
+      return { el: buildTool(item.id, item.tool), item };
+    case 'permission':
+      return { el: buildPermission(item), item };
     case 'turnEnd':
-      return { el: h('div', 'turn-end', { role: 'note' }, item.stopReason === 'end_turn' ? 'Turn ended' : `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`) };
+      return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`), item };
     case 'notice':
-      return { el: h('div', 'notice', { role: 'note' }, item.text) };
+      return { el: h('div', 'notice', { role: 'note' }, item.text), item };
     case 'error': {
       const el = h('article', 'error', { role: 'alert' });
       el.append(h('div', 'error-message', {}, item.message));
       if (item.details) el.append(h('pre', 'error-details', {}, item.details));
-      if (item.actions.length) {
-        const row = h('div', 'error-actions');
-        for (const action of item.actions) {
-          const b = h('button', 'secondary', { type: 'button' }, ACTION_LABELS[action]);
-          b.addEventListener('click', () => vscode.postMessage({ type: 'item/action', itemId: item.id, action }));
-          row.append(b);
-        }
-        el.append(row);
-      }
-      return { el };
+      const row = h('div', 'actions');
+      for (const action of item.actions) row.append(button(ACTION_LABELS[action], 'secondary', () => send({ type: 'item/action', itemId: item.id, action })));
+      if (item.actions.length) el.append(row);
+      return { el, item };
     }
   }
 }
 
+const STOP_REASONS: Record<string, string> = {
+  end_turn: 'Done', cancelled: 'Stopped', max_tokens: 'Stopped: the agent reached its token limit',
+  max_turn_requests: 'Stopped: the agent reached its request limit for this turn', refusal: 'The agent refused to continue',
+};
 const ACTION_LABELS = { restart: 'Restart agent', retry: 'Retry', openSettings: 'Open settings', authenticate: 'Sign in', showLog: 'Show log' } as const;
+const TOOL_ICONS: Record<string, string> = {
+  read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb',
+  fetch: 'globe', switch_mode: 'settings-gear', other: 'tools',
+};
+const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash' };
 
-function toolIcon(kind: string): string {
-  return ({ read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-right', search: 'search', execute: 'terminal', think: 'lightbulb', fetch: 'globe', switch_mode: 'settings' } as Record<string, string>)[kind] ?? 'tools';
+function buildTool(itemId: string, t: ToolCallView): HTMLElement {
+  const el = h('article', `tool status-${t.status}`, { 'aria-label': `Tool call ${t.title}, ${t.status.replace('_', ' ')}` });
+  const head = h('div', 'tool-head');
+  head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), h('span', 'tool-title', { title: t.title }, t.title || 'Tool call'),
+    h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
+  el.append(head);
+  t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index)));
+  if (t.locations.length) {
+    const locs = h('div', 'locations');
+    for (const loc of t.locations) {
+      const label = loc.path.split(/[\\/]/).pop() + (loc.line ? `:${loc.line}` : '');
+      const a = h('a', 'location', { href: '#', title: loc.path }, label);
+      a.addEventListener('click', e => { e.preventDefault(); send({ type: 'location/open', path: loc.path, line: loc.line ?? null }); });
+      locs.append(a);
+    }
+    el.append(locs);
+  }
+  if (t.rawInput || t.rawOutput) {
+    const raw = h('details', 'raw', { 'data-k': 'raw' });
+    raw.append(h('summary', '', {}, 'Raw input/output'));
+    if (t.rawInput) raw.append(h('div', 'raw-label', {}, 'Input'), h('pre', 'raw-body', {}, t.rawInput));
+    if (t.rawOutput) raw.append(h('div', 'raw-label', {}, 'Output'), h('pre', 'raw-body', {}, t.rawOutput));
+    el.append(raw);
+  }
+  return el;
 }
 
-function setStatus(status: ChatStatus): void {
-  busy = status.status === 'busy' || status.status === 'starting';
-  statusEl.className = `status-${status.status}`;
-  statusEl.textContent = status.detail || (status.agentName ? `${status.agentName} · ${status.status}` : 'No agent running');
-  agentEl.textContent = status.agentName ?? 'Choose agent';
-  stopEl.hidden = status.status !== 'busy';
-  sendEl.disabled = busy;
+function buildToolContent(itemId: string, c: ToolContentView, index: number): HTMLElement {
+  switch (c.type) {
+    case 'text': {
+      const body = h('div', 'tool-text markdown');
+      body.innerHTML = renderMarkdown(c.text);
+      return body;
+    }
+    case 'diff': {
+      const box = h('div', 'diff');
+      const head = h('div', 'diff-head');
+      head.append(h('span', 'diff-path', { title: c.path }, c.path.split(/[\\/]/).pop() + (c.isNew ? ' (new file)' : '')),
+        h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
+        button('Open diff', 'secondary small', () => send({ type: 'diff/open', itemId, index })));
+      const pre = h('pre', 'diff-lines');
+      for (const line of c.preview.lines) {
+        pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));
+      }
+      if (c.preview.truncated) pre.append(h('span', 'hunk', {}, '…'));
+      box.append(head, pre);
+      return box;
+    }
+    case 'terminal': {
+      const box = h('div', 'terminal', { 'data-terminal': c.terminalId });
+      fillTerminal(box, c.terminalId);
+      return box;
+    }
+  }
 }
 
-function send(): void {
-  const text = promptEl.value;
-  if (!text.trim() || busy) return;
-  vscode.postMessage({ type: 'prompt/send', text });
-  promptEl.value = '';
+function fillTerminal(box: HTMLElement, terminalId: string): void {
+  const tail = terminalTails.get(terminalId);
+  const head = h('div', 'terminal-head');
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, tail?.exited ? 'Terminal (finished)' : 'Terminal'),
+    button('Show terminal', 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
+  box.replaceChildren(head, h('pre', 'terminal-tail', {}, tail?.text ?? ''));
 }
 
-$<HTMLFormElement>('composer').addEventListener('submit', e => { e.preventDefault(); send(); });
-promptEl.addEventListener('keydown', e => {
-  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
-});
+function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
+  const p = item.permission;
+  const el = h('article', 'permission', { 'aria-label': `Permission request: ${p.title}` });
+  el.append(h('div', 'permission-title', {}, p.title));
+  if (p.outcome !== undefined) {
+    el.classList.add('answered');
+    el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
+    return el;
+  }
+  const row = h('div', 'actions', { role: 'group', 'aria-label': 'Options' });
+  p.options.forEach((o, i) => {
+    // No option is pre-selected or focused: a stray Enter must never grant anything.
+    row.append(button(`${i + 1}. ${o.name}`, o.kind.startsWith('allow') ? 'allow' : 'secondary', () =>
+      send({ type: 'permission/answer', itemId: item.id, optionId: o.optionId }), `${o.name} (key ${i + 1})`));
+  });
+  el.append(row, h('div', 'hint', {}, `Press 1–${p.options.length} to answer, Esc to stop the turn.`));
+  return el;
+}
+
+/** Number keys answer the oldest unanswered permission request, unless the user is typing. */
 document.addEventListener('keydown', e => {
-  if (e.key === 'Escape' && busy) vscode.postMessage({ type: 'turn/cancel' });
+  const target = e.target as HTMLElement;
+  if (target === promptEl || target.tagName === 'SELECT' || target.tagName === 'INPUT' || e.ctrlKey || e.metaKey || e.altKey) return;
+  const n = Number(e.key);
+  if (!Number.isInteger(n) || n < 1) return;
+  for (const r of rendered.values()) {
+    if (r.item.kind === 'permission' && r.item.permission.outcome === undefined) {
+      const option = r.item.permission.options[n - 1];
+      if (option) { e.preventDefault(); send({ type: 'permission/answer', itemId: r.item.id, optionId: option.optionId }); }
+      return;
+    }
+  }
 });
-stopEl.addEventListener('click', () => vscode.postMessage({ type: 'turn/cancel' }));
-agentEl.addEventListener('click', () => vscode.postMessage({ type: 'agent/pick' }));
+
+// Links and copy buttons inside rendered markdown.
+transcriptEl.addEventListener('click', e => {
+  const target = e.target as HTMLElement;
+  const copy = target.closest('button.copy');
+  if (copy) {
+    const code = copy.parentElement?.querySelector('code')?.textContent ?? '';
+    void navigator.clipboard.writeText(code).then(() => { copy.classList.replace('codicon-copy', 'codicon-check'); });
+    return;
+  }
+  const a = target.closest('.markdown a') as HTMLAnchorElement | null;
+  if (a) {
+    e.preventDefault();
+    const href = a.getAttribute('href');
+    if (href) send({ type: 'link/open', href });
+  }
+});
+
+// ---- tabs, status, session state ---------------------------------------------------------------
+
+function setTabs(list: readonly TabInfo[], active: string | undefined): void {
+  tabs = list;
+  activeTab = active;
+  tabsEl.replaceChildren();
+  for (const tab of list) {
+    const el = h('div', `tab state-${tab.state}${tab.id === active ? ' active' : ''}`, {
+      role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1', title: `${tab.title} — ${tab.agentName} (${STATE_LABELS[tab.state]})`,
+    });
+    el.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-label': STATE_LABELS[tab.state] }), h('span', 'tab-title', {}, tab.title));
+    const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: 'Close conversation', 'aria-label': `Close ${tab.title}` });
+    close.addEventListener('click', e => { e.stopPropagation(); send({ type: 'tab/close', tab: tab.id }); });
+    el.append(close);
+    el.addEventListener('click', () => send({ type: 'tab/select', tab: tab.id }));
+    el.addEventListener('keydown', e => {
+      const i = tabs.findIndex(t => t.id === tab.id);
+      if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+        const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+        send({ type: 'tab/select', tab: next.id });
+      } else if (e.key === 'Enter' || e.key === ' ') send({ type: 'tab/select', tab: tab.id });
+    });
+    tabsEl.append(el);
+  }
+  tabsEl.append(button('', 'tab-new codicon codicon-add', () => send({ type: 'tab/new' }), 'New conversation'),
+    button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), "The agent's sessions"));
+  const current = list.find(t => t.id === active);
+  setBusy(current?.state === 'busy' || current?.state === 'waiting');
+}
+
+const STATE_ICONS = { idle: 'comment', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
+const STATE_LABELS = { idle: 'idle', busy: 'working', waiting: 'waiting for your permission', detached: 'agent not running' } as const;
+
+let busy = false;
+function setBusy(b: boolean): void {
+  busy = b;
+  stopEl.hidden = !b;
+  sendEl.disabled = b;
+}
+
+function setStatus(status: ChatStatus, abs: PromptAbilities): void {
+  abilities = abs;
+  statusEl.className = `status-${status.status}`;
+  statusEl.textContent = status.detail || (status.agentName ? `${status.agentName} · ${status.status === 'ready' ? 'running' : status.status}` : 'No agent running');
+  agentEl.textContent = status.agentName ?? 'Choose agent';
+  if (status.status === 'starting') setBusy(true);
+  else setTabs(tabs, activeTab);
+}
+
+function setMeta(m: SessionMeta | undefined): void {
+  meta = m;
+  // Plan: replaced whole on every update.
+  const plan = m?.plan ?? [];
+  planEl.hidden = plan.length === 0;
+  if (plan.length) {
+    const done = plan.filter(e => e.status === 'completed').length;
+    const details = h('details', 'plan', { open: '' });
+    details.append(h('summary', '', {}, `Plan · ${done}/${plan.length} done`));
+    const list = h('ol', 'plan-entries');
+    for (const e of plan) {
+      const li = h('li', `plan-entry ${e.status} priority-${e.priority}`, { title: `${e.status.replace('_', ' ')}, ${e.priority} priority` });
+      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { 'aria-label': e.status.replace('_', ' ') }),
+        h('span', '', {}, e.content), h('span', 'priority', {}, e.priority));
+      list.append(li);
+    }
+    details.append(list);
+    planEl.replaceChildren(details);
+  }
+  // Modes.
+  const modes = m?.modes;
+  modeEl.hidden = !modes || modes.availableModes.length === 0;
+  if (modes) {
+    modeEl.replaceChildren(...modes.availableModes.map(mode => {
+      const o = document.createElement('option');
+      o.value = mode.id; o.textContent = mode.name; o.title = mode.description ?? '';
+      o.selected = mode.id === modes.currentModeId;
+      return o;
+    }));
+  }
+  // Config options.
+  configEl.replaceChildren(...(m?.configOptions ?? []).map(buildConfigOption));
+  // Context usage.
+  const usage = m?.usage;
+  usageEl.hidden = !usage;
+  if (usage) {
+    const pct = usage.size ? Math.min(100, Math.round((usage.used / usage.size) * 100)) : 0;
+    usageEl.textContent = `${compact(usage.used)} / ${compact(usage.size)}${usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : ''}`;
+    usageEl.setAttribute('aria-valuenow', String(pct));
+    usageEl.title = `Context: ${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens (${pct}%)`;
+    usageEl.className = pct >= 90 ? 'high' : '';
+  }
+}
+
+modeEl.addEventListener('change', () => send({ type: 'mode/set', modeId: modeEl.value }));
+
+function buildConfigOption(option: SessionConfigOption): HTMLElement {
+  if (option.type === 'boolean') {
+    const label = h('label', 'config-bool', { title: option.description ?? option.name });
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = option.currentValue;
+    box.addEventListener('change', () => send({ type: 'config/set', configId: option.id, value: box.checked }));
+    label.append(box, document.createTextNode(option.name));
+    return label;
+  }
+  const select = document.createElement('select');
+  select.setAttribute('aria-label', option.name);
+  select.title = option.description ?? option.name;
+  for (const entry of option.options) {
+    if ('group' in entry) {
+      const group = document.createElement('optgroup');
+      group.label = entry.name;
+      for (const o of entry.options) group.append(optionEl(o.value, o.name, option.currentValue));
+      select.append(group);
+    } else {
+      select.append(optionEl(entry.value, entry.name, option.currentValue));
+    }
+  }
+  select.addEventListener('change', () => send({ type: 'config/set', configId: option.id, value: select.value }));
+  return select;
+}
+
+function optionEl(value: string, name: string, current: string): HTMLOptionElement {
+  const o = document.createElement('option');
+  o.value = value; o.textContent = name; o.selected = value === current;
+  return o;
+}
+
+// ---- composer: send, stop, slash commands, @ mentions, pasted images ---------------------------
+
+function submit(): void {
+  const text = promptEl.value;
+  if ((!text.trim() && !images.length) || busy) return;
+  send({ type: 'prompt/send', text, mentions: [...mentions], images: [...images] });
+  promptEl.value = '';
+  mentions.clear();
+  images.length = 0;
+  renderAttachments();
+  hideCompletions();
+}
+
+$<HTMLFormElement>('composer').addEventListener('submit', e => { e.preventDefault(); submit(); });
+promptEl.addEventListener('keydown', e => {
+  if (!completionsEl.hidden) {
+    const items = [...completionsEl.children] as HTMLElement[];
+    const current = items.findIndex(i => i.getAttribute('aria-selected') === 'true');
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = (current + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
+      items.forEach((i, k) => i.setAttribute('aria-selected', String(k === next)));
+      return;
+    }
+    if ((e.key === 'Enter' || e.key === 'Tab') && current >= 0) { e.preventDefault(); items[current].click(); return; }
+    if (e.key === 'Escape') { e.preventDefault(); hideCompletions(); return; }
+  }
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
+});
+promptEl.addEventListener('input', updateCompletions);
+document.addEventListener('keydown', e => {
+  if (e.key === 'Escape' && busy && completionsEl.hidden) send({ type: 'turn/cancel' });
+});
+stopEl.addEventListener('click', () => send({ type: 'turn/cancel' }));
+agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));
+
+function updateCompletions(): void {
+  const text = promptEl.value.slice(0, promptEl.selectionStart);
+  const slash = /^\/(\S*)$/.exec(text);
+  if (slash && meta?.commands.length) {
+    const prefix = slash[1].toLowerCase();
+    showCompletions(meta.commands.filter(c => c.name.toLowerCase().startsWith(prefix)).map(c => ({
+      label: `/${c.name}`, detail: c.description + (c.input?.hint ? ` — ${c.input.hint}` : ''), apply: () => applyCommand(c),
+    })));
+    return;
+  }
+  const q = currentMentionQuery();
+  if (q !== undefined) { send({ type: 'mention/search', query: q }); return; }
+  hideCompletions();
+}
+
+function currentMentionQuery(): string | undefined {
+  const m = /(?:^|\s)@([^\s@]*)$/.exec(promptEl.value.slice(0, promptEl.selectionStart));
+  return m ? m[1] : undefined;
+}
+
+function applyCommand(c: AvailableCommand): void {
+  promptEl.value = `/${c.name} `;
+  promptEl.placeholder = c.input?.hint ?? promptEl.placeholder;
+  hideCompletions();
+  promptEl.focus();
+}
+
+function showMentionResults(results: readonly MentionCandidate[]): void {
+  showCompletions(results.map(r => ({
+    label: r.label, detail: r.description, apply: () => {
+      const before = promptEl.value.slice(0, promptEl.selectionStart).replace(/@([^\s@]*)$/, `@${r.path} `);
+      promptEl.value = before + promptEl.value.slice(promptEl.selectionStart);
+      addMention(r.path);
+      hideCompletions();
+      promptEl.focus();
+    },
+  })));
+}
+
+function showCompletions(entries: { label: string; detail: string; apply: () => void }[]): void {
+  if (!entries.length) return hideCompletions();
+  completionsEl.replaceChildren(...entries.map((entry, i) => {
+    const li = h('li', 'completion', { role: 'option', 'aria-selected': String(i === 0) });
+    li.append(h('span', 'completion-label', {}, entry.label), h('span', 'completion-detail', {}, entry.detail));
+    li.addEventListener('mousedown', e => { e.preventDefault(); entry.apply(); });
+    li.addEventListener('click', () => entry.apply());
+    return li;
+  }));
+  completionsEl.hidden = false;
+}
+
+function hideCompletions(): void {
+  completionsEl.hidden = true;
+  completionsEl.replaceChildren();
+}
+
+function addMention(path: string): void {
+  mentions.add(path);
+  renderAttachments();
+}
+
+promptEl.addEventListener('paste', e => {
+  const files = [...(e.clipboardData?.items ?? [])].filter(i => i.kind === 'file' && i.type.startsWith('image/'));
+  if (!files.length) return;
+  e.preventDefault();
+  if (!abilities.image) {
+    showComposerNote('This agent does not accept images.');
+    return;
+  }
+  for (const item of files) {
+    const file = item.getAsFile();
+    if (!file) continue;
+    const reader = new FileReader();
+    reader.onload = () => {
+      const data = String(reader.result).replace(/^data:[^,]*,/, '');
+      images.push({ mimeType: file.type, data });
+      renderAttachments();
+    };
+    reader.readAsDataURL(file);
+  }
+});
+
+function renderAttachments(): void {
+  attachmentsEl.replaceChildren();
+  for (const m of mentions) {
+    attachmentsEl.append(chip(`@${m}`, 'file', () => { mentions.delete(m); renderAttachments(); }));
+  }
+  images.forEach((img, i) => attachmentsEl.append(chip(`image ${i + 1} (${img.mimeType})`, 'file-media', () => { images.splice(i, 1); renderAttachments(); })));
+}
+
+function chip(label: string, icon: string, remove: () => void): HTMLElement {
+  const el = h('span', 'chip');
+  el.append(h('span', `codicon codicon-${icon}`, { 'aria-hidden': 'true' }), h('span', '', {}, label),
+    button('', 'chip-remove codicon codicon-close', remove, `Remove ${label}`));
+  return el;
+}
+
+function showComposerNote(text: string): void {
+  const note = h('div', 'composer-note', { role: 'alert' }, text);
+  attachmentsEl.append(note);
+  setTimeout(() => note.remove(), 4000);
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
 
 function isAtEnd(): boolean {
   return transcriptEl.scrollHeight - transcriptEl.scrollTop - transcriptEl.clientHeight < 40;
 }
 
-function scrollToEnd(force: boolean): void {
-  if (force || isAtEnd()) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+function compact(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
+}
+
+function button(label: string, className: string, onClick: () => void, title?: string): HTMLButtonElement {
+  const b = h('button', className, { type: 'button' }, label) as HTMLButtonElement;
+  if (title) { b.title = title; b.setAttribute('aria-label', title); }
+  b.addEventListener('click', onClick);
+  return b;
 }
 
 function h(tag: string, className: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
@@ -189,5 +590,5 @@ function h(tag: string, className: string, attrs: Record<string, string> = {}, t
   return el;
 }
 
-vscode.postMessage({ type: 'view/ready' });
+send({ type: 'view/ready' });
 promptEl.focus();

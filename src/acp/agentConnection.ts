@@ -102,6 +102,7 @@ export class AgentConnection {
       fs: { readTextFile: !!fs, writeTextFile: !!fs },
       terminal: !!terminal,
       auth: { terminal: true },
+      session: { configOptions: { boolean: {} } },
     };
   }
 
@@ -115,6 +116,37 @@ export class AgentConnection {
       }
       throw err;
     }
+  }
+
+  loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
+    return this.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+  }
+
+  resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
+    return this.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+  }
+
+  listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
+    return this.agent.request(acp.methods.agent.session.list, { cwd, cursor: cursor ?? null });
+  }
+
+  closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
+    return this.agent.request(acp.methods.agent.session.close, { sessionId });
+  }
+
+  deleteSession(sessionId: string): Promise<acp.DeleteSessionResponse> {
+    return this.agent.request(acp.methods.agent.session.delete, { sessionId });
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<acp.SetSessionModeResponse> {
+    return this.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
+    const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean'
+      ? { sessionId, configId, type: 'boolean', value }
+      : { sessionId, configId, value };
+    return this.agent.request(acp.methods.agent.session.setConfigOption, params);
   }
 
   authenticate(methodId: string): Promise<acp.AuthenticateResponse> {

@@ -1,9 +1,10 @@
 // Messages between the chat webview and the extension host, imported by both bundles.
 // The host is the source of truth: on `view/ready` it replays the whole state, so the view can be
 // hidden, moved or reloaded at any time without losing the conversation.
+import type { SessionMeta } from './sessionMeta';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 
-export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'busy' | 'error';
+export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
 export interface ChatStatus {
   readonly agentName: string | undefined;
@@ -12,40 +13,123 @@ export interface ChatStatus {
   readonly detail: string;
 }
 
+/** What the agent accepts in prompts (from `promptCapabilities`). */
+export interface PromptAbilities {
+  readonly image: boolean;
+  readonly embeddedContext: boolean;
+}
+
+export interface TabInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly agentName: string;
+  /** waiting = a permission request is unanswered; detached = no agent behind it. */
+  readonly state: 'idle' | 'busy' | 'waiting' | 'detached';
+}
+
+export interface MentionCandidate {
+  readonly path: string;
+  readonly label: string;
+  readonly description: string;
+}
+
 export type HostMessage =
-  | { readonly type: 'state/reset'; readonly items: readonly Item[]; readonly status: ChatStatus }
-  | { readonly type: 'transcript/ops'; readonly ops: readonly TranscriptOp[] }
-  | { readonly type: 'status'; readonly status: ChatStatus };
+  | {
+    readonly type: 'state/reset';
+    readonly tabs: readonly TabInfo[];
+    readonly activeTab: string | undefined;
+    readonly items: readonly Item[];
+    readonly meta: SessionMeta | undefined;
+    readonly status: ChatStatus;
+    readonly abilities: PromptAbilities;
+  }
+  | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
+  | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta }
+  | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
+  | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
+  | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
+  | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
+  | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean };
+
+/** An image pasted into the prompt box, as the browser read it. */
+export interface PastedImage {
+  readonly mimeType: string;
+  readonly data: string;
+}
 
 export type ViewMessage =
   | { readonly type: 'view/ready' }
-  | { readonly type: 'prompt/send'; readonly text: string }
+  | { readonly type: 'prompt/send'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel' }
   | { readonly type: 'permission/answer'; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
-  | { readonly type: 'agent/pick' };
+  | { readonly type: 'agent/pick' }
+  | { readonly type: 'tab/select'; readonly tab: string }
+  | { readonly type: 'tab/close'; readonly tab: string }
+  | { readonly type: 'tab/new' }
+  | { readonly type: 'sessions/browse' }
+  | { readonly type: 'mode/set'; readonly modeId: string }
+  | { readonly type: 'config/set'; readonly configId: string; readonly value: string | boolean }
+  | { readonly type: 'mention/search'; readonly query: string }
+  | { readonly type: 'link/open'; readonly href: string }
+  | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
+  | { readonly type: 'diff/open'; readonly itemId: string; readonly index: number }
+  | { readonly type: 'terminal/reveal'; readonly terminalId: string };
 
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
 const MAX_PROMPT_CHARS = 1_000_000;
+const MAX_IMAGE_BASE64 = 20_000_000;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+const str = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length <= max;
+const strList = (v: unknown, maxItems: number, maxLen: number): v is string[] =>
+  Array.isArray(v) && v.length <= maxItems && v.every(x => str(x, maxLen));
 
 /** Validates a message from the webview (untrusted input); returns undefined for anything malformed. */
 export function parseViewMessage(raw: unknown): ViewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const m = raw as Record<string, unknown>;
-  const str = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length <= max;
   switch (m.type) {
     case 'view/ready':
     case 'turn/cancel':
     case 'agent/pick':
+    case 'tab/new':
+    case 'sessions/browse':
       return { type: m.type };
-    case 'prompt/send':
-      return str(m.text, MAX_PROMPT_CHARS) ? { type: 'prompt/send', text: m.text } : undefined;
+    case 'prompt/send': {
+      if (!str(m.text, MAX_PROMPT_CHARS)) return undefined;
+      const mentions = m.mentions ?? [];
+      const images = m.images ?? [];
+      if (!strList(mentions, 100, 4096) || !Array.isArray(images) || images.length > 10) return undefined;
+      if (!images.every(i => typeof i === 'object' && i !== null && IMAGE_TYPES.includes(i.mimeType) && str(i.data, MAX_IMAGE_BASE64) && /^[A-Za-z0-9+/=]*$/.test(i.data))) return undefined;
+      return { type: 'prompt/send', text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
+    }
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500))) return undefined;
       return { type: 'permission/answer', itemId: m.itemId, optionId: m.optionId };
     case 'item/action':
       if (!str(m.itemId) || !ACTIONS.includes(m.action as ItemAction)) return undefined;
       return { type: 'item/action', itemId: m.itemId, action: m.action as ItemAction };
+    case 'tab/select':
+    case 'tab/close':
+      return str(m.tab) ? { type: m.type, tab: m.tab } : undefined;
+    case 'mode/set':
+      return str(m.modeId, 500) ? { type: 'mode/set', modeId: m.modeId } : undefined;
+    case 'config/set':
+      if (!str(m.configId, 500) || !(typeof m.value === 'boolean' || str(m.value, 500))) return undefined;
+      return { type: 'config/set', configId: m.configId, value: m.value };
+    case 'mention/search':
+      return str(m.query, 500) ? { type: 'mention/search', query: m.query } : undefined;
+    case 'link/open':
+      return str(m.href, 8192) ? { type: 'link/open', href: m.href } : undefined;
+    case 'location/open':
+      if (!str(m.path, 4096) || !(m.line === null || (Number.isInteger(m.line) && (m.line as number) >= 0))) return undefined;
+      return { type: 'location/open', path: m.path, line: m.line as number | null };
+    case 'diff/open':
+      if (!str(m.itemId) || !Number.isInteger(m.index) || (m.index as number) < 0) return undefined;
+      return { type: 'diff/open', itemId: m.itemId, index: m.index as number };
+    case 'terminal/reveal':
+      return str(m.terminalId, 500) ? { type: 'terminal/reveal', terminalId: m.terminalId } : undefined;
     default:
       return undefined;
   }

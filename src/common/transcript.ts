@@ -3,17 +3,25 @@
 // small list of operations the webview must apply, so a 10,000-chunk answer costs 10,000 appends,
 // never 10,000 re-renders of the transcript.
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import { compactDiff, DiffPreview } from './diffPreview';
 
 export type ItemAction = 'restart' | 'retry' | 'openSettings' | 'authenticate' | 'showLog';
+
+export type ToolContentView =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview }
+  | { readonly type: 'terminal'; readonly terminalId: string };
 
 export interface ToolCallView {
   readonly toolCallId: string;
   readonly title: string;
   readonly kind: ToolKind;
   readonly status: ToolCallStatus | 'cancelled';
-  /** Text shown in the card body: text content, diff headers, terminal references. */
-  readonly body: string;
+  readonly content: readonly ToolContentView[];
   readonly locations: readonly { path: string; line?: number | null }[];
+  /** Raw input/output as pretty JSON, bounded; shown behind a disclosure. */
+  readonly rawInput?: string;
+  readonly rawOutput?: string;
 }
 
 export interface PermissionView {
@@ -48,6 +56,14 @@ export class Transcript {
   /** The message currently being streamed: chunks of the same kind and messageId extend it. */
   private open: { kind: StreamKind; id: string; messageId: string | null } | undefined;
 
+  /** A transcript that continues from saved items (a window reload restores the conversation). */
+  static from(items: readonly Item[]): Transcript {
+    const t = new Transcript();
+    for (const item of items) t.add(item);
+    t.nextId = items.reduce((max, i) => Math.max(max, Number(/^i(\d+)$/.exec(i.id)?.[1] ?? 0)), 0) + 1;
+    return t;
+  }
+
   snapshot(): readonly Item[] {
     return this.items;
   }
@@ -69,15 +85,18 @@ export class Transcript {
       case 'tool_call':
         return this.upsertTool(update.toolCallId, {
           title: update.title, kind: update.kind ?? 'other', status: update.status ?? 'pending',
-          body: contentText(update.content), locations: update.locations ?? [],
+          content: contentViews(update.content), locations: update.locations ?? [],
+          rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput),
         }, true);
       case 'tool_call_update': {
         const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = {};
         if (update.title != null) Object.assign(patch, { title: update.title });
         if (update.kind != null) Object.assign(patch, { kind: update.kind });
         if (update.status != null) Object.assign(patch, { status: update.status });
-        if (update.content != null) Object.assign(patch, { body: contentText(update.content) });
+        if (update.content != null) Object.assign(patch, { content: contentViews(update.content) });
         if (update.locations != null) Object.assign(patch, { locations: update.locations });
+        if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
+        if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput) });
         return this.upsertTool(update.toolCallId, patch, false);
       }
       default:
@@ -153,7 +172,8 @@ export class Transcript {
     }
     const tool: ToolCallView = {
       toolCallId, title: patch.title ?? (isNew ? '' : 'Tool call'), kind: patch.kind ?? 'other',
-      status: patch.status ?? 'pending', body: patch.body ?? '', locations: patch.locations ?? [],
+      status: patch.status ?? 'pending', content: patch.content ?? [], locations: patch.locations ?? [],
+      rawInput: patch.rawInput, rawOutput: patch.rawOutput,
     };
     return [this.add({ kind: 'tool', id, tool })];
   }
@@ -186,14 +206,23 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
-function contentText(content: readonly ToolCallContent[] | null | undefined): string {
-  if (!content) return '';
-  return content.map(c => {
+function contentViews(content: readonly ToolCallContent[] | null | undefined): ToolContentView[] {
+  if (!content) return [];
+  return content.flatMap((c): ToolContentView[] => {
     switch (c.type) {
-      case 'content': return blockText(c.content);
-      case 'diff': return `${c.oldText == null ? 'Create' : 'Edit'} ${c.path}`;
-      case 'terminal': return `Terminal ${c.terminalId}`;
-      default: return '';
+      case 'content': return [{ type: 'text', text: blockText(c.content) }];
+      case 'diff': return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText) }];
+      case 'terminal': return [{ type: 'terminal', terminalId: c.terminalId }];
+      default: return [];
     }
-  }).filter(Boolean).join('\n');
+  });
+}
+
+const RAW_LIMIT = 20_000;
+
+function rawJson(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  let text: string;
+  try { text = typeof value === 'string' ? value : JSON.stringify(value, null, 2); } catch { return undefined; }
+  return text.length > RAW_LIMIT ? text.slice(0, RAW_LIMIT) + `\n… (${text.length - RAW_LIMIT} more characters)` : text;
 }

@@ -1,339 +1,448 @@
-// Ties one agent process, its ACP connection and its session to the transcript the chat view shows.
+// The chat's brain: which agent runs, which conversations (tabs) exist and which one is shown.
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
-// authenticate), and nothing is ever allowed on the user's behalf.
+// sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, AgentStartError } from '../acp/agentConnection';
-import { AgentProcess, AgentSpawnError } from '../acp/agentProcess';
+import { AgentStartError } from '../acp/agentConnection';
+import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import type { ChatStatus } from '../common/protocol';
-import { ItemAction, Transcript, TranscriptOp } from '../common/transcript';
-import { openSettings, readInitializeTimeoutMs, Settings } from '../host/config';
+import type { ChatStatus, PastedImage, PromptAbilities, TabInfo } from '../common/protocol';
+import type { SessionMeta } from '../common/sessionMeta';
+import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
-
-interface PendingPermission {
-  readonly resolve: (r: acp.RequestPermissionResponse) => void;
-  readonly options: readonly acp.PermissionOption[];
-}
-
-interface Live {
-  readonly spec: AgentSpec;
-  readonly process: AgentProcess;
-  connection?: AgentConnection;
-  sessionId?: string;
-}
+import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
+import { buildPrompt } from '../host/promptBuilder';
+import type { ToolDiffs } from '../host/toolDiffs';
+import { AgentRuntime } from './agentRuntime';
+import { ChatSession, describe } from './chatSession';
+import { SavedChats } from './savedChats';
 
 export class ChatController extends Disposable {
-  private transcript = new Transcript();
-  private live: Live | undefined;
-  private starting: Promise<boolean> | undefined;
-  private turnActive = false;
-  private lastPrompt: string | undefined;
-  private readonly permissions = new Map<string, PendingPermission>();
+  private runtime: AgentRuntime | undefined;
+  private starting: Promise<AgentRuntime | undefined> | undefined;
+  private readonly tabs = new Map<string, ChatSession>();
+  private activeId: string;
+  private nextTab = 1;
   private statusValue: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
 
-  private readonly opsEmitter = this.register(new vscode.EventEmitter<readonly TranscriptOp[]>());
+  private readonly opsEmitter = this.register(new vscode.EventEmitter<{ tab: string; ops: readonly TranscriptOp[] }>());
+  private readonly metaEmitter = this.register(new vscode.EventEmitter<{ tab: string; meta: SessionMeta }>());
   private readonly statusEmitter = this.register(new vscode.EventEmitter<ChatStatus>());
+  private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
-  /** Fired with the transcript changes to render, in order. */
+  /** Transcript changes of any tab, in order. */
   readonly onOps = this.opsEmitter.event;
-  /** Fired when the whole transcript was replaced (new conversation). */
-  readonly onReset = this.resetEmitter.event;
+  readonly onMeta = this.metaEmitter.event;
   readonly onStatus = this.statusEmitter.event;
+  /** Tabs added, removed, renamed, or their busy/waiting state changed. */
+  readonly onTabs = this.tabsEmitter.event;
+  /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
+  readonly onReset = this.resetEmitter.event;
 
-  constructor(private readonly log: Logger, private readonly showLog: () => void, private readonly services: ConnectionServicesFactory) {
+  constructor(
+    private readonly log: Logger,
+    private readonly showLog: () => void,
+    private readonly services: ConnectionServicesFactory,
+    private readonly saved: SavedChats,
+    private readonly diffs: ToolDiffs,
+  ) {
     super();
+    for (const chat of saved.load()) {
+      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title }));
+      tab.addNotice('Restored from the previous window. Send a prompt to continue with the agent.');
+      this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
+    }
+    this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.addTab(this.newTab('')).id;
   }
 
-  get status(): ChatStatus {
-    return this.statusValue;
+  // ---- what the view and the tests read -------------------------------------------------------
+
+  get status(): ChatStatus { return this.statusValue; }
+  get active(): ChatSession { return this.tabs.get(this.activeId)!; }
+  get activeTab(): string { return this.activeId; }
+  /** The shown conversation. */
+  get items(): readonly Item[] { return this.active.items; }
+  get tabInfos(): TabInfo[] { return [...this.tabs.values()].map(t => t.info); }
+  get sessions(): readonly ChatSession[] { return [...this.tabs.values()]; }
+  /** The running agent's process id (shown in the log; used by tests to prove cleanup). */
+  get agentPid(): number | undefined { return this.runtime?.isRunning ? this.runtime.process.pid : undefined; }
+  get sessionId(): string | undefined { return this.active.sessionId; }
+
+  get abilities(): PromptAbilities {
+    const caps = this.runtime?.isRunning ? this.runtime.capabilities.promptCapabilities : undefined;
+    return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
   }
 
-  get items() {
-    return this.transcript.snapshot();
+  /** Tabs with an unanswered permission request (for the status bar when the view is hidden). */
+  get waitingTabs(): ChatSession[] { return this.sessions.filter(s => s.waiting); }
+
+  // ---- agent lifecycle ---------------------------------------------------------------------------
+
+  /** Starts the agent (the default one, or the user's pick) and a session in the shown tab. */
+  async start(spec?: AgentSpec): Promise<boolean> {
+    const runtime = await this.ensureRuntime(spec);
+    return !!runtime && (await this.ensureSession(this.active, runtime));
   }
 
-  /** The running agent's process id, if any (shown in the log; used by tests to prove cleanup). */
-  get agentPid(): number | undefined {
-    return this.live?.process.hasExited ? undefined : this.live?.process.pid;
+  async restart(): Promise<boolean> {
+    const spec = this.runtime?.spec ?? this.lastSpec;
+    await this.stop();
+    return this.start(spec);
   }
 
-  get sessionId(): string | undefined {
-    return this.live?.sessionId;
+  /** Ends the agent process for sure; resolves when it is gone. Tabs stay, detached. */
+  async stop(): Promise<void> {
+    const runtime = this.runtime;
+    if (!runtime) return;
+    this.runtime = undefined;
+    for (const tab of this.tabs.values()) if (tab.runtime === runtime) tab.unbind();
+    await runtime.stop();
+    this.setStatus('stopped', '');
   }
 
-  /** Starts an agent and a session. Without `spec`, the default agent (or the user's pick). */
-  start(spec?: AgentSpec): Promise<boolean> {
-    this.starting ??= this.doStart(spec).finally(() => { this.starting = undefined; });
-    return this.starting;
-  }
+  // ---- conversation ------------------------------------------------------------------------------
 
-  async sendPrompt(text: string): Promise<void> {
-    if (!text.trim()) return;
-    if (this.turnActive) {
-      this.emit(this.transcript.addNotice('The agent is still working on the previous prompt. Stop it first or wait.'));
+  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<void> {
+    if (!text.trim() && !images.length) return;
+    const tab = this.active;
+    if (tab.busy) {
+      tab.addNotice('The agent is still working on the previous prompt. Stop it first or wait.');
       return;
     }
-    if (!this.live?.sessionId && !(await this.start())) return;
-    const live = this.live;
-    const connection = live?.connection;
-    if (!live || !connection || !live.sessionId) return;
-    this.lastPrompt = text;
-    this.turnActive = true;
-    this.emit(this.transcript.addUser(text));
-    this.setStatus('busy', `${live.spec.name} is working…`);
-    try {
-      const result = await connection.prompt(live.sessionId, [{ type: 'text', text }]);
-      // The SDK resolves a response a few microtasks before it dispatches notifications that came
-      // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
-      await new Promise(resolve => setImmediate(resolve));
-      this.emit(this.transcript.endTurn(result.stopReason));
-    } catch (err) {
-      // A crash is reported by the exit handler, with the agent's last words; don't report it twice.
-      // The connection may notice the closed pipe a moment before the exit event arrives.
-      await Promise.race([live.process.exited, delay(1000)]);
-      if (this.live === live && !live.process.hasExited) {
-        this.emit(this.transcript.addError(`The prompt failed: ${describe(err)}`, errorDetails(err), ['retry', 'showLog']));
-      }
-    } finally {
-      this.turnActive = false;
-      this.cancelPermissions();
-      if (this.live === live && !live.process.hasExited) this.setStatus('ready', '');
+    const runtime = await this.ensureRuntime();
+    if (!runtime || !(await this.ensureSession(tab, runtime))) return;
+    const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
+    if ('refused' in built) {
+      tab.addNotice(built.refused);
+      return;
     }
+    await tab.prompt(built.blocks, text);
   }
 
-  /** Stop: `session/cancel`; the agent then ends the turn with stopReason "cancelled". */
-  async cancelTurn(): Promise<void> {
-    const live = this.live;
-    if (!this.turnActive || !live?.connection || !live.sessionId) return;
-    // The protocol requires every pending permission request to be answered `cancelled` after a cancel.
-    this.cancelPermissions();
-    await live.connection.cancel(live.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
+  cancelTurn(): Promise<void> {
+    return this.active.cancel();
   }
 
   answerPermission(itemId: string, optionId: string | null): void {
-    const pending = this.permissions.get(itemId);
-    if (!pending) return;
-    const option = optionId === null ? undefined : pending.options.find(o => o.optionId === optionId);
-    this.permissions.delete(itemId);
-    this.emit(this.transcript.resolvePermission(itemId, option ? option.name : 'cancelled'));
-    pending.resolve(option
-      ? { outcome: { outcome: 'selected', optionId: option.optionId } }
-      : { outcome: { outcome: 'cancelled' } });
+    for (const tab of this.tabs.values()) tab.answerPermission(itemId, optionId);
   }
 
   async runAction(action: ItemAction): Promise<void> {
     switch (action) {
       case 'restart': await this.restart(); break;
-      case 'retry': if (this.lastPrompt) await this.sendPrompt(this.lastPrompt); break;
+      case 'retry': {
+        const tab = this.active;
+        const blocks = tab.lastPrompt;
+        const runtime = await this.ensureRuntime();
+        if (blocks && runtime && (await this.ensureSession(tab, runtime))) await tab.prompt(blocks, promptText(blocks));
+        break;
+      }
       case 'openSettings': await openSettings(Settings.agents); break;
       case 'authenticate': await this.restart(); break;
       case 'showLog': this.showLog(); break;
     }
   }
 
-  async restart(): Promise<boolean> {
-    const spec = this.live?.spec;
-    await this.stop();
-    return this.start(spec);
-  }
+  // ---- tabs and sessions -------------------------------------------------------------------------
 
-  /** Ends the agent process for sure; resolves when it is gone. */
-  async stop(): Promise<void> {
-    const live = this.live;
-    if (!live) return;
-    this.live = undefined;
-    this.cancelPermissions();
-    live.connection?.close();
-    await live.process.stop();
-    this.setStatus('stopped', '');
-  }
-
-  /** Clears the conversation (the agent keeps running; a new session starts with the next prompt). */
+  /** A new conversation in a new tab (an empty shown tab is reused). */
   async newConversation(): Promise<void> {
-    const live = this.live;
-    const connection = live?.connection;
-    if (live && connection && !this.turnActive) {
-      try {
-        live.sessionId = (await connection.newSession(workspaceCwd()!)).sessionId;
-      } catch (err) {
-        live.sessionId = undefined;
-        this.log.warn(`session/new failed: ${describe(err)}`);
-      }
+    if (this.active.items.length > 0 || this.active.sessionId) {
+      this.activeId = this.addTab(this.newTab(this.runtime?.spec.name ?? '')).id;
+      this.changedTabs(true);
     }
-    this.transcript = new Transcript();
-    this.resetEmitter.fire();
+    if (this.runtime?.isRunning) await this.ensureSession(this.active, this.runtime);
+  }
+
+  selectTab(id: string): void {
+    if (!this.tabs.has(id) || id === this.activeId) return;
+    this.activeId = id;
+    this.changedTabs(true);
+  }
+
+  async closeTab(id: string): Promise<void> {
+    const tab = this.tabs.get(id);
+    if (!tab) return;
+    if (tab.busy) await tab.cancel();
+    const runtime = tab.runtime;
+    if (runtime && tab.sessionId && runtime.capabilities.sessionCapabilities?.close) {
+      await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
+    }
+    this.tabs.delete(id);
+    tab.dispose();
+    if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
+    if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
+    this.changedTabs(true);
+  }
+
+  /** The agent's own session list (`session/list`, paged), to reopen one with load or resume. */
+  async browseSessions(): Promise<void> {
+    const runtime = await this.ensureRuntime();
+    if (!runtime) return;
+    const caps = runtime.capabilities;
+    if (!caps.sessionCapabilities?.list) {
+      void vscode.window.showInformationMessage(`${runtime.spec.name} cannot list its sessions.`);
+      return;
+    }
+    const canDelete = !!caps.sessionCapabilities.delete;
+    const deleteButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this session' };
+    type Entry = vscode.QuickPickItem & { info?: acp.SessionInfo; more?: string };
+    const pick = vscode.window.createQuickPick<Entry>();
+    pick.title = `${runtime.spec.name}: sessions`;
+    pick.placeholder = 'Open a session of the agent';
+    const entries: Entry[] = [];
+    const loadPage = async (cursor?: string) => {
+      pick.busy = true;
+      try {
+        const page = await runtime.connection.listSessions(runtime.cwd, cursor);
+        const more = entries.findIndex(e => e.more !== undefined);
+        if (more >= 0) entries.splice(more, 1);
+        for (const info of page.sessions) {
+          entries.push({
+            label: info.title || info.sessionId, description: info.updatedAt ? new Date(info.updatedAt).toLocaleString() : undefined,
+            detail: info.cwd, info, buttons: canDelete ? [deleteButton] : [],
+          });
+        }
+        if (page.nextCursor) entries.push({ label: '$(ellipsis) Load more…', more: page.nextCursor, alwaysShow: true });
+        pick.items = entries;
+      } catch (err) {
+        pick.hide();
+        void vscode.window.showErrorMessage(`Could not list the sessions of ${runtime.spec.name}: ${describe(err)}`);
+      } finally {
+        pick.busy = false;
+      }
+    };
+    pick.onDidTriggerItemButton(async e => {
+      const info = e.item.info;
+      if (!info) return;
+      await runtime.connection.deleteSession(info.sessionId).catch(err => this.log.warn(`session/delete failed: ${describe(err)}`));
+      entries.splice(entries.indexOf(e.item), 1);
+      pick.items = entries;
+    });
+    const chosen = new Promise<acp.SessionInfo | undefined>(resolve => {
+      pick.onDidAccept(() => {
+        const item = pick.selectedItems[0];
+        if (item?.more) { void loadPage(item.more); return; }
+        resolve(item?.info);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+    });
+    pick.show();
+    await loadPage();
+    const info = await chosen;
+    pick.dispose();
+    if (info) await this.openAgentSession(runtime, info);
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.active.setMode(modeId).catch(err => this.active.addError(`Could not switch mode: ${describe(err)}`, undefined, []));
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await this.active.setConfigOption(configId, value).catch(err => this.active.addError(`Could not change the option: ${describe(err)}`, undefined, []));
   }
 
   override dispose(): void {
+    this.saved.flush(this.sessions);
     void this.stop();
+    for (const tab of this.tabs.values()) tab.dispose();
     super.dispose();
   }
 
-  private async doStart(requested?: AgentSpec): Promise<boolean> {
+  // ---- internals ---------------------------------------------------------------------------------
+
+  private lastSpec: AgentSpec | undefined;
+
+  private ensureRuntime(spec?: AgentSpec): Promise<AgentRuntime | undefined> {
+    if (this.runtime?.isRunning && (!spec || spec.name === this.runtime.spec.name)) return Promise.resolve(this.runtime);
+    this.starting ??= this.startRuntime(spec).finally(() => { this.starting = undefined; });
+    return this.starting;
+  }
+
+  private async startRuntime(requested?: AgentSpec): Promise<AgentRuntime | undefined> {
     if (!vscode.workspace.isTrusted) {
       this.fail('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.', undefined, []);
-      return false;
+      return undefined;
     }
     const cwd = workspaceCwd();
     if (!cwd) {
       this.fail('Open a folder first: the agent works in a workspace folder.', undefined, []);
-      return false;
+      return undefined;
     }
-    const spec = requested ?? (await pickAgent({ useDefault: true }));
-    if (!spec) return false;
-    if (this.live) await this.stop();
-
+    const spec = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
+    if (!spec) return undefined;
+    if (this.runtime) await this.stop();
+    this.lastSpec = spec;
     this.setStatus('starting', `Starting ${spec.name}…`, spec.name);
-    let proc: AgentProcess;
+    let runtime: AgentRuntime;
     try {
-      proc = await AgentProcess.start(spec, cwd, this.log);
+      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log);
     } catch (err) {
-      this.reportSpawnFailure(spec, err);
-      return false;
+      this.reportStartFailure(spec, err);
+      return undefined;
     }
-    const live: Live = { spec, process: proc };
-    this.live = live;
-    void proc.exited.then(exit => {
-      if (this.live !== live || exit.requested) return;
-      this.live = undefined;
-      this.cancelPermissions();
-      live.connection?.close();
+    this.runtime = runtime;
+    void runtime.exited.then(exit => {
+      if (exit.requested) return;
+      if (this.runtime === runtime) this.runtime = undefined;
       const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === 0 ? 'exited' : `crashed (exit code ${exit.code})`;
-      this.fail(`${spec.name} ${how}.`, proc.stderrTail.text() || undefined, ['restart', 'showLog']);
+      const stderr = runtime.process.stderrTail.text() || undefined;
+      const bound = this.sessions.filter(t => t.runtime === runtime);
+      for (const tab of bound) tab.unbind();
+      for (const tab of bound.length ? bound : [this.active]) tab.addError(`${spec.name} ${how}.`, stderr, ['restart', 'showLog']);
+      this.log.error(`${spec.name} ${how}.${stderr ? '\n' + stderr : ''}`);
+      this.setStatus('error', `${spec.name} ${how}.`);
     });
+    this.setStatus('ready', '');
+    return runtime;
+  }
 
-    const connection = new AgentConnection(proc, {
-      onSessionUpdate: params => this.onSessionUpdate(live, params),
-      requestPermission: (params, signal) => this.requestPermission(live, params, signal),
-    }, this.services({ agentName: spec.name, cwd }), this.log);
-    live.connection = connection;
+  /** Makes sure `tab` has a live session on `runtime`: reopens its old session if the agent can, else a new one. */
+  private async ensureSession(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
+    if (tab.runtime === runtime && tab.sessionId) return true;
     try {
-      await connection.initialize(readInitializeTimeoutMs());
-      live.sessionId = await this.openSession(live, connection, cwd);
-      this.setStatus('ready', '');
+      const caps = runtime.capabilities;
+      if (tab.sessionId && tab.agentName === runtime.spec.name) {
+        if (caps.sessionCapabilities?.resume) {
+          const response = await runtime.connection.resumeSession(tab.sessionId, runtime.cwd);
+          tab.bind(runtime, tab.sessionId, response);
+          return true;
+        }
+        if (caps.loadSession) {
+          tab.clearForReplay();
+          tab.bind(runtime, tab.sessionId);
+          const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd);
+          tab.bind(runtime, tab.sessionId, response);
+          return true;
+        }
+        tab.addNotice(`${runtime.spec.name} cannot reopen its earlier session; a new session was started.`);
+      }
+      const response = await this.newSession(runtime);
+      tab.bind(runtime, response.sessionId, response);
+      this.changedTabs(false);
       return true;
     } catch (err) {
-      if (this.live === live) {
-        this.live = undefined;
-        connection.close();
-        await proc.stop();
-        const auth = err instanceof AgentStartError && err.kind === 'auth';
-        this.fail(`Could not start ${spec.name}: ${describe(err)}`, proc.stderrTail.text() || undefined,
-          auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
-      }
+      const auth = err instanceof AgentStartError && err.kind === 'auth';
+      tab.addError(`Could not start a session with ${runtime.spec.name}: ${describe(err)}`, runtime.process.stderrTail.text() || undefined,
+        auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
+      this.setStatus('error', describe(err));
+      if (auth) await this.stop();
       return false;
     }
   }
 
   /** `session/new`, offering the agent's auth methods when it answers auth_required. */
-  private async openSession(live: Live, connection: AgentConnection, cwd: string): Promise<string> {
+  private async newSession(runtime: AgentRuntime): Promise<acp.NewSessionResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await connection.newSession(cwd)).sessionId;
+        return await runtime.connection.newSession(runtime.cwd);
       } catch (err) {
         if (!(err instanceof AgentStartError) || err.kind !== 'auth' || attempt > 2) throw err;
-        const method = await this.chooseAuthMethod(live.spec, err.authMethods);
+        const method = await chooseAuthMethod(runtime.spec, err.authMethods);
         if (!method) throw err;
         if ('type' in method && method.type === 'terminal') {
-          this.runTerminalLogin(live.spec, method);
-          throw new AgentStartError(`Log in in the terminal "${method.name}", then restart the agent.`, 'auth');
+          runTerminalLogin(runtime.spec, method, runtime.cwd);
+          throw new AgentStartError(`sign in in the terminal "${method.name}", then restart the agent.`, 'auth');
         }
-        await connection.authenticate(method.id);
+        await runtime.connection.authenticate(method.id);
       }
     }
   }
 
-  private async chooseAuthMethod(spec: AgentSpec, methods: readonly acp.AuthMethod[]): Promise<acp.AuthMethod | undefined> {
-    if (methods.length === 0) return undefined;
-    const picked = await vscode.window.showQuickPick(
-      methods.map(m => ({ label: m.name, detail: m.description ?? undefined, method: m })),
-      { title: `${spec.name} requires authentication`, placeHolder: 'Choose how to sign in', ignoreFocusOut: true },
-    );
-    return picked?.method;
+  private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
+    const existing = this.sessions.find(t => t.sessionId === info.sessionId);
+    if (existing) { this.selectTab(existing.id); return; }
+    const tab = this.addTab(new ChatSession(this.newTabId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
+    this.activeId = tab.id;
+    this.changedTabs(true);
+    await this.ensureSession(tab, runtime);
+    this.resetEmitter.fire();
   }
 
-  private runTerminalLogin(spec: AgentSpec, method: acp.AuthMethodTerminal): void {
-    const terminal = vscode.window.createTerminal({
-      name: `${spec.name}: ${method.name}`,
-      shellPath: spec.command,
-      shellArgs: [...spec.args, ...(method.args ?? [])],
-      env: { ...spec.env, ...(method.env ?? {}) },
-      cwd: workspaceCwd(),
-    });
-    terminal.show();
+  private specForActiveTab(): AgentSpec | undefined {
+    // A conversation continues with its own agent; a fresh one uses the default (or asks).
+    const name = this.active.agentName;
+    return name ? readAgents().agents.find(a => a.name === name) : undefined;
   }
 
-  private onSessionUpdate(live: Live, params: acp.SessionNotification): void {
-    if (this.live !== live || params.sessionId !== live.sessionId) {
-      this.log.trace(`Dropped update for session ${params.sessionId}`);
+  private newTab(agentName: string): ChatSession {
+    return new ChatSession(this.newTabId(), agentName, this.log);
+  }
+
+  private newTabId(): string {
+    return `tab${this.nextTab++}`;
+  }
+
+  private addTab(tab: ChatSession): ChatSession {
+    this.tabs.set(tab.id, tab);
+    tab.onRawUpdate(update => this.diffs.record(tab.id, update));
+    tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(this.sessions); });
+    tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
+    tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(this.sessions); });
+    tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
+    return tab;
+  }
+
+  private changedTabs(resetView: boolean): void {
+    this.tabsEmitter.fire();
+    if (resetView) this.resetEmitter.fire();
+    this.saved.schedule(this.sessions);
+  }
+
+  private reportStartFailure(spec: AgentSpec, err: unknown): void {
+    if (err instanceof AgentSpawnError) {
+      const message = err.notFound
+        ? `Switchboard could not start "${spec.name}": the command "${spec.command}" was not found. Install it, or change its command in the setting switchboard.agents.`
+        : `Switchboard could not start "${spec.name}": ${err.message}`;
+      this.fail(message, undefined, ['openSettings', 'showLog']);
+      void vscode.window.showErrorMessage(message, 'Open Settings').then(choice => {
+        if (choice) void openSettings(Settings.agents);
+      });
       return;
     }
-    const ops = this.transcript.applyUpdate(params.update);
-    if (ops.length) this.emit(ops);
-  }
-
-  private requestPermission(live: Live, params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    if (this.live !== live || params.sessionId !== live.sessionId) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    const { id, ops } = this.transcript.addPermission({
-      requestId: String(params.toolCall.toolCallId),
-      title: params.toolCall.title ?? 'The agent asks for permission',
-      options: params.options.map(o => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-    });
-    this.emit(ops);
-    return new Promise(resolve => {
-      this.permissions.set(id, { resolve, options: params.options });
-      signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
-    });
-  }
-
-  private cancelPermissions(): void {
-    for (const id of [...this.permissions.keys()]) this.answerPermission(id, null);
-  }
-
-  private reportSpawnFailure(spec: AgentSpec, err: unknown): void {
-    const notFound = err instanceof AgentSpawnError && err.notFound;
-    const message = notFound
-      ? `Switchboard could not start "${spec.name}": the command "${spec.command}" was not found. Install it, or change its command in the setting switchboard.agents.`
-      : `Switchboard could not start "${spec.name}": ${describe(err)}`;
-    this.fail(message, undefined, ['openSettings', 'showLog']);
-    void vscode.window.showErrorMessage(message, 'Open Settings').then(choice => {
-      if (choice) void openSettings(Settings.agents);
-    });
+    this.fail(`Could not start ${spec.name}: ${describe(err)}`, undefined, ['restart', 'showLog']);
   }
 
   private fail(message: string, details: string | undefined, actions: readonly ItemAction[]): void {
     this.log.error(details ? `${message}\n${details}` : message);
-    this.emit(this.transcript.addError(message, details, actions));
+    this.active.addError(message, details, actions);
     this.setStatus('error', message);
   }
 
-  private setStatus(status: ChatStatus['status'], detail: string, agentName = this.live?.spec.name ?? this.statusValue.agentName): void {
+  private setStatus(status: ChatStatus['status'], detail: string, agentName = this.runtime?.spec.name ?? this.statusValue.agentName): void {
     this.statusValue = { agentName, status, detail };
     this.statusEmitter.fire(this.statusValue);
   }
+}
 
-  private emit(ops: readonly TranscriptOp[]): void {
-    this.opsEmitter.fire(ops);
-  }
+async function chooseAuthMethod(spec: AgentSpec, methods: readonly acp.AuthMethod[]): Promise<acp.AuthMethod | undefined> {
+  if (methods.length === 0) return undefined;
+  const picked = await vscode.window.showQuickPick(
+    methods.map(m => ({ label: m.name, detail: m.description ?? undefined, method: m })),
+    { title: `${spec.name} requires you to sign in`, placeHolder: 'Choose how to sign in', ignoreFocusOut: true },
+  );
+  return picked?.method;
+}
+
+/** Terminal auth: the agent's own command with the method's args/env, interactive, in a VS Code terminal. */
+function runTerminalLogin(spec: AgentSpec, method: acp.AuthMethodTerminal, cwd: string): void {
+  vscode.window.createTerminal({
+    name: `${spec.name}: ${method.name}`,
+    shellPath: spec.command,
+    shellArgs: [...spec.args, ...(method.args ?? [])],
+    env: { ...spec.env, ...(method.env ?? {}) },
+    cwd,
+  }).show();
+}
+
+function promptText(blocks: readonly acp.ContentBlock[]): string {
+  return blocks.map(b => (b.type === 'text' ? b.text : '')).join('');
 }
 
 function workspaceCwd(): string | undefined {
-  const folder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file');
-  return folder?.uri.fsPath;
-}
-
-const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function errorDetails(err: unknown): string | undefined {
-  const data = (err as { data?: unknown } | undefined)?.data;
-  if (data === undefined || data === null) return undefined;
-  return typeof data === 'string' ? data : JSON.stringify(data, null, 2);
+  return vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
 }

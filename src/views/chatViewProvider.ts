@@ -4,71 +4,163 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HostMessage, parseViewMessage } from '../common/protocol';
+import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
 import type { TranscriptOp } from '../common/transcript';
+import { findMentionCandidates } from '../host/mentions';
+import { openLink, openLocation } from '../host/links';
+import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
 const FLUSH_MS = 16;
 
+/** Optional services the chat cards link to (terminals arrive with their own module). */
+export interface CardServices {
+  revealTerminal?(terminalId: string): void;
+}
+
+/** A place the chat is shown: the side-bar view, or an editor tab. */
+interface Surface {
+  readonly webview: vscode.Webview;
+  ready: boolean;
+  readonly isVisible: () => boolean;
+}
+
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
-  private view: vscode.WebviewView | undefined;
-  private ready = false;
+  private readonly surfaces = new Set<Surface>();
   private queue: TranscriptOp[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
+  private readonly visibilityEmitter = this.register(new vscode.EventEmitter<boolean>());
+  /** Fired when the chat becomes visible or hidden (the permission alert listens). */
+  readonly onDidChangeVisibility = this.visibilityEmitter.event;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly chat: ChatController, private readonly log: Logger) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: ChatController,
+    private readonly diffs: ToolDiffs,
+    private readonly cards: CardServices,
+    private readonly log: Logger,
+  ) {
     super();
-    this.register(chat.onOps(ops => this.enqueue(ops)));
-    this.register(chat.onStatus(status => this.post({ type: 'status', status })));
+    this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
+    this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.post({ type: 'session/meta', tab, meta }); }));
+    this.register(chat.onStatus(status => this.post({ type: 'status', status, abilities: chat.abilities })));
+    this.register(chat.onTabs(() => this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab })));
     this.register(chat.onReset(() => this.replay()));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
   }
 
+  /** True when the chat is on screen somewhere (side bar or editor tab). */
+  get visible(): boolean {
+    return [...this.surfaces].some(s => s.isVisible());
+  }
+
+  /** Sends a message to every chat surface that has said it is ready. */
+  post(message: HostMessage): void {
+    for (const s of this.surfaces) if (s.ready) void s.webview.postMessage(message);
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    this.ready = false;
+    this.attach(view.webview, () => view.visible, view.onDidChangeVisibility, view.onDidDispose);
+  }
+
+  /** Opens the chat as an editor tab (it shares state with the side-bar view). */
+  openInEditor(): void {
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_ID + '.editor', 'Switchboard Chat', vscode.ViewColumn.Beside, {
+      enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
+    this.attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, panel.onDidDispose);
+  }
+
+  private attach(webview: vscode.Webview, isVisible: () => boolean, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): void {
+    const surface: Surface = { webview, ready: false, isVisible };
+    this.surfaces.add(surface);
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    view.webview.options = { enableScripts: true, localResourceRoots: [distUri] };
-    view.webview.html = renderHtml(view.webview, distUri);
+    webview.options = { enableScripts: true, localResourceRoots: [distUri] };
+    webview.html = renderHtml(webview, distUri);
     const subs = [
-      view.webview.onDidReceiveMessage(raw => this.onMessage(raw)),
-      view.onDidDispose(() => {
-        if (this.view === view) { this.view = undefined; this.ready = false; }
+      webview.onDidReceiveMessage(raw => this.onMessage(surface, raw)),
+      onVisibility(() => this.visibilityEmitter.fire(this.visible)),
+      onDispose(() => {
+        this.surfaces.delete(surface);
+        this.visibilityEmitter.fire(this.visible);
         subs.forEach(s => s.dispose());
       }),
     ];
+    this.visibilityEmitter.fire(this.visible);
   }
 
-  /** Reveals the view and focuses the prompt box. */
+  /** Reveals the view. */
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  private onMessage(raw: unknown): void {
+  /** Puts text (and file mentions) into the prompt box, e.g. "Add selection to chat". */
+  async insertIntoComposer(text: string, mentions: readonly string[]): Promise<void> {
+    await this.reveal();
+    for (let i = 0; i < 50 && ![...this.surfaces].some(s => s.ready); i++) await new Promise(r => setTimeout(r, 100));
+    this.post({ type: 'composer/insert', text, mentions });
+  }
+
+  private onMessage(surface: Surface, raw: unknown): void {
     const msg = parseViewMessage(raw);
     if (!msg) {
       this.log.warn(`Ignored a malformed message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;
     }
+    if (msg.type === 'view/ready') {
+      surface.ready = true;
+      this.replay(surface);
+      return;
+    }
+    void this.handle(msg).catch(err => this.log.error(`Chat view action ${msg.type} failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  private async handle(msg: ViewMessage): Promise<void> {
+    const chat = this.chat;
     switch (msg.type) {
-      case 'view/ready': this.ready = true; this.replay(); break;
-      case 'prompt/send': void this.chat.sendPrompt(msg.text); break;
-      case 'turn/cancel': void this.chat.cancelTurn(); break;
-      case 'permission/answer': this.chat.answerPermission(msg.itemId, msg.optionId); break;
-      case 'item/action': void this.chat.runAction(msg.action); break;
-      case 'agent/pick': void vscode.commands.executeCommand('switchboard.selectAgent'); break;
+      case 'view/ready': break; // handled per surface
+      case 'prompt/send': await chat.sendPrompt(msg.text, msg.mentions, msg.images); break;
+      case 'turn/cancel': await chat.cancelTurn(); break;
+      case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId); break;
+      case 'item/action': await chat.runAction(msg.action); break;
+      case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
+      case 'tab/select': chat.selectTab(msg.tab); break;
+      case 'tab/close': await chat.closeTab(msg.tab); break;
+      case 'tab/new': await chat.newConversation(); break;
+      case 'sessions/browse': await chat.browseSessions(); break;
+      case 'mode/set': await chat.setMode(msg.modeId); break;
+      case 'config/set': await chat.setConfigOption(msg.configId, msg.value); break;
+      case 'mention/search': this.post({ type: 'mention/results', query: msg.query, results: await findMentionCandidates(msg.query) }); break;
+      case 'link/open': await openLink(msg.href); break;
+      case 'location/open': await openLocation(msg.path, msg.line); break;
+      case 'diff/open': await this.diffs.open(chat.activeTab, msg.itemId, msg.index); break;
+      case 'terminal/reveal': this.cards.revealTerminal?.(msg.terminalId); break;
     }
   }
 
-  /** Sends the whole state: the view was (re)created and starts empty. */
-  private replay(): void {
-    this.queue = [];
-    this.post({ type: 'state/reset', items: this.chat.items, status: this.chat.status });
+  /** Sends the whole state of the shown tab: a surface was (re)created, or the shown tab changed. */
+  private replay(only?: Surface): void {
+    const chat = this.chat;
+    const message: HostMessage = {
+      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items,
+      meta: chat.active.meta, status: chat.status, abilities: chat.abilities,
+    };
+    if (only) {
+      // Ops queued before this surface's snapshot are already in it; others get them as usual.
+      this.flush();
+      void only.webview.postMessage(message);
+    } else {
+      this.queue = [];
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+      this.post(message);
+    }
   }
 
   private enqueue(ops: readonly TranscriptOp[]): void {
-    if (!this.ready) return; // replayed in full on `view/ready`
+    if (![...this.surfaces].some(s => s.ready)) return; // replayed in full on `view/ready`
     for (const op of ops) {
       const last = this.queue[this.queue.length - 1];
       if (op.op === 'append' && last?.op === 'append' && last.id === op.id) {
@@ -85,11 +177,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     if (!this.queue.length) return;
     const ops = this.queue;
     this.queue = [];
-    this.post({ type: 'transcript/ops', ops });
-  }
-
-  private post(message: HostMessage): void {
-    if (this.view && this.ready) void this.view.webview.postMessage(message);
+    this.post({ type: 'transcript/ops', tab: this.chat.activeTab, ops });
   }
 }
 
@@ -114,13 +202,20 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <title>Switchboard</title>
 </head>
 <body>
+<nav id="tabs" role="tablist" aria-label="Conversations"></nav>
 <header id="status" role="status" aria-live="polite"></header>
-<main id="transcript" role="log" aria-label="Conversation" aria-live="polite"></main>
+<main id="transcript" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
+<section id="plan" aria-label="Plan" hidden></section>
 <form id="composer">
-  <textarea id="prompt" rows="3" placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line)" aria-label="Prompt"></textarea>
+  <ul id="completions" role="listbox" aria-label="Suggestions" hidden></ul>
+  <div id="attachments" aria-label="Attached files and images"></div>
+  <textarea id="prompt" rows="3" placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)" aria-label="Prompt"></textarea>
   <div class="composer-actions">
     <button type="button" id="agent" class="secondary" title="Choose the agent"></button>
+    <select id="mode" aria-label="Mode" hidden></select>
+    <span id="config"></span>
     <span class="spacer"></span>
+    <span id="usage" role="meter" aria-label="Context used" hidden></span>
     <button type="button" id="stop" class="secondary" title="Stop the agent's turn (Esc)" hidden>Stop</button>
     <button type="submit" id="send" title="Send (Enter)">Send</button>
   </div>

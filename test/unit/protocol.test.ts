@@ -3,14 +3,22 @@ import { parseViewMessage } from '../../src/common/protocol';
 
 describe('parseViewMessage (webview input is untrusted)', () => {
   it('accepts well-formed messages', () => {
-    assert.deepEqual(parseViewMessage({ type: 'prompt/send', text: 'hi' }), { type: 'prompt/send', text: 'hi' });
+    assert.deepEqual(parseViewMessage({ type: 'prompt/send', text: 'hi' }), { type: 'prompt/send', text: 'hi', mentions: [], images: [] });
+    assert.deepEqual(parseViewMessage({ type: 'prompt/send', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] }),
+      { type: 'prompt/send', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] });
+    assert.deepEqual(parseViewMessage({ type: 'config/set', configId: 'fast', value: true }), { type: 'config/set', configId: 'fast', value: true });
+    assert.deepEqual(parseViewMessage({ type: 'location/open', path: '/w/a.ts', line: 3 }), { type: 'location/open', path: '/w/a.ts', line: 3 });
     assert.deepEqual(parseViewMessage({ type: 'permission/answer', itemId: 'i3', optionId: null }), { type: 'permission/answer', itemId: 'i3', optionId: null });
     assert.deepEqual(parseViewMessage({ type: 'item/action', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', itemId: 'i1', action: 'restart' });
   });
 
   it('rejects unknown types, wrong field types and unknown actions', () => {
     for (const bad of [null, 'x', {}, { type: 'eval', code: '1' }, { type: 'prompt/send', text: 5 },
-      { type: 'permission/answer', itemId: 'i', optionId: 3 }, { type: 'item/action', itemId: 'i', action: 'rm -rf' }]) {
+      { type: 'permission/answer', itemId: 'i', optionId: 3 }, { type: 'item/action', itemId: 'i', action: 'rm -rf' },
+      { type: 'prompt/send', text: 'x', images: [{ mimeType: 'text/html', data: 'PGI+' }] },
+      { type: 'prompt/send', text: 'x', images: [{ mimeType: 'image/png', data: '<script>' }] },
+      { type: 'prompt/send', text: 'x', mentions: [42] }, { type: 'config/set', configId: 'a', value: { x: 1 } },
+      { type: 'location/open', path: '/a', line: -1 }, { type: 'diff/open', itemId: 'i', index: 1.5 }]) {
       assert.equal(parseViewMessage(bad), undefined, JSON.stringify(bad));
     }
   });

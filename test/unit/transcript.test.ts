@@ -41,7 +41,29 @@ describe('Transcript', () => {
     const tools = t.snapshot().filter(i => i.kind === 'tool');
     assert.equal(tools.length, 1);
     const tool = (tools[0] as Extract<Item, { kind: 'tool' }>).tool;
-    assert.deepEqual([tool.title, tool.status, tool.body], ['Read src/a.ts', 'completed', 'done']);
+    assert.deepEqual([tool.title, tool.status, tool.content], ['Read src/a.ts', 'completed', [{ type: 'text', text: 'done' }]]);
+  });
+
+  it('shows diff content as a bounded preview with counts, and keeps terminal references', () => {
+    const t = new Transcript();
+    const oldText = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');
+    const newText = oldText.replace('line 10', 'LINE TEN').replace('line 400', 'line 400\nadded');
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e', title: 'Edit', kind: 'edit', rawInput: { path: '/w/a.txt' },
+      content: [{ type: 'diff', path: '/w/a.txt', oldText, newText }, { type: 'terminal', terminalId: 'term-1' }] });
+    const tool = (t.snapshot()[0] as Extract<Item, { kind: 'tool' }>).tool;
+    const [diff, term] = tool.content;
+    assert.ok(diff.type === 'diff');
+    assert.deepEqual([diff.path, diff.isNew, diff.preview.added, diff.preview.removed], ['/w/a.txt', false, 2, 1]);
+    assert.ok(diff.preview.lines.includes('-line 10') && diff.preview.lines.includes('+LINE TEN') && diff.preview.lines.includes('+added'));
+    assert.deepEqual(term, { type: 'terminal', terminalId: 'term-1' });
+    assert.equal(tool.rawInput, '{\n  "path": "/w/a.txt"\n}');
+  });
+
+  it('a diff with null oldText is a new file', () => {
+    const t = new Transcript();
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'n', title: 'Write', content: [{ type: 'diff', path: '/w/new.txt', oldText: null, newText: 'a\nb\n' }] });
+    const diff = (t.snapshot()[0] as Extract<Item, { kind: 'tool' }>).tool.content[0];
+    assert.ok(diff.type === 'diff' && diff.isNew && diff.preview.added === 2 && diff.preview.removed === 0);
   });
 
   it('creates a card for an update whose tool_call never arrived', () => {

@@ -1,0 +1,46 @@
+// The errors an agent gets from fs/read_text_file and fs/write_text_file. The agent's model reads
+// the message, so each one names the path and says exactly what is wrong.
+import { pathToFileURL } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+
+/** JSON-RPC codes used here: the standard ones plus ACP's "resource not found". */
+export const FsErrorCode = {
+  invalidParams: -32602,
+  notFound: -32002,
+  /** Refused by the user or by policy; JSON-RPC has no closer standard code. */
+  refused: -32603,
+} as const;
+
+export type FsErrorReason =
+  | 'relative' | 'notFound' | 'directory' | 'binary' | 'encoding' | 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'io';
+
+const err = (code: number, message: string, path: string, reason: FsErrorReason) =>
+  new acp.RequestError(code, message, { path, reason });
+
+export const FsErrors = {
+  relative: (path: string) => err(FsErrorCode.invalidParams, `Path must be absolute: ${path}`, path, 'relative'),
+  notFound: (path: string) => new acp.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
+  directory: (path: string) => err(FsErrorCode.invalidParams, `Path is a directory, not a file: ${path}`, path, 'directory'),
+  binary: (path: string) => err(FsErrorCode.invalidParams, `File is binary (it contains NUL bytes), not text: ${path}`, path, 'binary'),
+  encoding: (path: string) => err(FsErrorCode.invalidParams, `File is not valid UTF-8 text: ${path}`, path, 'encoding'),
+  outsideWorkspace: (path: string) => err(FsErrorCode.refused,
+    `Access denied: ${path} is outside the workspace (setting switchboard.fs.outsideWorkspace is "deny")`, path, 'outsideWorkspace'),
+  userDenied: (path: string) => err(FsErrorCode.refused, `The user denied access to ${path} (outside the workspace)`, path, 'userDenied'),
+  userRejected: (path: string) => err(FsErrorCode.refused, `User rejected the edit to ${path}`, path, 'userRejected'),
+  io: (path: string, what: string) => err(FsErrorCode.refused, `${what}: ${path}`, path, 'io'),
+};
+
+function fileUri(path: string): string {
+  try { return pathToFileURL(path).href; } catch { return path; }
+}
+
+/** Maps a Node file-system error to the agent-facing error, or undefined when it is not one we name. */
+export function fromNodeError(e: unknown, path: string): acp.RequestError | undefined {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT': case 'ENOTDIR': return FsErrors.notFound(path);
+    case 'EISDIR': return FsErrors.directory(path);
+    case 'EACCES': case 'EPERM': return FsErrors.io(path, 'Permission denied');
+    default: return undefined;
+  }
+}

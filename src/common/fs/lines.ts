@@ -1,0 +1,50 @@
+// Lines of a text with their endings kept (`\n`, `\r\n` or a lone `\r`, as VS Code counts them),
+// and the `line`/`limit` window of `fs/read_text_file`. Pure and linear: a 5 MB file is scanned
+// once, never split into an array just to take a slice.
+
+/** Offset where the line after the one containing `pos` starts, or -1 when `pos` is on the last line. */
+export function nextLineStart(text: string, pos: number): number {
+  for (let i = pos; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return i + 1;
+    if (c === 13) return text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+  }
+  return -1;
+}
+
+/**
+ * The `limit` lines starting at 1-based `line`, endings included, exactly as they are in `text`.
+ * `line` 0 or absent means 1; no `limit` means to the end; a `line` past the last line gives ''.
+ */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  const first = Math.max(1, line ?? 1);
+  if (limit === 0) return '';
+  if (first === 1 && limit == null) return text;
+  let start = 0;
+  for (let n = 1; n < first; n++) {
+    start = nextLineStart(text, start);
+    if (start === -1) return '';
+  }
+  if (start >= text.length) return '';
+  if (limit == null) return text.slice(start);
+  let end = start;
+  for (let n = 0; n < limit; n++) {
+    const next = nextLineStart(text, end);
+    if (next === -1) { end = text.length; break; }
+    end = next;
+  }
+  return text.slice(start, end);
+}
+
+/** Splits into lines that keep their endings; joining the result gives `text` back. '' → []. */
+export function splitLinesKeepEnds(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const next = nextLineStart(text, start);
+    if (next === -1) { lines.push(text.slice(start)); break; }
+    lines.push(text.slice(start, next));
+    start = next;
+  }
+  return lines;
+}

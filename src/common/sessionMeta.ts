@@ -1,0 +1,58 @@
+// Everything about a session that is state rather than conversation: title, modes, config options,
+// slash commands, context usage, the plan. Each ACP update replaces its part whole (as the spec
+// says for plans, config options and commands); `null` clears a field.
+import type { AvailableCommand, PlanEntry, SessionConfigOption, SessionMode, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+
+export interface SessionMeta {
+  readonly title?: string;
+  readonly modes?: { readonly currentModeId: string; readonly availableModes: readonly SessionMode[] };
+  readonly configOptions: readonly SessionConfigOption[];
+  readonly commands: readonly AvailableCommand[];
+  readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
+  readonly plan: readonly PlanEntry[];
+}
+
+export const EMPTY_META: SessionMeta = { configOptions: [], commands: [], plan: [] };
+
+/** Initial meta from a `session/new` / `session/load` / `session/resume` response. */
+export function metaFromResponse(
+  base: SessionMeta,
+  response: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null } | null | undefined,
+): SessionMeta {
+  if (!response) return base;
+  return {
+    ...base,
+    modes: response.modes ? { currentModeId: response.modes.currentModeId, availableModes: response.modes.availableModes } : base.modes,
+    configOptions: response.configOptions ?? base.configOptions,
+  };
+}
+
+/** The new meta if `update` changes it, else undefined (the update is not about meta). */
+export function applyMetaUpdate(meta: SessionMeta, update: SessionUpdate): SessionMeta | undefined {
+  switch (update.sessionUpdate) {
+    case 'plan':
+      return { ...meta, plan: update.entries };
+    case 'available_commands_update':
+      return { ...meta, commands: update.availableCommands };
+    case 'current_mode_update':
+      return meta.modes ? { ...meta, modes: { ...meta.modes, currentModeId: update.currentModeId } } : meta;
+    case 'config_option_update':
+      return { ...meta, configOptions: update.configOptions };
+    case 'session_info_update': {
+      if (update.title === undefined) return undefined;
+      return { ...meta, title: update.title ?? undefined };
+    }
+    case 'usage_update':
+      return { ...meta, usage: { used: update.used, size: update.size, cost: update.cost ?? undefined } };
+    default:
+      return undefined;
+  }
+}
+
+/** Slash-command completions for what the user has typed so far ("/" then a name prefix). */
+export function matchCommands(commands: readonly AvailableCommand[], input: string): AvailableCommand[] {
+  const m = /^\/(\S*)$/.exec(input);
+  if (!m) return [];
+  const prefix = m[1].toLowerCase();
+  return commands.filter(c => c.name.toLowerCase().startsWith(prefix));
+}

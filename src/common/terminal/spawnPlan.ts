@@ -1,0 +1,73 @@
+// How an agent's `terminal/create` is run. An agent either names a program and its arguments, or
+// (Claude's adapter) puts a whole shell string in `command` with no `args` ("echo hi && ls"): that
+// runs through the user's shell (`$SHELL -c`, or `/bin/sh -c` when $SHELL is not a POSIX-family
+// shell that understands the bash-like syntax agents write), on Windows through `%ComSpec% /d /s /c`.
+// A program with arguments is spawned directly (exact argv), with Windows `.cmd` shims resolved by
+// the same plan as the agent process.
+import { planSpawn, PlatformView, SpawnPlan } from '../spawnPlan';
+
+export interface TerminalSpawnPlan extends SpawnPlan {
+  /** The shell used, when the command is a shell string. */
+  readonly shell?: string;
+}
+
+// Whitespace or any character a shell gives meaning to.
+const SHELL_SYNTAX = /[\s|&;<>()$`\\"'*?[\]{}~#!%=^]/;
+
+/** True when `command` must be interpreted by a shell: no args, and it is not a bare program name. */
+export function needsShell(command: string, args: readonly string[]): boolean {
+  return args.length === 0 && SHELL_SYNTAX.test(command);
+}
+
+const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash']);
+
+/** The user's shell if it understands POSIX `-c` strings, else /bin/sh. */
+export function posixShell(host: PlatformView): string {
+  const shell = host.env.SHELL;
+  if (shell && shell.startsWith('/') && POSIX_SHELLS.has(shell.slice(shell.lastIndexOf('/') + 1)) && host.isFile(shell)) return shell;
+  return '/bin/sh';
+}
+
+export function planTerminalSpawn(command: string, args: readonly string[], host: PlatformView): TerminalSpawnPlan {
+  if (!needsShell(command, args)) return planSpawn(command, args, host);
+  if (host.platform === 'win32') {
+    const comspec = host.env.ComSpec ?? host.env.COMSPEC ?? 'cmd.exe';
+    // /s /c "…": cmd strips the outer quotes and runs the rest exactly as typed.
+    return { file: comspec, args: ['/d', '/s', '/c', `"${command}"`], verbatim: true, shell: comspec };
+  }
+  const shell = posixShell(host);
+  return { file: shell, args: ['-c', command], verbatim: false, shell };
+}
+
+/** The command as a user would type it, for titles and logs. */
+export function commandLine(command: string, args: readonly string[]): string {
+  const quote = (a: string) => (a === '' ? "''" : /[^\w@%+=:,./-]/.test(a) ? `'${a.replace(/'/g, `'\\''`)}'` : a);
+  return args.length === 0 ? command : [command, ...args].map(quote).join(' ');
+}
+
+/** Integrated terminal name: the agent, then the command, shortened to fit a tab. */
+export function terminalName(agentName: string, line: string, max = 60): string {
+  const oneLine = line.replace(/\s+/g, ' ').trim();
+  const cmd = oneLine.length > max ? oneLine.slice(0, max - 1) + '…' : oneLine;
+  return `${agentName}: ${cmd}`;
+}
+
+/**
+ * The command's environment: the extension host's, without the variables that only make sense
+ * inside VS Code's own processes (ELECTRON_RUN_AS_NODE would turn any Electron app the command
+ * starts into plain Node), then the agent's variables on top. Windows names are case-insensitive.
+ */
+export function terminalEnv(base: Readonly<Record<string, string | undefined>>, extra: readonly { name: string; value: string }[], platform: NodeJS.Platform): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined || /^ELECTRON_RUN_AS_NODE$|^ELECTRON_NO_ATTACH_CONSOLE$|^VSCODE_(IPC_HOOK|HANDLES_|NLS_CONFIG|AMD_ENTRYPOINT|PID|CWD|ESM_ENTRYPOINT|CRASH_REPORTER|CODE_CACHE_PATH)/.test(k)) continue;
+    env[k] = v;
+  }
+  for (const { name, value } of extra) {
+    if (platform === 'win32') {
+      for (const k of Object.keys(env)) if (k.toLowerCase() === name.toLowerCase()) delete env[k];
+    }
+    env[name] = value;
+  }
+  return env;
+}

@@ -1,0 +1,42 @@
+// Both sides of every review diff are virtual documents served from memory: no temp files, and
+// never content encoded into the URI. URIs look like switchboard-diff:/<id>/<side>/<file name>,
+// so the editor picks the language from the file name.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/disposable';
+
+export const DIFF_SCHEME = 'switchboard-diff';
+
+export class DiffContentProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
+  }
+
+  static uri(id: string, side: string, filePath: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/${side}/${path.basename(filePath) || 'file'}` });
+  }
+
+  /** The id a URI of ours belongs to, or undefined for any other URI. */
+  static idOf(uri: vscode.Uri | undefined): string | undefined {
+    if (!uri || uri.scheme !== DIFF_SCHEME) return undefined;
+    return uri.path.split('/')[1] || undefined;
+  }
+
+  set(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    this.texts.delete(uri.toString());
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}

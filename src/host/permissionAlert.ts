@@ -1,0 +1,39 @@
+// When an agent waits for a permission answer and the chat is not visible, say so: a status-bar
+// item (click to show the chat) and one notification per request. Nothing is answered for the user.
+import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import type { ChatController } from '../session/chatController';
+
+export class PermissionAlert extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('switchboard.permission', vscode.StatusBarAlignment.Left, 1000));
+  private notified = new Set<string>();
+
+  constructor(private readonly chat: ChatController, private readonly isChatVisible: () => boolean, onVisibility: vscode.Event<boolean>) {
+    super();
+    this.item.name = 'Switchboard: agent waiting';
+    this.item.command = 'switchboard.openChat';
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this.register(chat.onTabs(() => this.update()));
+    this.register(onVisibility(() => this.update()));
+  }
+
+  private update(): void {
+    const waiting = this.chat.waitingTabs;
+    if (!waiting.length || this.isChatVisible()) {
+      this.item.hide();
+      if (!waiting.length) this.notified.clear();
+      return;
+    }
+    const names = [...new Set(waiting.map(t => t.agentName))].join(', ');
+    this.item.text = `$(bell-dot) ${names} is waiting for you`;
+    this.item.tooltip = 'An agent asks for permission. Click to open the chat.';
+    this.item.show();
+    const fresh = waiting.flatMap(t => t.pendingPermissionIds).filter(id => !this.notified.has(id));
+    if (fresh.length) {
+      fresh.forEach(id => this.notified.add(id));
+      void vscode.window.showInformationMessage(`${names} asks for permission.`, 'Open Chat').then(choice => {
+        if (choice) void vscode.commands.executeCommand('switchboard.openChat');
+      });
+    }
+  }
+}

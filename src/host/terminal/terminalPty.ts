@@ -1,0 +1,160 @@
+// Mirrors a TerminalProcess into a VS Code integrated terminal (a Pseudoterminal): output decoded
+// as UTF-8 across chunk boundaries, `\n` → `\r\n`, escape sequences untouched (colours intact),
+// written in batches at most every FLUSH_MS, with a bounded backlog (a flood is shown as a skip
+// marker, never queued without limit). Input is cooked like a terminal's line discipline: typed
+// text is echoed and sent to the command's stdin on Enter, Ctrl+C interrupts the process group,
+// Ctrl+D ends input. Closing the terminal kills the command. After the command ends, a dim
+// "[process exited with code N]" line is written and the terminal stays open.
+import { StringDecoder } from 'node:string_decoder';
+import * as vscode from 'vscode';
+import { CrlfNormalizer, describeExit, formatBytes, MirrorQueue } from '../../common/terminal';
+import type { TerminalProcess } from './terminalProcess';
+
+const FLUSH_MS = 16;
+/** Bytes waiting for the renderer at most: ~4 MB/s shown during a flood, everything otherwise. */
+const BACKLOG_BYTES = 64 * 1024;
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
+
+export class TerminalPty implements vscode.Pseudoterminal {
+  private readonly writeEmitter = new vscode.EventEmitter<string>();
+  private readonly closeEmitter = new vscode.EventEmitter<number | void>();
+  readonly onDidWrite = this.writeEmitter.event;
+  readonly onDidClose = this.closeEmitter.event;
+
+  private readonly queue = new MirrorQueue(BACKLOG_BYTES);
+  private decoder = new StringDecoder('utf8');
+  private readonly crlf = new CrlfNormalizer();
+  private opened = false;
+  private closed = false;
+  private finished = false;
+  private timer: NodeJS.Timeout | undefined;
+  private atLineStart = true;
+  private line = '';
+  /** What was written after open, last few KB: lets tests see what the user sees. */
+  private screenTail = '';
+  private exitLine = '';
+  /** Header and echo written before open(), replayed then (the output itself waits in the queue). */
+  private readonly pendingEarly: string[] = [];
+  private proc: TerminalProcess | undefined;
+  private readonly subscription: { dispose(): void };
+
+  constructor(proc: TerminalProcess, header: string, private readonly onUserClose: () => void) {
+    this.proc = proc;
+    this.write(`${DIM}${header}${RESET}\r\n`);
+    this.subscription = proc.onData(chunk => {
+      this.queue.push(chunk);
+      this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    });
+    void proc.exited.then(status => {
+      this.subscription.dispose();
+      this.finished = true;
+      this.proc = undefined; // its output buffer can go once the agent released it
+      this.exitLine = `[${describeExit(status, proc.wasKilled)}]`;
+      if (this.opened) this.writeEnd();
+    });
+  }
+
+  /** The last characters written to the terminal (escape sequences included). */
+  get screen(): string {
+    return this.screenTail;
+  }
+
+  get isOpen(): boolean {
+    return this.opened && !this.closed;
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    // Events before open() are dropped by VS Code: what was written so far is replayed now.
+    const early = this.pendingEarly.splice(0).join('');
+    if (early) this.fire(early);
+    if (this.finished) this.writeEnd();
+    else this.flush();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscription.dispose();
+    clearTimeout(this.timer);
+    this.onUserClose();
+  }
+
+  handleInput(data: string): void {
+    const proc = this.proc;
+    if (!proc) return;
+    for (const ch of data) {
+      switch (ch) {
+        case '\x03':
+          this.line = '';
+          this.write('^C\r\n');
+          proc.interrupt();
+          break;
+        case '\x04':
+          if (this.line) { proc.write(this.line); this.line = ''; }
+          proc.endInput();
+          break;
+        case '\r':
+          this.write('\r\n');
+          proc.write(this.line + '\n');
+          this.line = '';
+          break;
+        case '\x7f':
+        case '\b':
+          if (this.line) { this.line = [...this.line].slice(0, -1).join(''); this.write('\b \b'); }
+          break;
+        default:
+          if (ch >= ' ' || ch === '\t') { this.line += ch; this.write(ch); }
+      }
+    }
+  }
+
+  /** No longer needed (the terminal is being closed by us). */
+  dispose(): void {
+    this.subscription.dispose();
+    clearTimeout(this.timer);
+    this.writeEmitter.dispose();
+    this.closeEmitter.dispose();
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.opened || this.closed) {
+      // Not shown yet: the queue keeps only the last BACKLOG_BYTES meanwhile.
+      return;
+    }
+    const batch = this.queue.take();
+    if (!batch) return;
+    let text = '';
+    if (batch.skipped > 0) {
+      this.decoder = new StringDecoder('utf8');
+      this.crlf.reset();
+      text += `${RESET}${this.atLineStart ? '' : '\r\n'}${DIM}[… ${formatBytes(batch.skipped)} of output not shown …]${RESET}\r\n`;
+    }
+    text += this.crlf.convert(this.decoder.write(batch.data));
+    this.write(text);
+  }
+
+  /** The rest of the output, then the dim exit line. */
+  private writeEnd(): void {
+    this.flush();
+    const rest = this.decoder.end();
+    if (rest) this.write(this.crlf.convert(rest));
+    this.write(`${this.atLineStart ? '' : '\r\n'}${DIM}${this.exitLine}${RESET}\r\n`);
+  }
+
+  private write(text: string): void {
+    if (!text || this.closed) return;
+    if (!this.opened) { this.pendingEarly.push(text); return; }
+    this.fire(text);
+  }
+
+  private fire(text: string): void {
+    this.atLineStart = text.endsWith('\n');
+    this.screenTail = (this.screenTail + text).slice(-8192);
+    this.writeEmitter.fire(text);
+  }
+}

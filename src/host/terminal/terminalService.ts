@@ -1,0 +1,330 @@
+// Terminals for agents: serves ACP `terminal/*` per agent connection, shows each command in a VS
+// Code integrated terminal, and lets the chat card show a command's live output.
+//
+// One TerminalService per extension host owns every terminal, so ids are unique across connections
+// (the chat card looks a terminal up by id alone). Each connection gets its own handlers through
+// `connect()`; disposing them (agent stopped or exited) releases that connection's terminals.
+//
+// For the chat card (ToolCallContent `{type:"terminal", terminalId}`):
+//   getTail(id, maxBytes?, {plain?})  last output as text; still answers after release
+//   getInfo(id)                        name, command, running / exit status, released
+//   onDidChangeOutput                  fires a terminal id when its output or state changed (throttled)
+//   reveal(id)                         shows the integrated terminal
+import fs from 'node:fs';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import * as vscode from 'vscode';
+import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
+import type { Logger } from '../../common/logger';
+import { commandLine, terminalName, toPlainText } from '../../common/terminal';
+import { MAX_OUTPUT_BYTE_LIMIT, readTerminalSettings, TerminalSettings } from './settings';
+import { CommandStartError, TerminalProcess } from './terminalProcess';
+import { TerminalPty } from './terminalPty';
+
+/** The state of one agent terminal, for the chat card. */
+export interface TerminalInfo {
+  readonly terminalId: string;
+  readonly agentName: string;
+  readonly sessionId: string;
+  /** The integrated terminal's name. */
+  readonly name: string;
+  /** The command as typed ("npm test", "echo hi && ls"). */
+  readonly commandLine: string;
+  readonly running: boolean;
+  readonly exitStatus: acp.TerminalExitStatus | undefined;
+  /** The agent released it; its id no longer works for the agent, the card keeps showing it. */
+  readonly released: boolean;
+  /** Output was dropped at the front to stay within the byte limit. */
+  readonly truncated: boolean;
+  /** The integrated terminal is still open (reveal() can show it). */
+  readonly hasTerminal: boolean;
+}
+
+/** What the chat card renders. */
+export interface TerminalView {
+  getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean }): string | undefined;
+  getInfo(terminalId: string): TerminalInfo | undefined;
+  readonly onDidChangeOutput: vscode.Event<string>;
+  reveal(terminalId: string, preserveFocus?: boolean): boolean;
+}
+
+/** The handlers of one agent connection. */
+export interface ConnectionTerminals extends TerminalHandlers, vscode.Disposable {
+  /** The agent's session ended: release its terminals. */
+  releaseSession(sessionId: string): Promise<void>;
+}
+
+const CHANGE_THROTTLE_MS = 100;
+/** Output of a released terminal kept for its chat card (the 1 MB buffer itself is freed). */
+const RELEASED_TAIL_BYTES = 16 * 1024;
+const RELEASED_HISTORY = 200;
+
+interface Entry {
+  readonly id: string;
+  readonly owner: object;
+  readonly agentName: string;
+  readonly sessionId: string;
+  readonly name: string;
+  readonly commandLine: string;
+  proc: TerminalProcess | undefined;
+  pty: TerminalPty;
+  terminal: vscode.Terminal | undefined;
+  released: boolean;
+  exitStatus: acp.TerminalExitStatus | undefined;
+  truncated: boolean;
+  /** After release and exit: the last output, kept for the card. */
+  snapshot: string | undefined;
+}
+
+let nextId = 1;
+
+export class TerminalService implements TerminalView, vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  /** Released and finished, oldest first: their integrated terminals and snapshots are trimmed. */
+  private readonly finished: string[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly changeEmitter = new vscode.EventEmitter<string>();
+  private readonly dirty = new Set<string>();
+  private changeTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+  readonly onDidChangeOutput = this.changeEmitter.event;
+
+  constructor(private readonly log: Logger, private readonly settings: () => TerminalSettings = readTerminalSettings) {}
+
+  /** The `terminal/*` handlers of one agent connection. */
+  connect(agent: AgentIdentity): ConnectionTerminals {
+    const owner = {};
+    const service = this;
+    const mine = (sessionId?: string) => [...this.entries.values()].filter(e => e.owner === owner && !e.released && (sessionId === undefined || e.sessionId === sessionId));
+    const lookup = (params: { sessionId: string; terminalId: string }): Entry & { proc: TerminalProcess } => {
+      const e = this.entries.get(params.terminalId);
+      if (!e || e.owner !== owner || e.sessionId !== params.sessionId || !e.proc) {
+        throw new acp.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
+      }
+      if (e.released) throw new acp.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
+      return e as Entry & { proc: TerminalProcess };
+    };
+    let closed = false;
+    return {
+      create: params => {
+        if (closed || this.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
+        return this.create(owner, agent, params);
+      },
+      async output(params) {
+        const e = lookup(params);
+        const status = e.proc.exitStatus;
+        return {
+          output: e.proc.output.text(status !== undefined),
+          truncated: e.proc.output.truncated,
+          ...(status ? { exitStatus: status } : {}),
+        };
+      },
+      async waitForExit(params, signal) {
+        const e = lookup(params);
+        if (signal.aborted) throw acp.RequestError.requestCancelled();
+        let onAbort: () => void = () => {};
+        const aborted = new Promise<never>((_, reject) => {
+          onAbort = () => reject(acp.RequestError.requestCancelled());
+          signal.addEventListener('abort', onAbort, { once: true });
+        });
+        try {
+          return await Promise.race([e.proc.exited, aborted]);
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+        }
+      },
+      async kill(params) {
+        const e = lookup(params);
+        await service.track(e.proc.kill());
+        return {};
+      },
+      async release(params) {
+        const e = lookup(params);
+        await service.release(e);
+        return {};
+      },
+      releaseSession: async sessionId => {
+        await Promise.all(mine(sessionId).map(e => this.release(e)));
+      },
+      dispose: () => {
+        if (closed) return;
+        closed = true;
+        const open = mine();
+        if (open.length) this.log.info(`Releasing ${open.length} terminal(s) of ${agent.agentName}`);
+        for (const e of open) void this.release(e);
+      },
+    };
+  }
+
+  getTail(terminalId: string, maxBytes = 8192, options: { plain?: boolean } = {}): string | undefined {
+    const e = this.entries.get(terminalId);
+    if (!e) return undefined;
+    let text: string;
+    if (e.proc) text = e.proc.output.tail(maxBytes, e.proc.exitStatus !== undefined);
+    else {
+      text = e.snapshot ?? '';
+      const bytes = Buffer.from(text);
+      if (bytes.length > maxBytes) text = new TextDecoder().decode(bytes.subarray(bytes.length - maxBytes)).replace(/^\uFFFD+/, '');
+    }
+    return options.plain ? toPlainText(text) : text;
+  }
+
+  getInfo(terminalId: string): TerminalInfo | undefined {
+    const e = this.entries.get(terminalId);
+    if (!e) return undefined;
+    return {
+      terminalId: e.id, agentName: e.agentName, sessionId: e.sessionId, name: e.name, commandLine: e.commandLine,
+      running: e.exitStatus === undefined, exitStatus: e.exitStatus, released: e.released,
+      truncated: e.proc ? e.proc.output.truncated : e.truncated, hasTerminal: e.terminal !== undefined,
+    };
+  }
+
+  /** Every agent terminal still known, oldest first. */
+  list(): TerminalInfo[] {
+    return [...this.entries.keys()].map(id => this.getInfo(id)!);
+  }
+
+  reveal(terminalId: string, preserveFocus = false): boolean {
+    const t = this.entries.get(terminalId)?.terminal;
+    if (!t) return false;
+    t.show(preserveFocus);
+    return true;
+  }
+
+  /** The integrated terminal of an agent terminal (tests, commands). */
+  terminalOf(terminalId: string): vscode.Terminal | undefined {
+    return this.entries.get(terminalId)?.terminal;
+  }
+
+  /** What the integrated terminal was last sent (escape sequences included). */
+  screenOf(terminalId: string): string | undefined {
+    return this.entries.get(terminalId)?.pty.screen;
+  }
+
+  /** Process id of the command (tests prove cleanup with it). */
+  pidOf(terminalId: string): number | undefined {
+    return this.entries.get(terminalId)?.proc?.pid;
+  }
+
+  /** Releases every terminal of every connection; resolves when all are gone (deactivation). */
+  async releaseAll(): Promise<void> {
+    for (const e of this.entries.values()) if (!e.released) void this.release(e);
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    void this.releaseAll();
+    clearTimeout(this.changeTimer);
+    this.changeEmitter.dispose();
+  }
+
+  private async create(owner: object, agent: AgentIdentity, params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    const cwd = params.cwd ?? agent.cwd;
+    if (!path.isAbsolute(cwd)) {
+      throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+    }
+    if (!isDirectory(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
+    if (!params.command.trim()) throw acp.RequestError.invalidParams({ command: params.command }, 'command is empty');
+    const settings = this.settings();
+    const limit = params.outputByteLimit === undefined || params.outputByteLimit === null
+      ? settings.defaultOutputByteLimit
+      : Math.min(Math.max(0, Math.floor(params.outputByteLimit)), MAX_OUTPUT_BYTE_LIMIT);
+    const args = params.args ?? [];
+    const line = commandLine(params.command, args);
+
+    let proc: TerminalProcess;
+    try {
+      proc = await TerminalProcess.start({ command: params.command, args, env: params.env ?? [], cwd, outputByteLimit: limit });
+    } catch (err) {
+      const message = err instanceof CommandStartError ? err.message : `Could not start ${params.command}: ${(err as Error).message}`;
+      this.log.warn(`terminal/create from ${agent.agentName} failed: ${message}`);
+      throw new acp.RequestError(-32603, message, { command: params.command });
+    }
+    const id = `terminal-${nextId++}`;
+    const name = terminalName(agent.agentName, line);
+    this.log.info(`Terminal ${id} (pid ${proc.pid}) for ${agent.agentName}: ${line} (cwd ${cwd}${proc.shell ? `, via ${proc.shell}` : ''})`);
+    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${line}`, () => this.onUserClose(id));
+    const entry: Entry = {
+      id, owner, agentName: agent.agentName, sessionId: params.sessionId, name, commandLine: line,
+      proc, pty, terminal: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,
+    };
+    this.entries.set(id, entry);
+    entry.terminal = vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    if (settings.reveal) entry.terminal.show(true);
+
+    const sub = proc.onData(() => this.changed(id));
+    void proc.exited.then(status => {
+      sub.dispose();
+      entry.exitStatus = status;
+      this.log.info(`Terminal ${id} ended: ${status.signal ?? `exit code ${status.exitCode}`}`);
+      this.changed(id);
+      if (entry.released) this.retire(entry);
+    });
+    return { terminalId: id };
+  }
+
+  private async release(e: Entry): Promise<void> {
+    if (!e.released) {
+      e.released = true;
+      this.changed(e.id);
+    }
+    const proc = e.proc;
+    if (!proc) return;
+    await this.track(proc.kill());
+    if (e.exitStatus !== undefined) this.retire(e);
+  }
+
+  /** Released and exited: keep a tail for the card, free the buffer, trim old terminals. */
+  private retire(e: Entry): void {
+    if (!e.proc) return;
+    e.snapshot = e.proc.output.tail(RELEASED_TAIL_BYTES, true);
+    e.truncated = e.proc.output.truncated;
+    e.proc = undefined;
+    this.finished.push(e.id);
+    const keep = this.settings().keepFinished;
+    let openFinished = this.finished.filter(id => this.entries.get(id)?.terminal).length;
+    for (const id of this.finished) {
+      if (openFinished <= keep) break;
+      const old = this.entries.get(id);
+      if (old?.terminal) { const t = old.terminal; old.terminal = undefined; old.pty.dispose(); t.dispose(); openFinished--; }
+    }
+    while (this.finished.length > RELEASED_HISTORY) {
+      const old = this.entries.get(this.finished.shift()!);
+      if (old && !old.terminal) this.entries.delete(old.id);
+    }
+  }
+
+  private onUserClose(id: string): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    e.terminal = undefined;
+    if (e.proc && e.exitStatus === undefined) {
+      this.log.info(`Terminal ${id} closed by the user: killing its command`);
+      void this.track(e.proc.kill());
+    }
+    this.changed(id);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => { /* reported by the caller */ });
+    return p;
+  }
+
+  private changed(id: string): void {
+    if (this.disposed) return;
+    this.dirty.add(id);
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      const ids = [...this.dirty];
+      this.dirty.clear();
+      for (const i of ids) this.changeEmitter.fire(i);
+    }, CHANGE_THROTTLE_MS);
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try { return fs.statSync(p).isDirectory(); } catch { return false; }
+}

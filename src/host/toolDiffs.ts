@@ -1,0 +1,52 @@
+// The full texts behind the diff content of tool calls, so "open diff" on a chat card shows the
+// whole change in VS Code's diff editor. Both sides are virtual documents served from memory (the
+// URI carries only a key, never content); the store is bounded.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+
+export const TOOL_DIFF_SCHEME = 'switchboard-tool-diff';
+const MAX_ENTRIES = 100;
+
+interface Entry { readonly path: string; readonly oldText: string; readonly newText: string }
+
+export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
+
+  /** Keeps the texts of every diff in a tool call / update of the tab. */
+  record(tab: string, update: acp.SessionUpdate): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    update.content?.forEach((c, index) => {
+      if (c.type !== 'diff') return;
+      const key = `${tab}/tool:${update.toolCallId}/${index}`;
+      this.entries.delete(key);
+      this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
+      if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    });
+  }
+
+  async open(tab: string, itemId: string, index: number): Promise<void> {
+    const key = `${tab}/${itemId}/${index}`;
+    const entry = this.entries.get(key);
+    if (!entry) {
+      void vscode.window.showWarningMessage('This change is no longer available to compare.');
+      return;
+    }
+    const name = path.basename(entry.path);
+    const uri = (side: string) => vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${name}` });
+    await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const [, key, side] = uri.path.split('/');
+    const entry = this.entries.get(decodeURIComponent(key));
+    if (!entry) return '';
+    return side === 'before' ? entry.oldText : entry.newText;
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.entries.clear();
+  }
+}

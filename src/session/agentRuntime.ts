@@ -1,0 +1,81 @@
+// One running agent: its process, its initialized ACP connection, and the routing of incoming
+// session traffic to the session that owns it. Several sessions share one runtime.
+import type * as acp from '@agentclientprotocol/sdk';
+import { AgentConnection } from '../acp/agentConnection';
+import { AgentExit, AgentProcess } from '../acp/agentProcess';
+import type { ConnectionServicesFactory } from '../acp/clientServices';
+import type { AgentSpec } from '../common/agentConfig';
+import type { Logger } from '../common/logger';
+
+/** What a session does with the traffic addressed to it. */
+export interface SessionSink {
+  onUpdate(update: acp.SessionUpdate): void;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+}
+
+export class AgentRuntime {
+  private readonly sinks = new Map<string, SessionSink>();
+  private stopping = false;
+
+  private constructor(readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection) {}
+
+  /**
+   * Spawns the agent and initializes the connection. Throws AgentSpawnError (could not start) or
+   * AgentStartError (timeout, protocol); the process is gone when it throws.
+   */
+  static async start(spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger): Promise<AgentRuntime> {
+    const proc = await AgentProcess.start(spec, cwd, log);
+    let runtime: AgentRuntime | undefined;
+    const connection = new AgentConnection(proc, {
+      onSessionUpdate: params => runtime?.route(params.sessionId)?.onUpdate(params.update),
+      requestPermission: (params, signal) => {
+        const sink = runtime?.route(params.sessionId);
+        return sink ? sink.requestPermission(params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } });
+      },
+    }, services({ agentName: spec.name, cwd }), log);
+    runtime = new AgentRuntime(spec, cwd, proc, connection);
+    try {
+      await connection.initialize(initTimeoutMs);
+    } catch (err) {
+      connection.close();
+      await proc.stop();
+      throw err;
+    }
+    return runtime;
+  }
+
+  get info(): acp.InitializeResponse {
+    return this.connection.info!;
+  }
+
+  get capabilities(): acp.AgentCapabilities {
+    return this.info.agentCapabilities ?? {};
+  }
+
+  get exited(): Promise<AgentExit> {
+    return this.process.exited;
+  }
+
+  get isRunning(): boolean {
+    return !this.process.hasExited && !this.stopping;
+  }
+
+  /** Routes traffic of `sessionId` to `sink`; attach before `session/load`, which replays history first. */
+  attach(sessionId: string, sink: SessionSink): void {
+    this.sinks.set(sessionId, sink);
+  }
+
+  detach(sessionId: string): void {
+    this.sinks.delete(sessionId);
+  }
+
+  async stop(): Promise<AgentExit> {
+    this.stopping = true;
+    this.connection.close();
+    return this.process.stop();
+  }
+
+  private route(sessionId: string): SessionSink | undefined {
+    return this.sinks.get(sessionId);
+  }
+}

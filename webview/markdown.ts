@@ -1,0 +1,24 @@
+// Agent text is markdown from an untrusted source: markdown-it with raw HTML off, then DOMPurify
+// on the produced HTML before it touches the DOM. Links are not followed by the webview; the host
+// opens them (refusing `command:` and other schemes).
+import DOMPurify from 'dompurify';
+import MarkdownIt from 'markdown-it';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+
+// Code blocks get a copy button; the language is kept as a class for styling only.
+const defaultFence = md.renderer.rules.fence!;
+md.renderer.rules.fence = (tokens, idx, options, env, self) =>
+  `<div class="code-block"><button type="button" class="copy codicon codicon-copy" title="Copy" aria-label="Copy code"></button>${defaultFence(tokens, idx, options, env, self)}</div>`;
+
+const PURIFY = {
+  ALLOWED_TAGS: ['p', 'br', 'hr', 'em', 'strong', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'div', 'button', 'span', 'img'],
+  ALLOWED_ATTR: ['href', 'title', 'class', 'type', 'aria-label', 'start', 'align', 'src', 'alt'],
+  // Images only from data: URIs (the CSP also refuses remote images: no tracking pixels).
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|file:|data:image\/(?:png|jpeg|gif|webp);|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+};
+
+export function renderMarkdown(text: string): string {
+  return DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string;
+}
