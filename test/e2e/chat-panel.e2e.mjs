@@ -1,0 +1,101 @@
+// The chat panel through the real webview: a prompt, a streamed markdown answer with a code block,
+// a plan, a tool card with a diff, a permission request answered by clicking (nothing pre-selected),
+// "open diff" into VS Code's diff editor, and the permission answered by a number key.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const settings = ({ repoRoot, node24 }) => {
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'panel.json');
+  const edit = {
+    toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit', status: 'pending',
+    content: [{ type: 'diff', path: '{{cwd}}/notes.txt', oldText: 'alpha\nbeta\ngamma\n', newText: 'alpha\nBETA\ngamma\ndelta\n' }],
+    locations: [{ path: '{{cwd}}/notes.txt', line: 2 }],
+  };
+  fs.writeFileSync(script, JSON.stringify({
+    turns: [
+      {
+        match: 'first',
+        steps: [
+          { type: 'text', text: 'I will **edit** the notes:\n\n```js\nconsole.log("hi");\n```\n' },
+          { type: 'plan', entries: [
+            { content: 'Read the notes', priority: 'high', status: 'completed' },
+            { content: 'Edit the notes', priority: 'medium', status: 'in_progress' },
+          ] },
+          { type: 'toolCall', toolCall: edit },
+          { type: 'permission', toolCall: { toolCallId: 'edit-1', title: 'Edit notes.txt' }, options: [
+            { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          ] },
+          { type: 'toolCallUpdate', update: { toolCallId: 'edit-1', status: 'completed' } },
+        ],
+      },
+      {
+        match: 'second',
+        steps: [
+          { type: 'permission', toolCall: { toolCallId: 'run-1', title: 'Run rm -rf build' }, options: [
+            { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+          ] },
+        ],
+      },
+    ],
+  }));
+  return {
+    'switchboard.agents': { Scripted: { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
+    'switchboard.defaultAgent': 'Scripted',
+  };
+};
+
+export default async function ({ page, log, shotsDir }) {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.getByRole('tab', { name: /Switchboard/ }).click();
+  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const prompt = view.locator('#prompt');
+  await prompt.waitFor({ timeout: 30_000 });
+
+  await prompt.fill('first: edit the notes');
+  await prompt.press('Enter');
+  const permission = view.locator('.permission:not(.answered)');
+  await permission.waitFor({ timeout: 30_000 });
+  log('permission card visible');
+
+  // Markdown rendered (bold, code block with a copy button), plan shown, tool card with its diff.
+  assert.equal(await view.locator('.message.agent strong').first().textContent(), 'edit');
+  assert.equal(await view.locator('.message.agent pre code').first().textContent(), 'console.log("hi");\n');
+  assert.equal(await view.locator('.message.agent .code-block button.copy').count(), 1);
+  assert.match(await view.locator('#plan summary').textContent(), /Plan · 1\/2 done/);
+  assert.equal(await view.locator('.tool .tool-title').first().textContent(), 'Edit notes.txt');
+  assert.equal(await view.locator('.diff .diff-added').first().textContent(), '+2');
+  assert.equal(await view.locator('.diff .diff-removed').first().textContent(), '-1');
+  assert.equal(await view.locator('.location').first().textContent(), 'notes.txt:2');
+  // Nothing is pre-selected: focus stays in the prompt box, not on an Allow button.
+  assert.equal(await view.locator('body').evaluate(() => document.activeElement?.id), 'prompt');
+  await page.screenshot({ path: path.join(shotsDir, 'chat-panel-permission.png') });
+
+  await permission.getByRole('button', { name: /Allow/ }).click();
+  await view.locator('.turn-end').waitFor({ timeout: 15_000 });
+  assert.match(await view.locator('.permission-outcome').first().textContent(), /You chose: Allow/);
+  assert.match(await view.locator('.message.agent').last().textContent(), /permission: allow/);
+  await view.locator('.tool.status-completed').waitFor({ timeout: 5_000 });
+  log('permission answered by click, turn ended');
+
+  // "Open diff" opens VS Code's diff editor with the full change.
+  await view.locator('.diff button', { hasText: 'Open diff' }).click();
+  await page.locator('.tabs-container .tab', { hasText: "notes.txt (agent's change)" }).waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: path.join(shotsDir, 'chat-panel-diff-editor.png') });
+  log('diff editor opened');
+
+  // Second turn: answer the permission with the keyboard ("2" = Reject) once focus left the prompt box.
+  await prompt.fill('second: run something');
+  await prompt.press('Enter');
+  await view.locator('.permission:not(.answered)').waitFor({ timeout: 15_000 });
+  await view.locator('#transcript').focus();
+  await view.locator('#transcript').press('2');
+  await view.locator('.turn-end').nth(1).waitFor({ timeout: 15_000 });
+  assert.match(await view.locator('.permission-outcome').nth(1).textContent(), /You chose: Reject/);
+  assert.match(await view.locator('.message.agent').last().textContent(), /permission: no/);
+  await page.screenshot({ path: path.join(shotsDir, 'chat-panel-keyboard.png') });
+  log('permission answered with the number key');
+}

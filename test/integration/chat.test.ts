@@ -1,0 +1,158 @@
+// The chat model in a real VS Code with the scripted agent: every session/update variant as the
+// user sees it, permission answers, cancel, several sessions at once, and persistence.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import type { Item } from '../../src/common/transcript';
+import { ChatSession } from '../../src/session/chatSession';
+import { SavedChats } from '../../src/session/savedChats';
+import { agentEvents, api, dump, lastOf, useScriptedAgent, waitFor } from './helpers';
+
+const tools = (items: readonly Item[]) => items.filter((i): i is Extract<Item, { kind: 'tool' }> => i.kind === 'tool');
+
+describe('Chat panel model', () => {
+  let sb: SwitchboardApi;
+  before(async () => { sb = await api(); });
+  beforeEach(async () => { await sb.chat.stop(); await sb.chat.newConversation(); });
+  after(async () => { await sb.chat.stop(); });
+
+  it('upserts a tool call sent twice, applies updates without status, and tolerates updates after the turn', async () => {
+    await useScriptedAgent({
+      turns: [{ steps: [
+        { type: 'toolCall', toolCall: { toolCallId: 't1', title: 'Read', kind: 'read' } },
+        { type: 'toolCall', toolCall: { toolCallId: 't1', title: 'Read src/hello.ts', kind: 'read', status: 'in_progress', locations: [{ path: '{{cwd}}/src/hello.ts', line: 3 }] } },
+        { type: 'toolCallUpdate', update: { toolCallId: 't1', content: [{ type: 'content', content: { type: 'text', text: 'file contents' } }] } },
+        { type: 'toolCallUpdate', update: { toolCallId: 't1', status: 'failed', rawOutput: { error: 'EACCES' } } },
+        { type: 'text', text: 'Could not read it.' },
+      ] }],
+    });
+    await sb.chat.sendPrompt('read hello');
+    const cards = tools(sb.chat.items);
+    assert.equal(cards.length, 1, dump(sb.chat.items));
+    const t = cards[0].tool;
+    assert.deepEqual([t.title, t.status, t.content, t.locations[0].line], ['Read src/hello.ts', 'failed', [{ type: 'text', text: 'file contents' }], 3]);
+    assert.match(t.rawOutput ?? '', /EACCES/);
+  });
+
+  it('keeps session state: modes, config options, commands, usage, title and plan', async () => {
+    await useScriptedAgent({
+      modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+      configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'small', options: [{ value: 'small', name: 'Small' }, { value: 'large', name: 'Large' }] }],
+      turns: [{ steps: [
+        { type: 'update', update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'web', description: 'Search the web', input: { hint: 'query' } }] } },
+        { type: 'update', update: { sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.03, currency: 'USD' } } },
+        { type: 'update', update: { sessionUpdate: 'session_info_update', title: 'Greeting the user' } },
+        { type: 'plan', entries: [{ content: 'Say hi', priority: 'high', status: 'in_progress' }] },
+        { type: 'plan', entries: [{ content: 'Say hi', priority: 'high', status: 'completed' }, { content: 'Wave', priority: 'low', status: 'pending' }] },
+      ] }],
+    });
+    await sb.chat.sendPrompt('hi');
+    const meta = sb.chat.active.meta;
+    assert.equal(meta.modes?.currentModeId, 'ask');
+    assert.equal(meta.commands[0].input?.hint, 'query');
+    assert.deepEqual(meta.usage, { used: 1200, size: 200000, cost: { amount: 0.03, currency: 'USD' } });
+    assert.equal(sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)?.title, 'Greeting the user');
+    assert.deepEqual(meta.plan.map(e => e.status), ['completed', 'pending']);
+
+    await sb.chat.setMode('code');
+    await sb.chat.setConfigOption('model', 'large');
+    assert.equal(sb.chat.active.meta.modes?.currentModeId, 'code');
+    assert.equal(sb.chat.active.meta.configOptions[0].currentValue, 'large');
+  });
+
+  it('Stop answers a pending permission request "cancelled" and the turn ends cancelled', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [
+        { type: 'toolCall', toolCall: { toolCallId: 'run', title: 'Run tests', kind: 'execute', status: 'in_progress' } },
+        { type: 'permission', toolCall: { toolCallId: 'run', title: 'Run tests' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_always' }] },
+        { type: 'sleep', ms: 5000 },
+      ] }],
+    });
+    const turn = sb.chat.sendPrompt('test it');
+    await waitFor('permission', () => lastOf(sb.chat.items, 'permission'));
+    assert.equal(sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)?.state, 'waiting');
+    await vscode.commands.executeCommand('switchboard.cancelTurn');
+    await turn;
+    assert.equal(lastOf(sb.chat.items, 'permission')!.permission.outcome, 'cancelled');
+    assert.equal(lastOf(sb.chat.items, 'turnEnd')!.stopReason, 'cancelled');
+    assert.equal(tools(sb.chat.items)[0].tool.status, 'cancelled');
+    const answer = agentEvents(log).find(e => e.event === 'result' && e.type === 'permission');
+    assert.deepEqual(answer?.result, { outcome: { outcome: 'cancelled' } });
+  });
+
+  it('runs two conversations side by side, each with its own session and transcript', async () => {
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'sleep', ms: 300 }, { type: 'text', text: 'answer to {{sessionId}}' }] }] });
+    await sb.chat.start();
+    const first = sb.chat.activeTab;
+    const firstTurn = sb.chat.sendPrompt('one');
+    await sb.chat.newConversation();
+    const second = sb.chat.activeTab;
+    assert.notEqual(first, second);
+    const secondTurn = sb.chat.sendPrompt('two');
+    await Promise.all([firstTurn, secondTurn]);
+    const [a, b] = [first, second].map(id => sb.chat.sessions.find(s => s.id === id)!);
+    assert.notEqual(a.sessionId, b.sessionId);
+    assert.equal(lastOf(a.items, 'agent')?.text, `answer to ${a.sessionId}`);
+    assert.equal(lastOf(b.items, 'agent')?.text, `answer to ${b.sessionId}`);
+    assert.equal(lastOf(a.items, 'user')?.text, 'one');
+    sb.chat.selectTab(first);
+    assert.equal(lastOf(sb.chat.items, 'user')?.text, 'one');
+  });
+
+  it('"open diff" on a tool card shows both full texts in the diff editor', async () => {
+    const oldText = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const newText = oldText.replace('line 150', 'line one-fifty');
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'toolCall', toolCall: { toolCallId: 'e', title: 'Edit', kind: 'edit', content: [{ type: 'diff', path: '{{cwd}}/big.txt', oldText, newText }] } },
+    ] }] });
+    await sb.chat.sendPrompt('edit');
+    const card = tools(sb.chat.items)[0];
+    await sb.view['diffs'].open(sb.chat.activeTab, card.id, 0);
+    const input = await waitFor('diff tab', () => {
+      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return i instanceof vscode.TabInputTextDiff ? i : undefined;
+    });
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), oldText);
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), newText);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('refuses content the agent does not accept, with a message, and sends nothing', async () => {
+    const { log } = await useScriptedAgent({ agentCapabilities: { promptCapabilities: { image: false } } });
+    await sb.chat.start();
+    await sb.chat.sendPrompt('look', [], [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+    assert.match(lastOf(sb.chat.items, 'notice')?.text ?? '', /does not accept images/);
+    assert.equal(agentEvents(log).filter(e => e.event === 'prompt').length, 0);
+  });
+
+  it('sends @-mentioned files as links, or embedded when the agent accepts embedded context', async () => {
+    const { log } = await useScriptedAgent({ agentCapabilities: { promptCapabilities: { embeddedContext: true } } });
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'notes.txt'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(e => e.insert(new vscode.Position(0, 0), 'UNSAVED '));
+    try {
+      await sb.chat.sendPrompt('summarize @notes.txt', ['notes.txt']);
+      const prompt = agentEvents(log).find(e => e.event === 'prompt')!.params as { prompt: Array<Record<string, any>> };
+      assert.equal(prompt.prompt[0].text, 'summarize @notes.txt');
+      assert.equal(prompt.prompt[1].type, 'resource');
+      assert.ok(prompt.prompt[1].resource.text.startsWith('UNSAVED '), 'the open buffer, unsaved edits included');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('restores saved conversations as tabs after a reload, without live permission prompts', async () => {
+    const store = new Map<string, unknown>();
+    const memento = { get: (k: string) => store.get(k), update: async (k: string, v: unknown) => { store.set(k, v); }, keys: () => [...store.keys()] } as unknown as vscode.Memento;
+    const saved = new SavedChats(memento);
+    const session = new ChatSession('tab7', 'Scripted', { trace() {}, info() {}, warn() {}, error() {}, traceEnabled: false }, 'sess-9',
+      { items: [{ kind: 'user', id: 'i1', text: 'hello' }, { kind: 'permission', id: 'i2', permission: { requestId: 'x', title: 'Run?', options: [] } }] });
+    saved.flush([session]);
+    const [restored] = saved.load();
+    assert.deepEqual([restored.id, restored.agentName, restored.sessionId], ['tab7', 'Scripted', 'sess-9']);
+    assert.equal(restored.items.length, 2);
+    const permission = restored.items[1] as Extract<Item, { kind: 'permission' }>;
+    assert.equal(permission.permission.outcome, 'cancelled');
+    session.dispose();
+  });
+});
