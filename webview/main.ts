@@ -6,6 +6,7 @@ import type { ChatStatus, HostMessage, MentionCandidate, PastedImage, PromptAbil
 import type { SessionMeta } from '../src/common/sessionMeta';
 import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
 import { renderMarkdown } from './markdown';
+import { StreamedMarkdown } from './streamedMarkdown';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -29,7 +30,7 @@ const attachmentsEl = $<HTMLElement>('attachments');
 
 // ---- state ------------------------------------------------------------------------------------
 
-interface Rendered { el: HTMLElement; item: Item; body?: HTMLElement; text?: string }
+interface Rendered { el: HTMLElement; item: Item; stream?: StreamedMarkdown }
 const rendered = new Map<string, Rendered>();
 /** Messages whose text changed since the last frame: re-rendered once at the next frame. */
 const dirty = new Set<string>();
@@ -97,19 +98,25 @@ function flush(): void {
   const ops = pending;
   pending = [];
   for (const op of ops) {
-    if (op.op === 'add') renderItem(op.item);
-    else if (op.op === 'replace') replaceItem(op.item);
-    else {
+    if (op.op === 'append') {
       const r = rendered.get(op.id);
-      if (r && r.text !== undefined) { r.text += op.text; dirty.add(op.id); }
+      if (r?.stream) { r.stream.append(op.text); dirty.add(op.id); }
+      continue;
     }
+    // Something new below a streamed message: it is finished, show all of it now.
+    renderDirty(true);
+    if (op.op === 'add') renderItem(op.item);
+    else replaceItem(op.item);
   }
-  for (const id of dirty) {
-    const r = rendered.get(id);
-    if (r?.body && r.text !== undefined) r.body.innerHTML = renderMarkdown(r.text);
-  }
-  dirty.clear();
+  renderDirty(false);
+  if (dirty.size) schedule();
   if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+}
+
+function renderDirty(force: boolean): void {
+  for (const id of dirty) {
+    if (rendered.get(id)?.stream?.render(force) !== false) dirty.delete(id);
+  }
 }
 
 // ---- transcript items -------------------------------------------------------------------------
@@ -141,16 +148,14 @@ function build(item: Item): Rendered {
     case 'agent': {
       const el = h('article', 'message agent', { 'aria-label': 'Agent' });
       const body = h('div', 'body markdown');
-      body.innerHTML = renderMarkdown(item.text);
       el.append(body);
-      return { el, item, body, text: item.text };
+      return { el, item, stream: new StreamedMarkdown(body, item.text) };
     }
     case 'thought': {
       const el = h('details', 'thought', { 'data-k': 'thought' });
       const body = h('div', 'body markdown');
-      body.innerHTML = renderMarkdown(item.text);
       el.append(h('summary', '', {}, 'Thinking'), body);
-      return { el, item, body, text: item.text };
+      return { el, item, stream: new StreamedMarkdown(body, item.text) };
     }
     case 'tool':
       return { el: buildTool(item.id, item.tool), item };

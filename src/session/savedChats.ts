@@ -28,9 +28,9 @@ export class SavedChats {
     return Array.isArray(raw) ? raw.filter(isSavedChat) : [];
   }
 
+  /** Saves within a second; a burst of changes (a streamed answer) costs one write. */
   schedule(sessions: readonly ChatSession[]): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(sessions), DELAY_MS);
+    this.timer ??= setTimeout(() => this.flush(sessions), DELAY_MS);
   }
 
   flush(sessions: readonly ChatSession[]): void {

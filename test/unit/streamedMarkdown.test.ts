@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { lastBlockBoundary } from '../../webview/streamedMarkdown';
+
+describe('lastBlockBoundary (what of a streaming answer can be frozen)', () => {
+  it('is 0 while there is no blank line', () => {
+    assert.equal(lastBlockBoundary('one paragraph that keeps growing'), 0);
+    assert.equal(lastBlockBoundary('line 1\nline 2\n'), 0);
+  });
+
+  it('freezes up to the last blank line', () => {
+    const text = 'para 1\n\npara 2\n\npara 3 still stream';
+    assert.equal(text.slice(0, lastBlockBoundary(text)), 'para 1\n\npara 2\n\n');
+  });
+
+  it('never cuts inside a fenced code block', () => {
+    const text = 'intro\n\n```js\nconst a = 1;\n\nconst b = 2;\n';
+    assert.equal(text.slice(0, lastBlockBoundary(text)), 'intro\n\n');
+    const closed = text + '```\n\nafter';
+    assert.equal(closed.slice(0, lastBlockBoundary(closed)), text + '```\n\n');
+  });
+});

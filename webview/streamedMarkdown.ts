@@ -1,0 +1,57 @@
+// Markdown that grows while it streams. Finished blocks (up to the last blank line outside a code
+// fence) are rendered once and frozen; only the open tail is re-rendered, and no more often than
+// its own render cost allows (at most ~20% of the time), so a long answer stays cheap to stream.
+import { renderMarkdown } from './markdown';
+
+const COST_FACTOR = 4;
+
+export class StreamedMarkdown {
+  private frozenChars = 0;
+  private readonly tail: HTMLElement;
+  private notBefore = 0;
+
+  constructor(private readonly container: HTMLElement, private text: string) {
+    this.tail = document.createElement('div');
+    container.append(this.tail);
+    this.render(true);
+  }
+
+  append(more: string): void {
+    this.text += more;
+  }
+
+  /** Renders unless it rendered too recently (returns false: call again later) or `force` is set. */
+  render(force: boolean): boolean {
+    const start = performance.now();
+    if (!force && start < this.notBefore) return false;
+    const boundary = this.frozenChars + lastBlockBoundary(this.text.slice(this.frozenChars));
+    if (boundary > this.frozenChars) {
+      const block = document.createElement('div');
+      block.innerHTML = renderMarkdown(this.text.slice(this.frozenChars, boundary));
+      this.container.insertBefore(block, this.tail);
+      this.frozenChars = boundary;
+    }
+    this.tail.innerHTML = renderMarkdown(this.text.slice(this.frozenChars));
+    this.notBefore = start + (performance.now() - start) * COST_FACTOR;
+    return true;
+  }
+}
+
+/**
+ * Offset just after the last blank line that is outside a fenced code block, or 0. Blocks before
+ * it can no longer change as more text arrives (lists split there render the same).
+ */
+export function lastBlockBoundary(text: string): number {
+  let inFence = false;
+  let boundary = 0;
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    if (nl < 0) break;
+    const line = text.slice(pos, nl);
+    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && line.trim() === '' && pos > 0) boundary = nl + 1;
+    pos = nl + 1;
+  }
+  return boundary;
+}
