@@ -141,6 +141,47 @@ describe('Chat panel model', () => {
     }
   });
 
+  it("lists the agent's sessions and opens one with session/load, its history replayed into a new tab", async () => {
+    const cwd = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const { log } = await useScriptedAgent({
+      agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } },
+      sessions: [{ sessionId: 'old-1', cwd, title: 'Yesterday: fix the build', updatedAt: '2026-11-21T10:00:00Z' }],
+      history: [
+        { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Fix the build' } },
+        { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Fixed: a missing import.' } },
+      ],
+      turns: [{ steps: [{ type: 'text', text: 'continuing {{sessionId}}' }] }],
+    });
+    await sb.chat.start();
+    const before = sb.chat.activeTab;
+    const browsing = sb.chat.browseSessions();
+    await waitFor('session/list', () => agentEvents(log).some(e => e.event === 'session/list'));
+    for (let i = 0; i < 40 && !agentEvents(log).some(e => e.event === 'session/load'); i++) {
+      await new Promise(r => setTimeout(r, 100));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    await browsing;
+    assert.notEqual(sb.chat.activeTab, before);
+    assert.equal(sb.chat.sessionId, 'old-1');
+    assert.deepEqual(sb.chat.items.map(i => [i.kind, 'text' in i ? i.text : '']), [['user', 'Fix the build'], ['agent', 'Fixed: a missing import.']]);
+    assert.equal(sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)?.title, 'Yesterday: fix the build');
+    await sb.chat.sendPrompt('go on');
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'continuing old-1');
+  });
+
+  it('drops update variants it does not know (unstable ones included) and keeps streaming', async () => {
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'text', text: 'before ' },
+      { type: 'update', update: { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: 'p', content: '# x' } } },
+      { type: 'update', update: { sessionUpdate: 'subagent_update', sessionId: 'sub' } },
+      { type: 'update', update: { sessionUpdate: 'notice', severity: 'info', title: 'FYI' } },
+      { type: 'text', text: 'after' },
+    ] }] });
+    await sb.chat.sendPrompt('go');
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'before after', dump(sb.chat.items));
+    assert.equal(lastOf(sb.chat.items, 'turnEnd')?.stopReason, 'end_turn');
+  });
+
   it('restores saved conversations as tabs after a reload, without live permission prompts', async () => {
     const store = new Map<string, unknown>();
     const memento = { get: (k: string) => store.get(k), update: async (k: string, v: unknown) => { store.set(k, v); }, keys: () => [...store.keys()] } as unknown as vscode.Memento;
