@@ -1,0 +1,119 @@
+// The files an agent changed during one turn, each against its baseline (its text just before the
+// agent's first change in the turn; null when the file did not exist). Pure bookkeeping: the host
+// reads and writes files and feeds what it saw; this decides what Keep and Undo mean.
+import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
+
+export interface FileChange {
+  readonly path: string;
+  /** null: the file did not exist before the turn. */
+  readonly baseline: string | null;
+  /** null: the agent deleted the file. */
+  readonly current: string | null;
+}
+
+export interface FileChangeView {
+  readonly path: string;
+  readonly kind: 'created' | 'deleted' | 'modified';
+  readonly added: number;
+  readonly removed: number;
+  readonly hunks: readonly Pick<Hunk, 'id' | 'curLine' | 'curLineCount' | 'added' | 'removed'>[];
+}
+
+export interface SavedTurnChanges {
+  readonly turnId: string;
+  readonly files: readonly FileChange[];
+}
+
+export class TurnChanges {
+  private readonly files = new Map<string, FileChange>();
+
+  constructor(readonly turnId: string, saved?: readonly FileChange[]) {
+    for (const f of saved ?? []) this.files.set(f.path, f);
+  }
+
+  /**
+   * The agent changed `path` from `before` to `after`. The first report of a file sets its
+   * baseline; later ones only move its current text.
+   */
+  record(path: string, before: string | null, after: string | null): void {
+    const known = this.files.get(path);
+    this.set({ path, baseline: known ? known.baseline : before, current: after });
+  }
+
+  /** The user (or a tool) changed the file afterwards; what is now on disk is the current text. */
+  updateCurrent(path: string, current: string | null): void {
+    const known = this.files.get(path);
+    if (known) this.set({ ...known, current });
+  }
+
+  get(path: string): FileChange | undefined {
+    return this.files.get(path);
+  }
+
+  /** Files with undecided changes, in the order they were first changed. */
+  pending(): FileChange[] {
+    return [...this.files.values()];
+  }
+
+  get isEmpty(): boolean {
+    return this.files.size === 0;
+  }
+
+  view(): FileChangeView[] {
+    return this.pending().map(f => {
+      const hunks = computeHunks(f.baseline ?? '', f.current ?? '');
+      return {
+        path: f.path,
+        kind: f.baseline === null ? 'created' : f.current === null ? 'deleted' : 'modified',
+        added: hunks.reduce((n, h) => n + h.added, 0),
+        removed: hunks.reduce((n, h) => n + h.removed, 0),
+        hunks: hunks.map(h => ({ id: h.id, curLine: h.curLine, curLineCount: h.curLineCount, added: h.added, removed: h.removed })),
+      };
+    });
+  }
+
+  hunks(path: string): Hunk[] {
+    const f = this.files.get(path);
+    return f ? computeHunks(f.baseline ?? '', f.current ?? '') : [];
+  }
+
+  /** Keeps one hunk (or the whole file): nothing on disk changes. */
+  keep(path: string, hunkId?: string): void {
+    const f = this.files.get(path);
+    if (!f) return;
+    if (hunkId === undefined) { this.files.delete(path); return; }
+    const hunk = this.hunks(path).find(h => h.id === hunkId);
+    if (!hunk) return;
+    const baseline = keepHunk(f.baseline ?? '', hunk);
+    this.set({ ...f, baseline: f.baseline === null && f.current !== null && baseline === f.current ? f.current : baseline });
+  }
+
+  /**
+   * Undoes one hunk (or the whole file). Returns what the file must become: its text, or null to
+   * delete it (a created file whose content was all undone). Undefined: nothing to do.
+   */
+  undo(path: string, hunkId?: string): { text: string | null } | undefined {
+    const f = this.files.get(path);
+    if (!f) return undefined;
+    if (hunkId === undefined) {
+      this.files.delete(path);
+      return { text: f.baseline };
+    }
+    const hunk = this.hunks(path).find(h => h.id === hunkId);
+    if (!hunk) return undefined;
+    const text = undoHunk(f.current ?? '', hunk);
+    const target = f.baseline === null && text === '' ? null : text;
+    this.set({ ...f, current: target });
+    return { text: target };
+  }
+
+  toJSON(): SavedTurnChanges {
+    return { turnId: this.turnId, files: this.pending() };
+  }
+
+  /** Stores the file, or forgets it once nothing is left to decide. */
+  private set(f: FileChange): void {
+    if (f.baseline === f.current) this.files.delete(f.path);
+    else this.files.set(f.path, f);
+  }
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { TurnChanges } from '../../src/common/review/turnChanges';
+
+describe('TurnChanges', () => {
+  it('keeps the first baseline of a file across several changes in a turn', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'one\n', 'two\n');
+    t.record('/w/a.txt', 'two\n', 'three\n');
+    assert.deepEqual(t.get('/w/a.txt'), { path: '/w/a.txt', baseline: 'one\n', current: 'three\n' });
+    assert.deepEqual(t.view().map(v => [v.kind, v.added, v.removed]), [['modified', 1, 1]]);
+  });
+
+  it('forgets a file whose change was reverted by the agent itself', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'x\n', 'y\n');
+    t.record('/w/a.txt', 'y\n', 'x\n');
+    assert.equal(t.isEmpty, true);
+  });
+
+  it('keeps some hunks and undoes others, then nothing is pending', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'a\nb\nc\nd\ne\n', 'A\nb\nc\nd\nE\n');
+    const [first, second] = t.hunks('/w/a.txt');
+    t.keep('/w/a.txt', first.id);
+    const undone = t.undo('/w/a.txt', t.hunks('/w/a.txt')[0].id);
+    assert.deepEqual(undone, { text: 'A\nb\nc\nd\ne\n' });
+    assert.equal(t.isEmpty, true);
+    assert.ok(second);
+  });
+
+  it('undoing all of a created file deletes it; undoing a deletion restores the file', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/new.txt', null, 'hello\n');
+    t.record('/w/gone.txt', 'keep me\n', null);
+    assert.deepEqual(t.view().map(v => v.kind), ['created', 'deleted']);
+    assert.deepEqual(t.undo('/w/new.txt', t.hunks('/w/new.txt')[0].id), { text: null });
+    assert.deepEqual(t.undo('/w/gone.txt'), { text: 'keep me\n' });
+    assert.equal(t.isEmpty, true);
+  });
+
+  it('keeping all of a created file settles it', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/new.txt', null, 'hello\n');
+    t.keep('/w/new.txt', t.hunks('/w/new.txt')[0].id);
+    assert.equal(t.isEmpty, true);
+  });
+
+  it('round-trips through JSON for a window reload', () => {
+    const t = new TurnChanges('t9');
+    t.record('/w/a.txt', 'a\n', 'b\n');
+    const again = new TurnChanges('t9', JSON.parse(JSON.stringify(t.toJSON())).files);
+    assert.deepEqual(again.pending(), t.pending());
+  });
+});
