@@ -43,13 +43,17 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const services: ConnectionServicesFactory = agent => {
     const fs = files.forAgent(agent);
     const terminal = terminals.connect(agent);
-    return { ...fs, terminal, dispose() { fs.dispose(); terminal.dispose(); } };
+    return {
+      ...fs, terminal,
+      releaseSession: sessionId => terminal.releaseSession(sessionId),
+      dispose() { fs.dispose(); terminal.dispose(); },
+    };
   };
 
   const diffs = new ToolDiffs();
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
   controller = chat;
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, {}, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, log);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
@@ -92,5 +96,4 @@ export async function deactivate(): Promise<void> {
   controller = undefined;
   // The commands agents ran: SIGTERM, then SIGKILL after the grace period, before the host goes.
   await terminalService?.releaseAll();
-  terminalService = undefined;
 }

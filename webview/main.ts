@@ -256,6 +256,7 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const p = item.permission;
   const el = h('article', 'permission', { 'aria-label': `Permission request: ${p.title}` });
   el.append(h('div', 'permission-title', {}, p.title));
+  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index)));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));

@@ -27,6 +27,10 @@ export interface TerminalHandlers {
 export interface ConnectionServices {
   readonly fs?: FsHandlers;
   readonly terminal?: TerminalHandlers;
+  /** Every answered permission request (an allowed edit with `diff` content pre-approves that write). */
+  onPermissionAnswered?(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void;
+  /** A session ended (its conversation closed): release what belongs to it. */
+  releaseSession?(sessionId: string): Promise<void>;
   dispose(): void;
 }
 

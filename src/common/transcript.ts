@@ -27,6 +27,8 @@ export interface ToolCallView {
 export interface PermissionView {
   readonly requestId: string;
   readonly title: string;
+  /** What the agent wants to do (e.g. the diff of an edit), when the request carries it. */
+  readonly content?: readonly ToolContentView[];
   readonly options: readonly { optionId: string; name: string; kind: string }[];
   /** The answer once given: the chosen option's name, or "cancelled". */
   readonly outcome?: string;
@@ -206,7 +208,7 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
-function contentViews(content: readonly ToolCallContent[] | null | undefined): ToolContentView[] {
+export function contentViews(content: readonly ToolCallContent[] | null | undefined): ToolContentView[] {
   if (!content) return [];
   return content.flatMap((c): ToolContentView[] => {
     switch (c.type) {

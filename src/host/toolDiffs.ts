@@ -17,16 +17,21 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
   /** Keeps the texts of every diff in a tool call / update of the tab. */
   record(tab: string, update: acp.SessionUpdate): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    update.content?.forEach((c, index) => {
+    this.recordContent(tab, `tool:${update.toolCallId}`, update.content);
+  }
+
+  /** Keeps the diffs of a transcript item's content (a tool card, a permission request). */
+  recordContent(tab: string, itemId: string, content: readonly acp.ToolCallContent[] | null | undefined): void {
+    content?.forEach((c, index) => {
       if (c.type !== 'diff') return;
-      const key = `${tab}/tool:${update.toolCallId}/${index}`;
+      const key = `${tab}/${itemId}/${index}`;
       this.entries.delete(key);
       this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     });
   }
 
-  async open(tab: string, itemId: string, index: number): Promise<void> {
+  async open(tab: string, itemId: string, index: number, options: { preserveFocus?: boolean } = {}): Promise<void> {
     const key = `${tab}/${itemId}/${index}`;
     const entry = this.entries.get(key);
     if (!entry) {
@@ -35,7 +40,7 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
     }
     const name = path.basename(entry.path);
     const uri = (side: string) => vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${name}` });
-    await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

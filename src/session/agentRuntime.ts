@@ -3,7 +3,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection } from '../acp/agentConnection';
 import { AgentExit, AgentProcess } from '../acp/agentProcess';
-import type { ConnectionServicesFactory } from '../acp/clientServices';
+import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import type { Logger } from '../common/logger';
 
@@ -17,7 +17,10 @@ export class AgentRuntime {
   private readonly sinks = new Map<string, SessionSink>();
   private stopping = false;
 
-  private constructor(readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection) {}
+  private constructor(
+    readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection,
+    private readonly served: ConnectionServices,
+  ) {}
 
   /**
    * Spawns the agent and initializes the connection. Throws AgentSpawnError (could not start) or
@@ -26,14 +29,19 @@ export class AgentRuntime {
   static async start(spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger): Promise<AgentRuntime> {
     const proc = await AgentProcess.start(spec, cwd, log);
     let runtime: AgentRuntime | undefined;
+    const served = services({ agentName: spec.name, cwd });
     const connection = new AgentConnection(proc, {
       onSessionUpdate: params => runtime?.route(params.sessionId)?.onUpdate(params.update),
-      requestPermission: (params, signal) => {
+      requestPermission: async (params, signal) => {
         const sink = runtime?.route(params.sessionId);
-        return sink ? sink.requestPermission(params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } });
+        const response: acp.RequestPermissionResponse = sink ? await sink.requestPermission(params, signal) : { outcome: { outcome: 'cancelled' } };
+        served.onPermissionAnswered?.(params, response);
+        return response;
       },
-    }, services({ agentName: spec.name, cwd }), log);
-    runtime = new AgentRuntime(spec, cwd, proc, connection);
+    }, served, log);
+    runtime = new AgentRuntime(spec, cwd, proc, connection, served);
+    // However the agent ends, what its connection served (terminals, pending reviews) is released.
+    void proc.exited.then(() => connection.close());
     try {
       await connection.initialize(initTimeoutMs);
     } catch (err) {
@@ -67,6 +75,12 @@ export class AgentRuntime {
 
   detach(sessionId: string): void {
     this.sinks.delete(sessionId);
+  }
+
+  /** The session's conversation was closed: release what it still holds (its terminals). */
+  releaseSession(sessionId: string): void {
+    this.detach(sessionId);
+    void this.served.releaseSession?.(sessionId);
   }
 
   async stop(): Promise<AgentExit> {

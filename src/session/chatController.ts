@@ -168,8 +168,11 @@ export class ChatController extends Disposable {
     if (!tab) return;
     if (tab.busy) await tab.cancel();
     const runtime = tab.runtime;
-    if (runtime && tab.sessionId && runtime.capabilities.sessionCapabilities?.close) {
-      await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
+    if (runtime && tab.sessionId) {
+      if (runtime.capabilities.sessionCapabilities?.close) {
+        await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
+      }
+      runtime.releaseSession(tab.sessionId);
     }
     this.tabs.delete(id);
     tab.dispose();
@@ -380,6 +383,13 @@ export class ChatController extends Disposable {
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
     tab.onRawUpdate(update => this.diffs.record(tab.id, update));
+    // An edit asked for through a permission request is reviewed in the diff editor before the answer.
+    tab.onPermissionRequest(({ itemId, params }) => {
+      const content = params.toolCall.content;
+      this.diffs.recordContent(tab.id, itemId, content);
+      const first = content?.findIndex(c => c.type === 'diff') ?? -1;
+      if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
+    });
     tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(this.sessions); });
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
     tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(this.sessions); });

@@ -7,7 +7,7 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
-import { Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
+import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
 
 interface PendingPermission {
@@ -28,6 +28,9 @@ export class ChatSession extends Disposable implements SessionSink {
   private readonly stateEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly updateEmitter = this.register(new vscode.EventEmitter<acp.SessionUpdate>());
+  private readonly permissionEmitter = this.register(new vscode.EventEmitter<{ itemId: string; params: acp.RequestPermissionRequest }>());
+  /** A permission request was shown (its diff opens for review before the user answers). */
+  readonly onPermissionRequest = this.permissionEmitter.event;
   /** Every raw update of this session, before it is applied (diff texts, terminal ids). */
   readonly onRawUpdate = this.updateEmitter.event;
   readonly onOps = this.opsEmitter.event;
@@ -160,7 +163,9 @@ export class ChatSession extends Disposable implements SessionSink {
       requestId: String(params.toolCall.toolCallId),
       title: params.toolCall.title ?? 'The agent asks for permission',
       options: params.options.map(o => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      content: params.toolCall.content ? contentViews(params.toolCall.content) : undefined,
     });
+    this.permissionEmitter.fire({ itemId: id, params });
     this.emit(ops);
     return new Promise(resolve => {
       this.permissions.set(id, { resolve, options: params.options });

@@ -14,10 +14,15 @@ import type { ChatController } from '../session/chatController';
 export const CHAT_VIEW_ID = 'switchboard.chat';
 const FLUSH_MS = 16;
 
-/** Optional services the chat cards link to (terminals arrive with their own module). */
-export interface CardServices {
-  revealTerminal?(terminalId: string): void;
+/** Live output of agent terminals, for `{type: "terminal"}` content in tool cards. */
+export interface TerminalTails {
+  getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean }): string | undefined;
+  getInfo(terminalId: string): { running: boolean } | undefined;
+  readonly onDidChangeOutput: vscode.Event<string>;
+  reveal(terminalId: string, preserveFocus?: boolean): boolean;
 }
+
+const TAIL_BYTES = 4096;
 
 /** A place the chat is shown: the side-bar view, or an editor tab. */
 interface Surface {
@@ -38,7 +43,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
     private readonly diffs: ToolDiffs,
-    private readonly cards: CardServices,
+    private readonly terminals: TerminalTails,
     private readonly log: Logger,
   ) {
     super();
@@ -47,6 +52,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(chat.onStatus(status => this.post({ type: 'status', status, abilities: chat.abilities })));
     this.register(chat.onTabs(() => this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab })));
     this.register(chat.onReset(() => this.replay()));
+    this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
   }
 
@@ -136,7 +142,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(chat.activeTab, msg.itemId, msg.index); break;
-      case 'terminal/reveal': this.cards.revealTerminal?.(msg.terminalId); break;
+      case 'terminal/reveal':
+        if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage('That terminal was closed.');
+        break;
     }
   }
 
@@ -157,6 +165,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       this.flushTimer = undefined;
       this.post(message);
     }
+    for (const item of chat.items) {
+      if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
+    }
+  }
+
+  private postTail(terminalId: string): void {
+    const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true });
+    if (text === undefined) return;
+    this.post({ type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running });
   }
 
   private enqueue(ops: readonly TranscriptOp[]): void {

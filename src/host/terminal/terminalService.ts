@@ -16,7 +16,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
 import type { Logger } from '../../common/logger';
-import { commandLine, terminalName, toPlainText } from '../../common/terminal';
+import { charStart, commandLine, terminalName, toPlainText } from '../../common/terminal';
 import { MAX_OUTPUT_BYTE_LIMIT, readTerminalSettings, TerminalSettings } from './settings';
 import { CommandStartError, TerminalProcess } from './terminalProcess';
 import { TerminalPty } from './terminalPty';
@@ -89,7 +89,14 @@ export class TerminalService implements TerminalView, vscode.Disposable {
   private disposed = false;
   readonly onDidChangeOutput = this.changeEmitter.event;
 
-  constructor(private readonly log: Logger, private readonly settings: () => TerminalSettings = readTerminalSettings) {}
+  private readonly closeListener: vscode.Disposable;
+
+  constructor(private readonly log: Logger, private readonly settings: () => TerminalSettings = readTerminalSettings) {
+    // A terminal the user never opened gets no Pseudoterminal.close() when closed: watch them all.
+    this.closeListener = vscode.window.onDidCloseTerminal(t => {
+      for (const e of this.entries.values()) if (e.terminal === t) this.onUserClose(e.id);
+    });
+  }
 
   /** The `terminal/*` handlers of one agent connection. */
   connect(agent: AgentIdentity): ConnectionTerminals {
@@ -98,17 +105,17 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const mine = (sessionId?: string) => [...this.entries.values()].filter(e => e.owner === owner && !e.released && (sessionId === undefined || e.sessionId === sessionId));
     const lookup = (params: { sessionId: string; terminalId: string }): Entry & { proc: TerminalProcess } => {
       const e = this.entries.get(params.terminalId);
-      if (!e || e.owner !== owner || e.sessionId !== params.sessionId || !e.proc) {
+      if (!e || e.owner !== owner || e.sessionId !== params.sessionId) {
         throw new acp.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
       }
-      if (e.released) throw new acp.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
+      if (e.released || !e.proc) throw new acp.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
       return e as Entry & { proc: TerminalProcess };
     };
     let closed = false;
     return {
-      create: params => {
-        if (closed || this.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
-        return this.create(owner, agent, params);
+      async create(params) {
+        if (closed || service.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
+        return service.create(owner, agent, params);
       },
       async output(params) {
         const e = lookup(params);
@@ -156,17 +163,30 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     };
   }
 
+  /**
+   * The last (at most) `maxBytes` bytes of output, escape sequences kept. `plain`: escape sequences
+   * removed, carriage-return overwrites applied, and a line cut by `maxBytes` left out.
+   */
   getTail(terminalId: string, maxBytes = 8192, options: { plain?: boolean } = {}): string | undefined {
     const e = this.entries.get(terminalId);
     if (!e) return undefined;
     let text: string;
-    if (e.proc) text = e.proc.output.tail(maxBytes, e.proc.exitStatus !== undefined);
-    else {
+    let cut: boolean;
+    if (e.proc) {
+      text = e.proc.output.tail(maxBytes, e.proc.exitStatus !== undefined);
+      cut = e.proc.output.truncated || Buffer.byteLength(text) < e.proc.output.size - 3;
+    } else {
       text = e.snapshot ?? '';
       const bytes = Buffer.from(text);
-      if (bytes.length > maxBytes) text = new TextDecoder().decode(bytes.subarray(bytes.length - maxBytes)).replace(/^\uFFFD+/, '');
+      cut = e.truncated || bytes.length > maxBytes;
+      if (bytes.length > maxBytes) text = new TextDecoder().decode(bytes.subarray(charStart(bytes.subarray(bytes.length - maxBytes)) + bytes.length - maxBytes));
     }
-    return options.plain ? toPlainText(text) : text;
+    if (!options.plain) return text;
+    if (cut) {
+      const nl = text.indexOf('\n');
+      if (nl >= 0 && nl < text.length - 1) text = text.slice(nl + 1);
+    }
+    return toPlainText(text);
   }
 
   getInfo(terminalId: string): TerminalInfo | undefined {
@@ -215,6 +235,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.closeListener.dispose();
     void this.releaseAll();
     clearTimeout(this.changeTimer);
     this.changeEmitter.dispose();
@@ -298,8 +319,9 @@ export class TerminalService implements TerminalView, vscode.Disposable {
 
   private onUserClose(id: string): void {
     const e = this.entries.get(id);
-    if (!e) return;
+    if (!e?.terminal) return;
     e.terminal = undefined;
+    e.pty.dispose();
     if (e.proc && e.exitStatus === undefined) {
       this.log.info(`Terminal ${id} closed by the user: killing its command`);
       void this.track(e.proc.kill());

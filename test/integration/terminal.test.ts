@@ -1,0 +1,278 @@
+// Terminals in a real VS Code: what the agent receives (the scripted agent's log), what the user
+// sees (integrated terminals, their names and content), and that nothing the agent started is left
+// running afterwards, proven by process id.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import { isRunningState, parseProcStat } from '../../src/common/terminal';
+import { agentEvents, api, extensionRoot, NODE, useScriptedAgent, waitFor } from './helpers';
+
+type TerminalResult = { terminalId: string; exitStatus: { exitCode: number | null; signal: string | null } | null; output: string; truncated: boolean; timedOut: boolean };
+
+/** Exists and is not a zombie: this sandbox's init never reaps re-parented processes, so kill(pid, 0) alone would see the dead. */
+function isRunning(pid: number): boolean {
+  try { process.kill(pid, 0); } catch { return false; }
+  try { return isRunningState(parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))!.state); } catch { return process.platform !== 'linux'; }
+}
+
+const results = (log: string) => agentEvents(log).filter(e => e.event === 'result');
+const terminalResult = (log: string, n = 0) => {
+  const r = results(log).filter(e => e.type === 'terminal')[n];
+  assert.ok(r, `terminal result #${n} in ${JSON.stringify(results(log))}`);
+  assert.equal(r.error, undefined, `terminal step failed: ${JSON.stringify(r.error)}`);
+  return r.result as TerminalResult;
+};
+const pids = (text: string, label: string) => [...text.matchAll(new RegExp(`${label} (\\d+)`, 'g'))].map(m => Number(m[1]));
+const wsFolder = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+const node = (code: string) => ({ command: NODE, args: ['-e', code] });
+
+describe('Terminals (terminal/* served in integrated terminals)', function () {
+  this.timeout(60_000);
+  let sb: SwitchboardApi;
+
+  before(async () => { sb = await api(); });
+  beforeEach(async () => {
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+  });
+  afterEach(async () => {
+    await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', undefined, vscode.ConfigurationTarget.Global);
+  });
+  after(async () => { await sb.chat.stop(); });
+
+  it('advertises terminal: true; runs a shell string through the shell with env and cwd; exact output and exit code', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', command: 'echo hi && echo "$SB_FOO" && pwd; exit 3', env: { SB_FOO: 'bar baz' }, outputByteLimit: 32000 }] }],
+    });
+    await sb.chat.sendPrompt('run it');
+    const init = agentEvents(log).find(e => e.event === 'initialize')!.params as Record<string, any>;
+    assert.equal(init.clientCapabilities.terminal, true);
+    const r = terminalResult(log);
+    assert.equal(r.output, `hi\nbar baz\n${fs.realpathSync(wsFolder())}\n`);
+    assert.deepEqual(r.exitStatus, { exitCode: 3, signal: null });
+    assert.equal(r.truncated, false);
+    assert.match(r.terminalId, /^terminal-\d+$/);
+
+    // The user sees it: an integrated terminal named after the agent and the command, marked finished.
+    const info = sb.terminals.getInfo(r.terminalId)!;
+    assert.equal(info.name, 'Scripted: echo hi && echo "$SB_FOO" && pwd; exit 3');
+    assert.ok(vscode.window.terminals.some(t => t.name === info.name), vscode.window.terminals.map(t => t.name).join(', '));
+    assert.equal(info.released, true);
+    assert.deepEqual(info.exitStatus, { exitCode: 3, signal: null });
+  });
+
+  it('a program with args runs directly in the given cwd; a relative cwd, an empty command and unknown ids are refused by name', async () => {
+    const sub = path.join(wsFolder(), 'src');
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [
+        { type: 'terminal', ...node('console.log(process.cwd(), process.argv[1])'), cwd: '{{cwd}}/src' },
+        { type: 'terminal', command: 'echo', args: ['$HOME', '&&', 'x'] },
+        { type: 'request', method: 'terminal/create', params: { sessionId: '{{sessionId}}', command: 'ls', cwd: 'relative/dir' } },
+        { type: 'request', method: 'terminal/output', params: { sessionId: '{{sessionId}}', terminalId: 'terminal-nope' } },
+        { type: 'request', method: 'terminal/create', params: { sessionId: '{{sessionId}}', command: 'switchboard-no-such-cmd', args: ['x'] } },
+      ] }],
+    });
+    await sb.chat.sendPrompt('go');
+    assert.equal(terminalResult(log, 0).output, `${fs.realpathSync(sub)} undefined\n`);
+    assert.equal(terminalResult(log, 1).output, '$HOME && x\n');
+    const errors = results(log).filter(e => e.type === 'request').map(e => e.error as { code: number; message: string });
+    assert.equal(errors[0].code, -32602);
+    assert.match(errors[0].message, /relative\/dir/);
+    assert.equal(errors[1].code, -32002);
+    assert.match(errors[1].message, /Unknown terminal: terminal-nope/);
+    assert.match(errors[2].message, /Command not found: switchboard-no-such-cmd/);
+  });
+
+  it("fast-agent's flow: create, wait_for_exit times out, kill, partial output, release; nothing is left running", async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', command: 'echo leader $$; sleep 100 & echo child $!; echo partial; wait', timeoutMs: 1500 }] }],
+    });
+    await sb.chat.sendPrompt('go');
+    const r = terminalResult(log);
+    assert.equal(r.timedOut, true);
+    assert.match(r.output, /leader \d+\nchild \d+\npartial\n/);
+    assert.deepEqual(r.exitStatus, { exitCode: null, signal: 'SIGTERM' });
+    const [leader] = pids(r.output, 'leader');
+    const [child] = pids(r.output, 'child');
+    assert.equal(isRunning(leader), false, `leader ${leader} still running`);
+    assert.equal(isRunning(child), false, `background child ${child} still running`);
+    // Released: the agent's id is gone, the integrated terminal stays with the output, marked finished.
+    assert.equal(sb.terminals.getInfo(r.terminalId)!.released, true);
+    const terminal = sb.terminals.terminalOf(r.terminalId);
+    assert.ok(terminal && vscode.window.terminals.includes(terminal), 'integrated terminal still open');
+    terminal.show(true);
+    const screen = await waitFor('the exit line in the terminal', () => {
+      const s = sb.terminals.screenOf(r.terminalId);
+      return s?.includes('[process killed (SIGTERM)]') && s;
+    });
+    assert.match(screen, /leader \d+\r\nchild \d+\r\npartial\r\n/);
+  });
+
+  it('a process that ignores SIGTERM is killed with SIGKILL after the grace period', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', command: `trap '' TERM; echo leader $$; while :; do sleep 0.1; done`, timeoutMs: 800 }] }],
+    });
+    await sb.chat.sendPrompt('go');
+    const r = terminalResult(log);
+    assert.deepEqual(r.exitStatus, { exitCode: null, signal: 'SIGKILL' });
+    assert.equal(isRunning(pids(r.output, 'leader')[0]), false);
+  });
+
+  it('output is trimmed to outputByteLimit at a character boundary; escape sequences kept; \\r\\n in the terminal', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [
+        { type: 'terminal', ...node(`process.stdout.write('é'.repeat(1000) + 'END')`), outputByteLimit: 100 },
+        { type: 'terminal', command: `printf '\\033[31mred\\033[0m\\nline2\\n'` },
+      ] }],
+    });
+    await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', true, vscode.ConfigurationTarget.Global);
+    await sb.chat.sendPrompt('go');
+    const r = terminalResult(log, 0);
+    assert.equal(r.truncated, true);
+    assert.ok(r.output.endsWith('END') && !r.output.includes('\uFFFD'), r.output);
+    assert.equal(Buffer.byteLength(r.output), 99); // 48 × "é" + "END": the 100th byte from the end is half an "é"
+    const c = terminalResult(log, 1);
+    assert.equal(c.output, '\x1b[31mred\x1b[0m\nline2\n');
+    // Revealed (setting on): the terminal was opened and shows the colours with \r\n line ends.
+    const screen = await waitFor('terminal content', () => {
+      const s = sb.terminals.screenOf(c.terminalId);
+      return s?.includes('[process exited with code 0]') && s;
+    });
+    assert.ok(screen.includes('\x1b[31mred\x1b[0m\r\nline2\r\n'), JSON.stringify(screen));
+  });
+
+  it('Ctrl+C typed in the integrated terminal interrupts the command', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', ...node(`process.on('SIGINT', () => { console.log('interrupted'); process.exit(130); }); console.log('ready'); setInterval(() => {}, 1000)`), timeoutMs: 30_000 }] }],
+    });
+    const turn = sb.chat.sendPrompt('go');
+    const info = await waitFor('the command running', () => sb.terminals.list().find(t => t.running && t.commandLine.includes('interrupted') && sb.terminals.getTail(t.terminalId)?.includes('ready')));
+    const terminal = sb.terminals.terminalOf(info.terminalId)!;
+    terminal.show(true);
+    await waitFor('the terminal open', () => sb.terminals.screenOf(info.terminalId)?.includes('ready'));
+    terminal.sendText('\x03', false);
+    await turn;
+    const r = terminalResult(log);
+    assert.equal(r.timedOut, false);
+    assert.deepEqual(r.exitStatus, { exitCode: 130, signal: null });
+    assert.match(r.output, /ready\ninterrupted\n/);
+    assert.match(sb.terminals.screenOf(info.terminalId)!, /\^C/);
+  });
+
+  it('closing the integrated terminal kills the command', async () => {
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', command: 'echo leader $$; sleep 100 & echo child $!; wait', timeoutMs: 30_000 }] }],
+    });
+    const turn = sb.chat.sendPrompt('go');
+    const info = await waitFor('the command running', () => sb.terminals.list().find(t => t.running && t.commandLine.startsWith('echo leader') && /child \d+/.test(sb.terminals.getTail(t.terminalId) ?? '')));
+    sb.terminals.terminalOf(info.terminalId)!.dispose();
+    await turn;
+    const r = terminalResult(log);
+    assert.equal(r.timedOut, false);
+    assert.deepEqual(r.exitStatus, { exitCode: null, signal: 'SIGTERM' });
+    for (const pid of [...pids(r.output, 'leader'), ...pids(r.output, 'child')]) assert.equal(isRunning(pid), false, `${pid} still running`);
+  });
+
+  for (const how of ['stopping the agent', 'the agent exiting', 'deactivating the extension'] as const) {
+    it(`${how} releases its terminals: every process is gone`, async () => {
+      const create = (tag: string) => ({ type: 'request', method: 'terminal/create', params: { sessionId: '{{sessionId}}', command: `echo ${tag} $$; sleep 100 & echo ${tag}child $!; wait` } });
+      const { log } = await useScriptedAgent({
+        turns: [{ steps: [create('one'), create('two'), { type: 'sleep', ms: how === 'the agent exiting' ? 1500 : 60_000 }, { type: 'exit', code: 1 }] }],
+      });
+      const turn = sb.chat.sendPrompt('go');
+      const ids = await waitFor('two terminals', () => {
+        const r = results(log).filter(e => e.type === 'request').map(e => (e.result as { terminalId: string }).terminalId);
+        return r.length === 2 && r;
+      });
+      const all = await waitFor('their pids', () => {
+        const text = ids.map(id => sb.terminals.getTail(id) ?? '').join('');
+        const p = [...pids(text, 'one'), ...pids(text, 'onechild'), ...pids(text, 'two'), ...pids(text, 'twochild')];
+        return p.length === 4 && p;
+      });
+      assert.ok(all.every(isRunning));
+      if (how === 'stopping the agent') await sb.chat.stop();
+      if (how === 'deactivating the extension') {
+        // The module instance the extension host loaded: its deactivate() is what VS Code calls.
+        const main = require(path.join(extensionRoot(), 'dist/extension.js')) as { deactivate(): Promise<void> };
+        await main.deactivate();
+        for (const pid of all) assert.equal(isRunning(pid), false, `${pid} still running right after deactivate()`);
+        await sb.chat.stop(); // an earlier suite's deactivate() may have left the module without its controller
+      }
+      await turn.catch(() => { /* the agent went away */ });
+      await waitFor('every process gone', () => all.every(p => !isRunning(p)), 10_000);
+      for (const id of ids) assert.equal(sb.terminals.getInfo(id)!.released, true);
+    });
+  }
+
+  it('ten terminals at once, from two sessions of two connections, each with its own output and exit status', async () => {
+    const cwd = wsFolder();
+    const a = sb.terminals.connect({ agentName: 'Agent A', cwd });
+    const b = sb.terminals.connect({ agentName: 'Agent B', cwd });
+    const never = new AbortController().signal;
+    try {
+      const runs = Array.from({ length: 10 }, (_, k) => {
+        const [conn, sessionId] = k < 5 ? [a, 'sess-A'] : [b, 'sess-B'];
+        return { k, conn, sessionId };
+      });
+      const created = await Promise.all(runs.map(r => r.conn.create({
+        sessionId: r.sessionId, ...node(`setTimeout(() => { console.log('term ${r.k} ' + '${r.sessionId}'); process.exit(${r.k}); }, ${300 + (9 - r.k) * 60})`),
+      }, never)));
+      const ids = created.map(c => c.terminalId);
+      assert.equal(new Set(ids).size, 10);
+      // All ten run at once: none has exited yet.
+      for (const id of ids) assert.equal(sb.terminals.getInfo(id)!.running, true);
+      const exits = await Promise.all(runs.map((r, i) => r.conn.waitForExit({ sessionId: r.sessionId, terminalId: ids[i] }, never)));
+      const outputs = await Promise.all(runs.map((r, i) => r.conn.output({ sessionId: r.sessionId, terminalId: ids[i] })));
+      runs.forEach((r, i) => {
+        assert.deepEqual(exits[i], { exitCode: r.k, signal: null });
+        assert.equal(outputs[i].output, `term ${r.k} ${r.sessionId}\n`);
+        assert.deepEqual(outputs[i].exitStatus, { exitCode: r.k, signal: null });
+        assert.ok(vscode.window.terminals.some(t => t.name === sb.terminals.getInfo(ids[i])!.name));
+      });
+      // A terminal belongs to its connection and session.
+      await assert.rejects(b.output({ sessionId: 'sess-A', terminalId: ids[0] }), (e: Error) => e.message.includes(ids[0]));
+      await assert.rejects(a.output({ sessionId: 'sess-B', terminalId: ids[0] }), (e: Error) => e.message.includes(ids[0]));
+      // kill keeps the id valid; release invalidates it, with an error naming the id.
+      await a.kill({ sessionId: 'sess-A', terminalId: ids[0] });
+      assert.equal((await a.output({ sessionId: 'sess-A', terminalId: ids[0] })).output, 'term 0 sess-A\n');
+      await a.release({ sessionId: 'sess-A', terminalId: ids[0] });
+      await assert.rejects(a.output({ sessionId: 'sess-A', terminalId: ids[0] }), new RegExp(`released: ${ids[0]}`));
+      await assert.rejects(a.waitForExit({ sessionId: 'sess-A', terminalId: ids[0] }, never), new RegExp(ids[0]));
+      // The session ends: its terminals are released, the other session's are not.
+      await b.releaseSession('sess-B');
+      assert.ok(ids.slice(5).every(id => sb.terminals.getInfo(id)!.released));
+      assert.ok(ids.slice(1, 5).every(id => !sb.terminals.getInfo(id)!.released));
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  });
+
+  it('the chat card API: live tail, change events, plain text, reveal; the tail outlives release', async () => {
+    const conn = sb.terminals.connect({ agentName: 'Card', cwd: wsFolder() });
+    const never = new AbortController().signal;
+    try {
+      const { terminalId } = await conn.create({
+        sessionId: 's', ...node(`let i = 0; const t = setInterval(() => { console.log('\\x1b[32mline ' + i + '\\x1b[0m'); if (++i === 20) { clearInterval(t); } }, 20)`),
+      }, never);
+      const changed: string[] = [];
+      const sub = sb.terminals.onDidChangeOutput(id => changed.push(id));
+      await waitFor('a live change event', () => changed.includes(terminalId));
+      await conn.waitForExit({ sessionId: 's', terminalId }, never);
+      sub.dispose();
+      assert.ok(changed.filter(id => id === terminalId).length < 20, `throttled: ${changed.length} events`);
+      assert.match(sb.terminals.getTail(terminalId, 40, { plain: true })!, /^line 1\d\n(line 1\d\n)*line 19\n$/);
+      assert.match(sb.terminals.getTail(terminalId)!, /\x1b\[32mline 19\x1b\[0m\n$/);
+      assert.equal(sb.terminals.reveal(terminalId), true);
+      await waitFor('the terminal active', () => vscode.window.activeTerminal === sb.terminals.terminalOf(terminalId));
+      await conn.release({ sessionId: 's', terminalId });
+      assert.equal(sb.terminals.getTail(terminalId, 20, { plain: true }), 'line 19\n');
+      assert.deepEqual(sb.terminals.getInfo(terminalId)!.exitStatus, { exitCode: 0, signal: null });
+      assert.equal(sb.terminals.getTail('terminal-unknown'), undefined);
+    } finally {
+      conn.dispose();
+    }
+  });
+});

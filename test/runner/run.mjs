@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// `npm run test:integration`: the extension inside a real VS Code (see workbench.mjs for how).
+//
+//   1. integration  mocha suites of out/test/integration/ (index.js exports run()) in the extension host
+//   2. e2e          each test/e2e/*.e2e.mjs drives the UI with playwright, in a fresh workbench
+//   3. vsix         package a production VSIX (from a copy of the repo, so the dev build in dist/ and
+//                   out/ is never clobbered), install it like a user would, run test/e2e/vsix-smoke.mjs
+//
+// Usage: node test/runner/run.mjs [--only integration|e2e|vsix[,…]] [--grep <mocha pattern>]
+//                                 [--e2e <name>] [--no-build] [--help]
+//   --grep    sets MOCHA_GREP for the extension host (test/integration/index.ts reads it); implies
+//             --only integration unless --only is given.
+//   --e2e     runs only test/e2e/<name>.e2e.mjs (or <name>.mjs); implies --only e2e unless --only is given.
+//   --no-build  skip `node esbuild.mjs` (the dev build; it takes ~1 s and keeps bundles fresh).
+// Env: TEST_TIMEOUT (s, default 300) hard limit per workbench; VERBOSE=1; KEEP_TMP=1;
+//      SWITCHBOARD_SERVER=code-server (default: the bare VS Code server); CHROMIUM=/path/to/chromium.
+// Exit status: 0 when every part passed, 1 otherwise (130 on Ctrl+C).
+// Screenshots (and the packaged VSIX) go to test-results/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import {
+  repoRoot, ensureTools, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
+} from './workbench.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    only: { type: 'string' }, grep: { type: 'string' }, e2e: { type: 'string' },
+    'no-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  },
+});
+if (flags.help) {
+  console.log(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter(l => l.startsWith('//')).join('\n'));
+  process.exit(0);
+}
+const PARTS = ['integration', 'e2e', 'vsix'];
+const only = flags.only ? flags.only.split(',').map(s => s.trim())
+  : flags.grep ? ['integration'] : flags.e2e ? ['e2e'] : PARTS;
+const unknown = only.filter(p => !PARTS.includes(p));
+if (unknown.length) { console.error(`--only: unknown part(s) ${unknown.join(', ')} (use ${PARTS.join('|')})`); process.exit(2); }
+
+const resultsDir = path.join(repoRoot, 'test-results');
+const shotsDir = path.join(resultsDir, 'screenshots');
+fs.mkdirSync(shotsDir, { recursive: true });
+
+const t0 = Date.now();
+const secs = (from) => ((Date.now() - from) / 1000).toFixed(1);
+const log = (...a) => console.log(`[run +${secs(t0)}s]`, ...a);
+const heading = (s) => console.log(`\n==> ${s}`);
+
+/** Runs a command, output inherited; rejects on non-zero exit or after timeoutSec. */
+function run(cmd, args, { cwd = repoRoot, timeoutSec = 300, capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let out = '';
+    child.stdout?.on('data', d => (out += d));
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${cmd} ${args.join(' ')}: timed out after ${timeoutSec}s`)); }, timeoutSec * 1000);
+    child.on('error', e => { clearTimeout(timer); reject(e); });
+    child.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${path.basename(cmd)} ${args.join(' ')} failed (${code ?? sig})${capture ? '\n' + out : ''}`));
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------ summary bookkeeping
+const results = [];   // { part, result, seconds, detail }
+async function part(name, fn) {
+  const start = Date.now();
+  let result = 'PASS', detail = '';
+  try {
+    await fn();
+  } catch (e) {
+    result = e?.code === 'TIMEOUT' ? 'TIMEOUT' : 'FAIL';
+    detail = e?.message?.split('\n')[0] ?? String(e);
+    console.error(`\n[${name}] ${result}:`, e?.quiet ? e.message : e?.stack || e);
+  }
+  results.push({ part: name, result, seconds: secs(start), detail });
+  return result;
+}
+
+const screenshotOnFailure = async (page, name) => {
+  try {
+    const file = path.join(shotsDir, `${name}-failure.png`);
+    await page.screenshot({ path: file, timeout: 10000 });
+    console.error(`  screenshot: ${path.relative(repoRoot, file)}`);
+  } catch { /* the page may be gone */ }
+};
+
+// ---------------------------------------------------------------------------------------- setup
+heading('setup');
+let tools;
+await part('tools', async () => {
+  tools = ensureTools({ log });
+  log(`node24 ${tools.node24}`);
+});
+if (!tools) finish();
+if (!flags['no-build']) await part('build', () => run(process.execPath, ['esbuild.mjs']));
+
+const testEnv = { SWITCHBOARD_TEST: '1', SWITCHBOARD_NODE: tools.node24 };
+const fixtureWorkspace = path.join(repoRoot, 'test/fixtures/workspace');
+
+// ---------------------------------------------------------------------------------- integration
+if (only.includes('integration')) {
+  heading(`integration tests (extension host)${flags.grep ? ` --grep ${flags.grep}` : ''}`);
+  await part('integration', async () => {
+    const testsPath = path.join(repoRoot, 'out/test/integration/index.js');
+    if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(repoRoot, testsPath)} is missing (build with: node esbuild.mjs)`);
+    const wb = await startWorkbench({
+      tools, log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
+      env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
+    });
+    try {
+      const code = await wb.exitCode;
+      log(`extension tests finished, exit code ${code}`);
+      if (code !== 0) throw Object.assign(new Error(`integration tests failed (exit code ${code})`), { quiet: true });
+    } catch (e) {
+      await screenshotOnFailure(wb.page, 'integration');
+      throw e;
+    } finally {
+      await wb.close();
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------ e2e
+
+/** Runs one playwright module ({ default, settings?, workspaceFiles?, timeout? }) in a fresh workbench. */
+async function runUiModule(file, { name, workbench }) {
+  const mod = await import(pathToFileURL(file).href);
+  if (typeof mod.default !== 'function') throw new Error(`${path.relative(repoRoot, file)} has no default export function`);
+  const node24 = tools.node24;
+  const started = Date.now();
+  const modLog = (...a) => console.log(`[${name} +${secs(started)}s]`, ...a);
+  const resolveExport = (v, arg) => (typeof v === 'function' ? v(arg) : v);
+  const wb = await startWorkbench({
+    tools, log: modLog, workspace: fixtureWorkspace,
+    timeoutSec: mod.timeout,
+    // settings(…) may depend on the workspace copy's path, known only once the session exists.
+    userSettings: ({ workspace }) => resolveExport(mod.settings, { workspace, repoRoot, node24 }),
+    workspaceFiles: resolveExport(mod.workspaceFiles, { repoRoot, node24 }),
+    ...workbench,
+  });
+  try {
+    await Promise.race([waitForWorkbench(wb.page), wb.failed]);
+    modLog(`workbench ready (${secs(started)}s after start)`);
+    await Promise.race([
+      mod.default({ page: wb.page, log: modLog, shotsDir, workspace: wb.workspace, repoRoot, node24 }),
+      wb.failed,
+    ]);
+    modLog('passed');
+  } catch (e) {
+    await screenshotOnFailure(wb.page, name);
+    throw e;
+  } finally {
+    await wb.close();
+  }
+}
+
+if (only.includes('e2e')) {
+  const dir = path.join(repoRoot, 'test/e2e');
+  let files = fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.e2e.mjs')).sort() : [];
+  if (flags.e2e) {
+    const want = flags.e2e.replace(/(\.e2e)?\.mjs$/, '');
+    files = files.filter(f => f === `${want}.e2e.mjs`);
+    if (!files.length && fs.existsSync(path.join(dir, `${want}.mjs`))) files = [`${want}.mjs`];
+    if (!files.length) { console.error(`--e2e: no test/e2e/${want}.e2e.mjs`); results.push({ part: `e2e:${want}`, result: 'FAIL', seconds: '0.0', detail: 'not found' }); }
+  }
+  for (const f of files) {
+    const name = f.replace(/(\.e2e)?\.mjs$/, '');
+    heading(`e2e ${name}`);
+    await part(`e2e:${name}`, () => runUiModule(path.join(dir, f), {
+      name, workbench: { extensionDevelopmentPath: repoRoot, env: testEnv },
+    }));
+  }
+  if (!files.length && !flags.e2e) log('no test/e2e/*.e2e.mjs');
+}
+
+// ----------------------------------------------------------------------------------------- vsix
+if (only.includes('vsix')) {
+  heading('VSIX: package, install, smoke test');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-vsix-'));
+  const vsix = path.join(tmp, 'switchboard.vsix');
+  const packaged = await part('vsix:package', async () => {
+    // Package from a copy of the working tree, so the production build never replaces the dev build
+    // (dist/ with sourcemaps, out/test/) that the other parts and the developer use.
+    const pkg = path.join(tmp, 'pkg');
+    const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'dist-vsix', 'test-results']);
+    fs.cpSync(repoRoot, pkg, {
+      recursive: true,
+      filter: src => { const rel = path.relative(repoRoot, src); return !skip.has(rel) && !rel.endsWith('.vsix'); },
+    });
+    fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+    await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: pkg });
+    // @vscode/vsce 4 declares Node >= 22: run the project's copy with Node 24 (npx as a fallback).
+    const vsce = path.join(repoRoot, 'node_modules/@vscode/vsce/vsce');
+    const [cmd, pre] = fs.existsSync(vsce) ? [tools.node24, [vsce]] : ['npx', ['--yes', '@vscode/vsce']];
+    // stdin is closed: a vsce question (e.g. "LICENSE not found, continue?") aborts instead of hanging.
+    // Its own file tree is only shown on failure; the listing below is read from the VSIX itself.
+    const said = await run(cmd, [...pre, 'package', '--no-dependencies', '--out', vsix], { cwd: pkg, timeoutSec: 180, capture: true });
+    for (const l of said.split('\n').filter(l => /WARNING|warn/i.test(l))) console.log('  vsce:', l.trim());
+    const entries = readZipEntries(vsix);
+    const kb = (n) => (n / 1024).toFixed(1).padStart(8);
+    console.log(`\n  ${path.basename(vsix)}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) console.log(`  ${kb(e.size)} KB  ${e.name}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+    const keep = path.join(resultsDir, `${manifest.name}-${manifest.version}.vsix`);
+    fs.copyFileSync(vsix, keep);
+    log(`kept a copy: ${path.relative(repoRoot, keep)}`);
+  });
+  if (packaged === 'PASS') {
+    await part('vsix:smoke', async () => {
+      const smoke = path.join(repoRoot, 'test/e2e/vsix-smoke.mjs');
+      if (!fs.existsSync(smoke)) throw new Error('test/e2e/vsix-smoke.mjs is missing');
+      const extensionsDir = path.join(tmp, 'extensions');
+      fs.mkdirSync(extensionsDir);
+      await installVsix({ tools, vsix, extensionsDir, log });
+      // No extensionDevelopmentPath and no SWITCHBOARD_TEST: the extension runs as a user would have it.
+      await runUiModule(smoke, { name: 'vsix-smoke', workbench: { extensionsDir } });
+    });
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+finish();
+
+// --------------------------------------------------------------------------------------- report
+function finish() {
+  const w = Math.max(12, ...results.map(r => r.part.length));
+  console.log(`\n${'part'.padEnd(w)}  result   seconds`);
+  console.log(`${'-'.repeat(w)}  -------  -------`);
+  for (const r of results) {
+    console.log(`${r.part.padEnd(w)}  ${r.result.padEnd(7)}  ${r.seconds.padStart(7)}${r.detail ? '  ' + r.detail.slice(0, 100) : ''}`);
+  }
+  const ok = results.length > 0 && results.every(r => r.result === 'PASS');
+  console.log(`\ntotal ${secs(t0)}s; peak memory (PSS of runner + servers + Chromium) ${peakMemoryMiB()} MiB`);
+  console.log(ok ? 'ALL PASSED' : 'FAILED');
+  process.exit(ok ? 0 : 1);
+}

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import * as nodePath from 'node:path';
+import { sliceLines, splitLinesKeepEnds } from '../../src/common/fs/lines';
+import { decodeText } from '../../src/common/fs/text';
+import { decideAccess, isAbsolutePath, isWithin, parseOutsideWorkspacePolicy, parseReviewWrites } from '../../src/common/fs/pathPolicy';
+import { lineEdits, merge3 } from '../../src/common/fs/merge';
+
+const numbered = (n: number, eol = '\n') => Array.from({ length: n }, (_, i) => `line ${i + 1}${eol}`).join('');
+
+describe('fs: sliceLines', () => {
+  const text = numbered(20);
+
+  it('returns the whole text without line or limit', () => {
+    assert.equal(sliceLines(text), text);
+    assert.equal(sliceLines(text, null, null), text);
+    assert.equal(sliceLines(text, 1), text);
+    assert.equal(sliceLines(text, 0), text);
+  });
+
+  it('starts at a 1-based line', () => {
+    assert.equal(sliceLines(text, 10), numbered(20).split('\n').slice(9).join('\n'));
+    assert.ok(sliceLines(text, 10).startsWith('line 10\n'));
+  });
+
+  it('takes limit lines', () => {
+    assert.equal(sliceLines(text, 10, 3), 'line 10\nline 11\nline 12\n');
+    assert.equal(sliceLines(text, undefined, 2), 'line 1\nline 2\n');
+    assert.equal(sliceLines(text, 19, 50), 'line 19\nline 20\n');
+    assert.equal(sliceLines(text, 5, 0), '');
+  });
+
+  it('gives empty content past the end', () => {
+    assert.equal(sliceLines(text, 21), '');
+    assert.equal(sliceLines(text, 1000, 5), '');
+    assert.equal(sliceLines('', 2), '');
+    assert.equal(sliceLines('no newline', 2), '');
+    assert.equal(sliceLines('no newline', 1, 1), 'no newline');
+  });
+
+  it('preserves line endings: CRLF, LF and lone CR, mixed', () => {
+    const mixed = 'a\r\nb\nc\rd\r\ne';
+    assert.equal(sliceLines(mixed, 1, 1), 'a\r\n');
+    assert.equal(sliceLines(mixed, 2, 2), 'b\nc\r');
+    assert.equal(sliceLines(mixed, 4), 'd\r\ne');
+    assert.equal(sliceLines(mixed, 5, 10), 'e');
+    assert.equal(sliceLines(numbered(5, '\r\n'), 2, 2), 'line 2\r\nline 3\r\n');
+  });
+
+  it('splits lines keeping their endings', () => {
+    assert.deepEqual(splitLinesKeepEnds('a\r\nb\n\nc'), ['a\r\n', 'b\n', '\n', 'c']);
+    assert.deepEqual(splitLinesKeepEnds(''), []);
+    assert.equal(splitLinesKeepEnds(numbered(100, '\r\n')).join(''), numbered(100, '\r\n'));
+  });
+
+  it('slices 5 MB quickly', () => {
+    const big = numbered(300_000);
+    const t = Date.now();
+    assert.equal(sliceLines(big, 299_999, 5), 'line 299999\nline 300000\n');
+    assert.ok(Date.now() - t < 500, `${Date.now() - t} ms`);
+  });
+});
+
+describe('fs: decodeText', () => {
+  it('decodes UTF-8', () => {
+    assert.deepEqual(decodeText(Buffer.from('héllo ✓\r\n', 'utf8')), { ok: true, text: 'héllo ✓\r\n' });
+    assert.deepEqual(decodeText(new Uint8Array()), { ok: true, text: '' });
+  });
+  it('reports NUL bytes as binary', () => {
+    assert.deepEqual(decodeText(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 1])), { ok: false, reason: 'binary' });
+    assert.deepEqual(decodeText(Buffer.from('hi', 'utf16le')), { ok: false, reason: 'binary' });
+  });
+  it('reports invalid UTF-8', () => {
+    assert.deepEqual(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9])), { ok: false, reason: 'encoding' }); // latin-1 "café"
+    assert.deepEqual(decodeText(Buffer.from([0xc3])), { ok: false, reason: 'encoding' });
+  });
+});
+
+describe('fs: path policy', () => {
+  it('knows absolute paths', () => {
+    assert.ok(isAbsolutePath('/a/b'));
+    assert.ok(!isAbsolutePath('a/b'));
+    assert.ok(!isAbsolutePath('./a'));
+    assert.ok(!isAbsolutePath(''));
+    assert.ok(isAbsolutePath('C:\\x\\y', nodePath.win32));
+    assert.ok(!isAbsolutePath('x\\y', nodePath.win32));
+  });
+
+  it('tells inside from outside, without prefix confusion', () => {
+    assert.ok(isWithin('/ws', '/ws'));
+    assert.ok(isWithin('/ws/a/b.txt', '/ws'));
+    assert.ok(isWithin('/ws/..hidden', '/ws'));
+    assert.ok(!isWithin('/ws2/a', '/ws'));
+    assert.ok(!isWithin('/a', '/ws'));
+    assert.ok(!isWithin('/', '/ws'));
+    assert.ok(isWithin('C:\\ws\\a', 'c:\\ws', nodePath.win32));
+    assert.ok(!isWithin('D:\\ws\\a', 'C:\\ws', nodePath.win32));
+  });
+
+  it('serves the workspace and applies the setting outside it', () => {
+    const roots = ['/ws', '/other'];
+    assert.equal(decideAccess('/ws/x', roots, 'deny'), 'allow');
+    assert.equal(decideAccess('/other/y/z', roots, 'ask'), 'allow');
+    for (const p of ['ask', 'allow', 'deny'] as const) assert.equal(decideAccess('/etc/passwd', roots, p), p);
+    assert.equal(decideAccess('/ws/x', [], 'deny'), 'deny');
+  });
+
+  it('parses settings with safe defaults', () => {
+    assert.equal(parseOutsideWorkspacePolicy('allow'), 'allow');
+    assert.equal(parseOutsideWorkspacePolicy('deny'), 'deny');
+    assert.equal(parseOutsideWorkspacePolicy('bogus'), 'ask');
+    assert.equal(parseOutsideWorkspacePolicy(undefined), 'ask');
+    assert.equal(parseReviewWrites('never'), 'never');
+    assert.equal(parseReviewWrites(42), 'always');
+  });
+});
+
+describe('fs: lineEdits', () => {
+  const apply = (text: string, edits: ReturnType<typeof lineEdits>) => {
+    let out = text;
+    for (const e of [...edits].reverse()) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    return out;
+  };
+  it('produces minimal edits that rebuild the new text', () => {
+    const a = numbered(30);
+    const b = a.replace('line 3\n', 'LINE THREE\n').replace('line 20\n', '').concat('tail');
+    const edits = lineEdits(a, b);
+    assert.equal(edits.length, 3);
+    assert.equal(apply(a, edits), b);
+    assert.deepEqual(lineEdits(a, a), []);
+    assert.equal(apply('', lineEdits('', 'new\n')), 'new\n');
+    assert.equal(apply('x\r\ny\r\n', lineEdits('x\r\ny\r\n', 'x\r\nz\r\n')), 'x\r\nz\r\n');
+  });
+  it('stays correct for a wholesale rewrite of a large file', () => {
+    const a = numbered(20_000);
+    const b = numbered(20_000).replace(/line/g, 'row');
+    const edits = lineEdits(a, b);
+    assert.equal(apply(a, edits), b);
+  });
+});
+
+describe('fs: merge3', () => {
+  const base = numbered(12);
+
+  it('keeps the user edit on line 1 and the agent edit on line 10', () => {
+    const ours = base.replace('line 1\n', 'user was here\n');
+    const theirs = base.replace('line 10\n', 'agent was here\n');
+    const r = merge3(base, ours, theirs);
+    assert.deepEqual(r.conflicts, []);
+    assert.equal(r.text, base.replace('line 1\n', 'user was here\n').replace('line 10\n', 'agent was here\n'));
+  });
+
+  it('short-cuts the trivial cases', () => {
+    const other = base + 'x\n';
+    assert.equal(merge3(base, base, other).text, other);
+    assert.equal(merge3(base, other, base).text, other);
+    assert.equal(merge3(base, other, other).text, other);
+  });
+
+  it('keeps identical changes once', () => {
+    const both = base.replace('line 5\n', 'same\n');
+    const r = merge3(base, both.replace('line 1\n', 'u\n'), both);
+    assert.deepEqual(r.conflicts, []);
+    assert.equal(r.text, both.replace('line 1\n', 'u\n'));
+  });
+
+  it('reports overlapping changes as a conflict, taking the preferred side', () => {
+    const ours = base.replace('line 5\n', 'user 5\n');
+    const theirs = base.replace('line 5\nline 6\n', 'agent 5\nagent 6\n');
+    const r = merge3(base, ours, theirs);
+    assert.equal(r.conflicts.length, 1);
+    assert.deepEqual(r.conflicts[0], { startLine: 4, endLine: 6, base: 'line 5\nline 6\n', ours: 'user 5\nline 6\n', theirs: 'agent 5\nagent 6\n' });
+    assert.equal(r.text, theirs);
+    assert.equal(merge3(base, ours, theirs, 'ours').text, ours);
+  });
+
+  it('treats two different insertions at one place as a conflict, adjacent ones not', () => {
+    const ins = (text: string, after: string, what: string) => text.replace(after, after + what);
+    const r = merge3(base, ins(base, 'line 3\n', 'U\n'), ins(base, 'line 3\n', 'A\n'));
+    assert.equal(r.conflicts.length, 1);
+    const adj = merge3(base, ins(base, 'line 3\n', 'U\n'), base.replace('line 4\n', 'A4\n'));
+    assert.deepEqual(adj.conflicts, []);
+    assert.equal(adj.text, ins(base, 'line 3\n', 'U\n').replace('line 4\n', 'A4\n'));
+  });
+
+  it('merges edits at the ends of the file, with and without a final newline', () => {
+    const b = 'a\nb\nc';
+    const r = merge3(b, 'A\nb\nc', 'a\nb\nc\nd\n');
+    assert.deepEqual(r.conflicts, []);
+    assert.equal(r.text, 'A\nb\nc\nd\n');
+  });
+});

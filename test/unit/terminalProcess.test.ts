@@ -1,0 +1,92 @@
+// The command process in plain Node (no VS Code): exact output and exit codes, the shell string,
+// and that kill/interrupt end the whole process group, proven by process id.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import { TerminalProcess } from '../../src/host/terminal/terminalProcess';
+import { parseProcStat, isRunningState } from '../../src/common/terminal';
+
+const posix = process.platform !== 'win32';
+const start = (command: string, args: string[] = [], more: Partial<Parameters<typeof TerminalProcess.start>[0]> = {}) =>
+  TerminalProcess.start({ command, args, env: [], cwd: os.tmpdir(), outputByteLimit: 1 << 20, graceMs: 500, ...more });
+
+/** Running = exists and is not a zombie (this sandbox's init does not reap re-parented processes). */
+function isRunning(pid: number): boolean {
+  try { process.kill(pid, 0); } catch { return false; }
+  try { return isRunningState(parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))!.state); } catch { return false; }
+}
+
+const waitOutput = async (p: TerminalProcess, re: RegExp) => {
+  const end = Date.now() + 5000;
+  while (!re.test(p.output.text(false))) {
+    if (Date.now() > end) throw new Error(`no ${re} in ${JSON.stringify(p.output.text(false))}`);
+    await new Promise(r => setTimeout(r, 10));
+  }
+  return p.output.text(false).match(re)!;
+};
+
+(posix ? describe : describe.skip)('Terminal process', function () {
+  this.timeout(15_000);
+
+  it('runs a shell string with the given env and cwd, reports exact output and exit code', async () => {
+    const p = await start('echo "$FOO" && pwd && printf "é\\n" >&2; exit 3', [], { env: [{ name: 'FOO', value: 'bar baz' }] });
+    assert.deepEqual(await p.exited, { exitCode: 3, signal: null });
+    assert.equal(p.output.text(true), `bar baz\n${fs.realpathSync(os.tmpdir())}\né\n`);
+  });
+
+  it('runs a program with args directly (no shell interpretation)', async () => {
+    const p = await start(process.execPath, ['-e', 'console.log(process.argv[1])', '$HOME && x']);
+    await p.exited;
+    assert.equal(p.output.text(true), '$HOME && x\n');
+  });
+
+  it('rejects a command that does not exist, by name', async () => {
+    await assert.rejects(start('switchboard-no-such-cmd', ['x']), /Command not found: switchboard-no-such-cmd/);
+  });
+
+  it('kill ends the whole process group, grandchildren included', async () => {
+    const p = await start('sleep 100 & echo child $!; sleep 100');
+    const [, child] = await waitOutput(p, /child (\d+)/);
+    assert.ok(isRunning(Number(child)));
+    await p.kill();
+    assert.deepEqual(p.exitStatus, { exitCode: null, signal: 'SIGTERM' });
+    assert.equal(isRunning(p.pid), false);
+    assert.equal(isRunning(Number(child)), false);
+  });
+
+  it('a command that ignores SIGTERM gets SIGKILL after the grace period', async () => {
+    const p = await start(`trap '' TERM; echo ready; while :; do sleep 0.05; done`);
+    await waitOutput(p, /ready/);
+    const t0 = Date.now();
+    await p.kill();
+    assert.equal(p.exitStatus?.signal, 'SIGKILL');
+    assert.ok(Date.now() - t0 >= 450, `killed after ${Date.now() - t0} ms`);
+    assert.equal(p.groupRunning(), false);
+  });
+
+  it('interrupt sends SIGINT to the group', async () => {
+    const p = await start(process.execPath, ['-e', `process.on('SIGINT', () => { console.log('got SIGINT'); process.exit(130); }); console.log('ready'); setInterval(() => {}, 1000);`]);
+    await waitOutput(p, /ready/);
+    p.interrupt();
+    assert.deepEqual(await p.exited, { exitCode: 130, signal: null });
+    assert.match(p.output.text(true), /got SIGINT/);
+  });
+
+  it('input reaches stdin; end of input ends it', async () => {
+    const p = await start('cat');
+    p.write('typed line\n');
+    p.endInput();
+    assert.deepEqual(await p.exited, { exitCode: 0, signal: null });
+    assert.equal(p.output.text(true), 'typed line\n');
+  });
+
+  it('exit does not wait forever for a background job holding the output pipe; kill sweeps it', async () => {
+    const p = await start('sleep 100 & echo bg $!');
+    const status = await p.exited;
+    assert.deepEqual(status, { exitCode: 0, signal: null });
+    const bg = Number(/bg (\d+)/.exec(p.output.text(true))![1]);
+    assert.ok(isRunning(bg));
+    await p.kill();
+    assert.equal(isRunning(bg), false);
+  });
+});
