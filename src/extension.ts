@@ -7,6 +7,8 @@ import { openSettings, Settings } from './host/config';
 import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { PermissionAlert } from './host/permissionAlert';
+import { ChangeTracker } from './host/review/changeTracker';
+import { ReviewUi } from './host/review/reviewUi';
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { ChatController } from './session/chatController';
@@ -20,6 +22,8 @@ export interface SwitchboardApi {
   readonly view: ChatViewProvider;
   /** Agent terminals; also what the chat card renders for `{type: "terminal", terminalId}`. */
   readonly terminals: TerminalService;
+  /** The agent's changes per turn, kept or undone hunk by hunk. */
+  readonly review: ChangeTracker;
 }
 
 let controller: ChatController | undefined;
@@ -53,7 +57,16 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const diffs = new ToolDiffs();
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
   controller = chat;
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, log);
+  // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
+  const tracker = new ChangeTracker(context.workspaceState, log);
+  context.subscriptions.push(tracker, new ReviewUi(tracker),
+    chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
+    chat.onUpdate(({ tab, update }) => {
+      if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
+    }),
+    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)));
+
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, tracker, log);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
@@ -76,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat, view, files, terminals };
+  return { chat, view, files, terminals, review: tracker };
 }
 
 /** "Add selection to chat": the selected text as a fenced block, and the file as a mention. */

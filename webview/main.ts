@@ -2,7 +2,7 @@
 // once per animation frame. A streamed message re-renders only itself, once per frame, however
 // many chunks arrived; the rest of the transcript is never touched.
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ChatStatus, HostMessage, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
+import type { ChangeAction, ChatStatus, HostMessage, TurnChangesView, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
 import { renderMarkdown } from './markdown';
@@ -18,6 +18,7 @@ const transcriptEl = $<HTMLElement>('transcript');
 const tabsEl = $<HTMLElement>('tabs');
 const statusEl = $<HTMLElement>('status');
 const planEl = $<HTMLElement>('plan');
+const changesEl = $<HTMLElement>('changes');
 const promptEl = $<HTMLTextAreaElement>('prompt');
 const sendEl = $<HTMLButtonElement>('send');
 const stopEl = $<HTMLButtonElement>('stop');
@@ -80,6 +81,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       msg.mentions.forEach(addMention);
       if (msg.text) promptEl.value += (promptEl.value && !promptEl.value.endsWith('\n') ? '\n' : '') + msg.text;
       promptEl.focus();
+      break;
+    case 'changes':
+      renderChanges(msg.turns);
       break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
@@ -303,6 +307,48 @@ transcriptEl.addEventListener('click', e => {
     if (href) send({ type: 'link/open', href });
   }
 });
+
+// ---- the agent's changes, per turn: keep or undo per file and per hunk ---------------------------
+
+const openFiles = new Set<string>();
+
+function renderChanges(turns: readonly TurnChangesView[]): void {
+  const files = turns.reduce((n, t) => n + t.files.length, 0);
+  changesEl.hidden = files === 0;
+  if (!files) { changesEl.replaceChildren(); return; }
+  const act = (action: ChangeAction, turnId: string, path?: string, hunkId?: string) => () => send({ type: 'change/action', action, turnId, path, hunkId });
+  const box = h('div', 'changes');
+  for (const turn of turns) {
+    const head = h('div', 'changes-head');
+    head.append(h('span', 'changes-title', {}, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
+      button('Keep all', 'secondary small', act('keep', turn.turnId)), button('Undo all', 'secondary small', act('undo', turn.turnId)));
+    box.append(head);
+    for (const f of turn.files) {
+      const key = `${turn.turnId}|${f.path}`;
+      const row = h('details', 'change-file', { 'data-k': key });
+      if (openFiles.has(key)) row.setAttribute('open', '');
+      row.addEventListener('toggle', () => { if ((row as HTMLDetailsElement).open) openFiles.add(key); else openFiles.delete(key); });
+      const summary = h('summary', 'change-row');
+      const name = f.path.split(/[\\/]/).pop()!;
+      summary.append(h('span', 'change-name', { title: f.path }, name + (f.kind === 'modified' ? '' : ` (${f.kind})`)),
+        h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`),
+        button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path), `Open diff of ${name}`),
+        button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path), `Keep the changes to ${name}`),
+        button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path), `Undo the changes to ${name}`));
+      row.append(summary);
+      for (const hk of f.hunks) {
+        const hr = h('div', 'change-row hunk-row');
+        hr.append(h('span', 'change-name', {}, `Line ${hk.curLine}`), h('span', 'diff-added', {}, `+${hk.added}`), h('span', 'diff-removed', {}, `-${hk.removed}`),
+          button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path, hk.id), `Open diff at line ${hk.curLine}`),
+          button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path, hk.id), `Keep the change at line ${hk.curLine}`),
+          button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path, hk.id), `Undo the change at line ${hk.curLine}`));
+        row.append(hr);
+      }
+      box.append(row);
+    }
+  }
+  changesEl.replaceChildren(box);
+}
 
 // ---- tabs, status, session state ---------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // Messages between the chat webview and the extension host, imported by both bundles.
 // The host is the source of truth: on `view/ready` it replays the whole state, so the view can be
 // hidden, moved or reloaded at any time without losing the conversation.
+import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 
@@ -33,6 +34,14 @@ export interface MentionCandidate {
   readonly description: string;
 }
 
+/** The undecided changes of one turn, as the chat lists them. */
+export interface TurnChangesView {
+  readonly turnId: string;
+  readonly files: readonly FileChangeView[];
+}
+
+export type ChangeAction = 'keep' | 'undo' | 'diff';
+
 export type HostMessage =
   | {
     readonly type: 'state/reset';
@@ -49,7 +58,8 @@ export type HostMessage =
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
-  | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean };
+  | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
+  | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] };
 
 /** An image pasted into the prompt box, as the browser read it. */
 export interface PastedImage {
@@ -74,7 +84,8 @@ export type ViewMessage =
   | { readonly type: 'link/open'; readonly href: string }
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly itemId: string; readonly index: number }
-  | { readonly type: 'terminal/reveal'; readonly terminalId: string };
+  | { readonly type: 'terminal/reveal'; readonly terminalId: string }
+  | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string };
 
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
 const MAX_PROMPT_CHARS = 1_000_000;
@@ -130,6 +141,12 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: 'diff/open', itemId: m.itemId, index: m.index as number };
     case 'terminal/reveal':
       return str(m.terminalId, 500) ? { type: 'terminal/reveal', terminalId: m.terminalId } : undefined;
+    case 'change/action': {
+      if (!['keep', 'undo', 'diff'].includes(m.action as string) || !str(m.turnId)) return undefined;
+      if (m.path !== undefined && !str(m.path, 4096)) return undefined;
+      if (m.hunkId !== undefined && !str(m.hunkId)) return undefined;
+      return { type: 'change/action', action: m.action as ChangeAction, turnId: m.turnId, path: m.path as string | undefined, hunkId: m.hunkId as string | undefined };
+    }
     default:
       return undefined;
   }

@@ -33,6 +33,12 @@ export class ChatController extends Disposable {
   private readonly statusEmitter = this.register(new vscode.EventEmitter<ChatStatus>());
   private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
+  private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
+  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate }>());
+  /** Turns starting and ending in any tab. */
+  readonly onTurn = this.turnEmitter.event;
+  /** Every session/update of any tab, before the transcript applies it. */
+  readonly onUpdate = this.updateEmitter.event;
   /** Transcript changes of any tab, in order. */
   readonly onOps = this.opsEmitter.event;
   readonly onMeta = this.metaEmitter.event;
@@ -74,6 +80,11 @@ export class ChatController extends Disposable {
   get abilities(): PromptAbilities {
     const caps = this.runtime?.isRunning ? this.runtime.capabilities.promptCapabilities : undefined;
     return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
+  }
+
+  /** The tab whose agent session is `sessionId`. */
+  tabOfSession(sessionId: string): ChatSession | undefined {
+    return this.sessions.find(s => s.sessionId === sessionId);
   }
 
   /** Tabs with an unanswered permission request (for the status bar when the view is hidden). */
@@ -382,7 +393,8 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
-    tab.onRawUpdate(update => this.diffs.record(tab.id, update));
+    tab.onRawUpdate(update => { this.diffs.record(tab.id, update); this.updateEmitter.fire({ tab, update }); });
+    tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;

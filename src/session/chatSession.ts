@@ -28,6 +28,9 @@ export class ChatSession extends Disposable implements SessionSink {
   private readonly stateEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly updateEmitter = this.register(new vscode.EventEmitter<acp.SessionUpdate>());
+  private readonly turnEmitter = this.register(new vscode.EventEmitter<'start' | 'end'>());
+  /** A turn started or ended (the review of the agent's changes follows turns). */
+  readonly onTurn = this.turnEmitter.event;
   private readonly permissionEmitter = this.register(new vscode.EventEmitter<{ itemId: string; params: acp.RequestPermissionRequest }>());
   /** A permission request was shown (its diff opens for review before the user answers). */
   readonly onPermissionRequest = this.permissionEmitter.event;
@@ -125,6 +128,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.lastPrompt = blocks;
     this.emit(this.transcriptValue.addUser(displayText));
     this.stateEmitter.fire();
+    this.turnEmitter.fire('start');
     try {
       const result = await runtime.connection.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
@@ -144,6 +148,7 @@ export class ChatSession extends Disposable implements SessionSink {
       if (this.turn === turn) this.turn = undefined;
       this.cancelPermissions();
       this.stateEmitter.fire();
+      this.turnEmitter.fire('end');
     }
   }
 

@@ -8,6 +8,7 @@ import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
 import type { TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
+import type { ChangeTracker } from '../host/review/changeTracker';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 
@@ -44,6 +45,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly chat: ChatController,
     private readonly diffs: ToolDiffs,
     private readonly terminals: TerminalTails,
+    private readonly changes: ChangeTracker,
     private readonly log: Logger,
   ) {
     super();
@@ -53,6 +55,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(chat.onTabs(() => this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab })));
     this.register(chat.onReset(() => this.replay()));
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
+    this.register(changes.onDidChange(() => this.postChanges()));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
   }
 
@@ -142,6 +145,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(chat.activeTab, msg.itemId, msg.index); break;
+      case 'change/action':
+        if (msg.action === 'keep') this.changes.keep(msg.turnId, msg.path, msg.hunkId);
+        else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
+        else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
+        break;
       case 'terminal/reveal':
         if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage('That terminal was closed.');
         break;
@@ -168,6 +176,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     for (const item of chat.items) {
       if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
     }
+    this.postChanges();
+  }
+
+  /** The shown tab's undecided changes, per turn. */
+  private postChanges(): void {
+    const tab = this.chat.activeTab;
+    this.post({ type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) });
   }
 
   private postTail(terminalId: string): void {
@@ -222,6 +237,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <nav id="tabs" role="tablist" aria-label="Conversations"></nav>
 <header id="status" role="status" aria-live="polite"></header>
 <main id="transcript" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
+<section id="changes" aria-label="Changed files" hidden></section>
 <section id="plan" aria-label="Plan" hidden></section>
 <form id="composer">
   <ul id="completions" role="listbox" aria-label="Suggestions" hidden></ul>

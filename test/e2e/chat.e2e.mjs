@@ -37,7 +37,7 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 10_000 });
   // The first chunk arrives before the second: the answer streams in.
-  await view.locator('.message.agent .body', { hasText: /^Hello$/ }).waitFor({ timeout: 30_000 });
+  await view.locator('.message.agent .body', { hasText: /^\s*Hello\s*$/ }).waitFor({ timeout: 30_000 });
   log('first chunk visible');
   await view.locator('.message.agent .body', { hasText: 'Hello from the scripted agent.' }).waitFor({ timeout: 10_000 });
   await view.locator('.turn-end').waitFor({ timeout: 10_000 });

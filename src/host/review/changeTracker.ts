@@ -1,0 +1,296 @@
+// Every change an agent makes to workspace files during a turn, however it made it: through
+// fs/write_text_file, in-process edits reported as tool calls with `diff` content (current Claude,
+// Codex), edits reported only by `locations`, or files that simply change on disk while the turn
+// runs. Each file is compared with its baseline (its text just before the agent's first change in
+// the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { Disposable } from '../../common/disposable';
+import type { Logger } from '../../common/logger';
+import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
+import { FileSnapshots } from './fileSnapshots';
+
+export interface TurnView {
+  readonly turnId: string;
+  readonly tabId: string;
+  readonly agentName: string;
+  readonly files: readonly FileChangeView[];
+}
+
+interface Turn {
+  readonly changes: TurnChanges;
+  readonly tabId: string;
+  readonly agentName: string;
+  running: boolean;
+}
+
+interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
+
+const STATE_KEY = 'switchboard.review.v1';
+/** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
+const USER_SAVE_WINDOW_MS = 1500;
+
+export class ChangeTracker extends Disposable {
+  private readonly turns = new Map<string, Turn>();
+  /** The running turn of each tab. */
+  private readonly runningTurn = new Map<string, string>();
+  private readonly userSaves = new Map<string, number>();
+  private readonly snapshots: FileSnapshots;
+  private nextTurn = 1;
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
+  /** Fired whenever the list of changes (or a decision) changed. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly state: vscode.Memento, private readonly log: Logger) {
+    super();
+    this.snapshots = this.register(new FileSnapshots());
+    for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false });
+      this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
+    }
+    this.register(vscode.workspace.onDidSaveTextDocument(doc => this.userSaves.set(doc.uri.fsPath, Date.now())));
+    // The user edits a file with undecided changes: Undo must apply to what the file holds now.
+    this.register(vscode.workspace.onDidChangeTextDocument(e => {
+      if (e.document.uri.scheme !== 'file' || e.contentChanges.length === 0) return;
+      const owner = this.ownerOf(e.document.uri.fsPath);
+      if (owner) { owner.changes.updateCurrent(e.document.uri.fsPath, e.document.getText()); this.changed(); }
+    }));
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
+    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri)));
+    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri)));
+    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri)));
+    this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  /** A turn of `tabId` begins: changes from now on belong to it. */
+  beginTurn(tabId: string, agentName: string): string {
+    const turnId = `turn${this.nextTurn++}`;
+    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true });
+    this.runningTurn.set(tabId, turnId);
+    return turnId;
+  }
+
+  /** The turn ended: check once more what its tool calls touched, then stop watching for it. */
+  async endTurn(tabId: string): Promise<void> {
+    const turnId = this.runningTurn.get(tabId);
+    if (!turnId) return;
+    const turn = this.turns.get(turnId)!;
+    await this.settlePendingDiffs(turn);
+    turn.running = false;
+    this.runningTurn.delete(tabId);
+    if (turn.changes.isEmpty) this.turns.delete(turnId);
+    this.changed();
+  }
+
+  /** A write the client applied for the agent (fs/write_text_file). */
+  recordWrite(tabId: string | undefined, filePath: string, before: string | undefined, after: string): void {
+    const turn = this.turnFor(tabId);
+    if (!turn) return;
+    this.record(turn, filePath, before ?? null, after);
+  }
+
+  /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
+  rememberRead(filePath: string, text: string): void {
+    this.snapshots.remember(filePath, text);
+  }
+
+  /**
+   * A tool call or update of the tab: `diff` content gives exact baselines; edit/delete/move calls
+   * with locations tell which files to compare with their snapshots once the call completed.
+   */
+  onToolUpdate(tabId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
+    const turn = this.turnFor(tabId);
+    if (!turn) return;
+    for (const c of update.content ?? []) {
+      if (c.type === 'diff' && path.isAbsolute(c.path)) this.pendingDiffs.set(c.path, { turn, oldText: c.oldText ?? null, newText: c.newText });
+    }
+    const kind = update.kind;
+    if (update.status === 'completed' || update.status === 'failed') {
+      void this.settlePendingDiffs(turn);
+      if (kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined || kind === null) {
+        for (const loc of update.locations ?? []) void this.compareWithSnapshot(turn, loc.path);
+      }
+    }
+  }
+
+  views(): TurnView[] {
+    return [...this.turns.entries()]
+      .filter(([, t]) => !t.changes.isEmpty)
+      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.view() }));
+  }
+
+  viewOf(turnId: string): TurnView | undefined {
+    return this.views().find(v => v.turnId === turnId);
+  }
+
+  /** The baseline and current text of a changed file (for diffs and decorations). */
+  fileChange(turnId: string, filePath: string): FileChange | undefined {
+    return this.turns.get(turnId)?.changes.get(filePath);
+  }
+
+  hunks(turnId: string, filePath: string) {
+    return this.turns.get(turnId)?.changes.hunks(filePath) ?? [];
+  }
+
+  /** Undecided changes of `filePath` in any turn (the editor decorates them). */
+  changesOf(filePath: string): { turnId: string; change: FileChange }[] {
+    const out: { turnId: string; change: FileChange }[] = [];
+    for (const [turnId, t] of this.turns) {
+      const change = t.changes.get(filePath);
+      if (change) out.push({ turnId, change });
+    }
+    return out;
+  }
+
+  keep(turnId: string, filePath?: string, hunkId?: string): void {
+    const turn = this.turns.get(turnId);
+    if (!turn) return;
+    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) turn.changes.keep(f, hunkId);
+    this.cleanup(turnId);
+  }
+
+  /** Undoes a hunk, a file, or the whole turn; the file is edited as a WorkspaceEdit (Ctrl+Z undoes the undo). */
+  async undo(turnId: string, filePath?: string, hunkId?: string): Promise<void> {
+    const turn = this.turns.get(turnId);
+    if (!turn) return;
+    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
+      const target = turn.changes.undo(f, hunkId);
+      if (target) await writeFile(f, target.text);
+      this.snapshots.remember(f, target?.text ?? undefined);
+    }
+    this.cleanup(turnId);
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private readonly pendingDiffs = new Map<string, { turn: Turn; oldText: string | null; newText: string }>();
+
+  /** A reported diff counts once the file on disk holds its new text. */
+  private async settlePendingDiffs(turn: Turn): Promise<void> {
+    for (const [filePath, d] of [...this.pendingDiffs]) {
+      if (d.turn !== turn) continue;
+      const now = await readText(filePath);
+      if (now === d.newText) {
+        this.pendingDiffs.delete(filePath);
+        this.record(turn, filePath, d.oldText, d.newText);
+      } else if (!turn.running) {
+        this.pendingDiffs.delete(filePath);
+      }
+    }
+  }
+
+  private async compareWithSnapshot(turn: Turn, filePath: string): Promise<void> {
+    if (!path.isAbsolute(filePath) || !isInWorkspace(filePath)) return;
+    const owned = this.ownerOf(filePath)?.changes.get(filePath);
+    const before = owned ? owned.current : this.snapshots.get(filePath);
+    const now = await readText(filePath);
+    if (before === undefined || (before ?? undefined) === now) {
+      if (now !== undefined) this.snapshots.remember(filePath, now);
+      return;
+    }
+    this.log.info(`The agent changed ${filePath} on disk`);
+    this.record(turn, filePath, before, now ?? null);
+  }
+
+  /**
+   * One file lives in one turn's list: a later turn's change to a file still undecided from an
+   * earlier turn joins that earlier entry (its baseline stays the text before the first change).
+   */
+  private record(turn: Turn, filePath: string, before: string | null, after: string | null): void {
+    (this.ownerOf(filePath) ?? turn).changes.record(filePath, before, after);
+    this.snapshots.remember(filePath, after ?? undefined);
+    this.changed();
+  }
+
+  private ownerOf(filePath: string): Turn | undefined {
+    for (const t of this.turns.values()) if (t.changes.get(filePath)) return t;
+    return undefined;
+  }
+
+  private async onDiskChange(uri: vscode.Uri): Promise<void> {
+    if (uri.scheme !== 'file' || this.runningTurn.size === 0) return;
+    const filePath = uri.fsPath;
+    if (/[\\/](\.git|node_modules)[\\/]/.test(filePath)) return;
+    const savedAt = this.userSaves.get(filePath);
+    if (savedAt !== undefined && Date.now() - savedAt < USER_SAVE_WINDOW_MS) return;
+    // One running turn: the change is its agent's. With several, it cannot be attributed safely.
+    if (this.runningTurn.size !== 1) return;
+    const turn = this.turns.get([...this.runningTurn.values()][0])!;
+    if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) return;
+    await this.compareWithSnapshot(turn, filePath);
+  }
+
+  private turnFor(tabId: string | undefined): Turn | undefined {
+    const id = tabId ? this.runningTurn.get(tabId) : this.runningTurn.size === 1 ? [...this.runningTurn.values()][0] : undefined;
+    if (id) return this.turns.get(id);
+    // A write outside a turn (late, or from a restored tab): keep it in a turn of its own.
+    if (!tabId) return undefined;
+    const turnId = this.beginTurn(tabId, 'agent');
+    this.runningTurn.delete(tabId);
+    const turn = this.turns.get(turnId)!;
+    turn.running = false;
+    return turn;
+  }
+
+  private cleanup(turnId: string): void {
+    const turn = this.turns.get(turnId);
+    if (turn && turn.changes.isEmpty && !turn.running) this.turns.delete(turnId);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.changeEmitter.fire();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.persist(), 500);
+  }
+
+  private persist(): void {
+    const saved: SavedTurn[] = [...this.turns.entries()]
+      .filter(([, t]) => !t.changes.isEmpty)
+      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.pending() }));
+    void this.state.update(STATE_KEY, saved);
+  }
+}
+
+function isInWorkspace(filePath: string): boolean {
+  return !!vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
+}
+
+/**
+ * The file's text: the buffer when it has unsaved edits, else the disk (a clean buffer may not
+ * have reloaded yet); undefined when the file is gone.
+ */
+export async function readText(filePath: string): Promise<string | undefined> {
+  const uri = vscode.Uri.file(filePath);
+  const open = vscode.workspace.textDocuments.find(d => d.uri.fsPath === uri.fsPath);
+  if (open && !open.isClosed && open.isDirty) return open.getText();
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sets a file's text (null: delete it) as one WorkspaceEdit, then saves. */
+async function writeFile(filePath: string, text: string | null): Promise<void> {
+  const uri = vscode.Uri.file(filePath);
+  const edit = new vscode.WorkspaceEdit();
+  if (text === null) {
+    edit.deleteFile(uri, { ignoreIfNotExists: true });
+    await vscode.workspace.applyEdit(edit);
+    return;
+  }
+  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  if (!exists) {
+    edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
+    await vscode.workspace.applyEdit(edit);
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${filePath}`);
+  await doc.save();
+}

@@ -1,0 +1,45 @@
+// The last text we saw of files the agent may change: files it read, files open in the editor
+// (as the user left them), files it wrote. It is the baseline of an edit the agent makes on disk
+// without telling us the old text. Bounded: least recently seen files are forgotten first.
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/disposable';
+
+const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
+const MAX_FILE_CHARS = 8 * 1024 * 1024;
+
+export class FileSnapshots extends Disposable {
+  /** path → text; Map order is recency (re-inserted on every remember). */
+  private readonly texts = new Map<string, string>();
+  private total = 0;
+
+  constructor() {
+    super();
+    for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
+    this.register(vscode.workspace.onDidOpenTextDocument(doc => this.fromDocument(doc)));
+    this.register(vscode.workspace.onDidSaveTextDocument(doc => this.fromDocument(doc)));
+    // The user's typing moves the snapshot; a clean buffer reloaded from disk does not (that
+    // reload is the change we need to compare against the snapshot).
+    this.register(vscode.workspace.onDidChangeTextDocument(e => { if (e.document.isDirty) this.fromDocument(e.document); }));
+  }
+
+  get(path: string): string | undefined {
+    return this.texts.get(path);
+  }
+
+  remember(path: string, text: string | undefined): void {
+    const old = this.texts.get(path);
+    if (old !== undefined) { this.total -= old.length; this.texts.delete(path); }
+    if (text === undefined || text.length > MAX_FILE_CHARS) return;
+    this.texts.set(path, text);
+    this.total += text.length;
+    for (const [p, t] of this.texts) {
+      if (this.total <= MAX_TOTAL_CHARS) break;
+      this.texts.delete(p);
+      this.total -= t.length;
+    }
+  }
+
+  private fromDocument(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme === 'file') this.remember(doc.uri.fsPath, doc.getText());
+  }
+}

@@ -1,0 +1,175 @@
+// Where the user reviews what the agent changed: a tree view (turn → file → hunk), CodeLens and
+// decorations on the changed lines in the editor, and a diff of baseline vs the file as it is now.
+// All of it reads the ChangeTracker and refreshes when it changes.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../../common/disposable';
+import type { ChangeTracker, TurnView } from './changeTracker';
+
+export const BASELINE_SCHEME = 'switchboard-baseline';
+
+type Node =
+  | { readonly type: 'turn'; readonly turn: TurnView }
+  | { readonly type: 'file'; readonly turnId: string; readonly path: string; readonly kind: string; readonly added: number; readonly removed: number }
+  | { readonly type: 'hunk'; readonly turnId: string; readonly path: string; readonly hunkId: string; readonly line: number; readonly added: number; readonly removed: number };
+
+/** Arguments the review commands accept: a tree node, or a plain {turnId, path?, hunkId?}. */
+export interface ChangeRef { readonly turnId: string; readonly path?: string; readonly hunkId?: string }
+
+export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node>, vscode.CodeLensProvider, vscode.TextDocumentContentProvider {
+  private readonly treeEmitter = this.register(new vscode.EventEmitter<Node | undefined>());
+  private readonly lensEmitter = this.register(new vscode.EventEmitter<void>());
+  private readonly docEmitter = this.register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChangeTreeData = this.treeEmitter.event;
+  readonly onDidChangeCodeLenses = this.lensEmitter.event;
+  readonly onDidChange = this.docEmitter.event;
+  private readonly added = this.register(vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  }));
+  private readonly removed = this.register(vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    borderWidth: '2px 0 0 0', borderStyle: 'solid', borderColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+  }));
+
+  constructor(private readonly tracker: ChangeTracker) {
+    super();
+    const tree = this.register(vscode.window.createTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }));
+    this.register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
+    this.register(vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this));
+    this.register(tracker.onDidChange(() => {
+      this.treeEmitter.fire(undefined);
+      this.lensEmitter.fire();
+      this.decorate();
+      const count = tracker.views().reduce((n, t) => n + t.files.length, 0);
+      tree.badge = count ? { value: count, tooltip: `${count} changed file(s) to review` } : undefined;
+      void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', count > 0);
+      for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === BASELINE_SCHEME) this.docEmitter.fire(doc.uri);
+    }));
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
+    const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
+      this.register(vscode.commands.registerCommand(id, (arg?: Node | ChangeRef) => { const ref = toRef(arg); return ref ? run(ref) : undefined; }));
+    cmd('switchboard.keepChange', ref => tracker.keep(ref.turnId, ref.path, ref.hunkId));
+    cmd('switchboard.undoChange', ref => tracker.undo(ref.turnId, ref.path, ref.hunkId));
+    cmd('switchboard.openChangeDiff', ref => this.openDiff(ref));
+    this.register(vscode.commands.registerCommand('switchboard.keepAllChanges', () => { for (const t of tracker.views()) tracker.keep(t.turnId); }));
+    this.register(vscode.commands.registerCommand('switchboard.undoAllChanges', async () => {
+      const views = tracker.views();
+      const files = views.reduce((n, t) => n + t.files.length, 0);
+      if (!files) return;
+      const ok = await vscode.window.showWarningMessage(`Undo the agent's changes to ${files} file(s)?`, { modal: true }, 'Undo All');
+      if (ok) for (const t of views) await tracker.undo(t.turnId);
+    }));
+  }
+
+  /** Baseline (left, virtual) against the file as it is now (right, editable). */
+  async openDiff(ref: ChangeRef): Promise<void> {
+    const change = ref.path ? this.tracker.fileChange(ref.turnId, ref.path) : undefined;
+    if (!ref.path || !change) return;
+    const left = vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: ref.turnId });
+    const fileUri = vscode.Uri.file(ref.path);
+    const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
+    const hunk = ref.hunkId ? this.tracker.hunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
+    const line = Math.max(0, (hunk?.curLine ?? 1) - 1);
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(ref.path)} (agent's changes)`,
+      { preview: true, selection: new vscode.Range(line, 0, line, 0) });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const [turnId, deleted] = uri.query.split('&');
+    const change = this.tracker.fileChange(turnId, uri.path);
+    if (deleted) return '';
+    return change?.baseline ?? '';
+  }
+
+  // ---- tree ------------------------------------------------------------------------------------
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.tracker.views().map(turn => ({ type: 'turn', turn }));
+    if (node.type === 'turn') {
+      return node.turn.files.map(f => ({ type: 'file', turnId: node.turn.turnId, path: f.path, kind: f.kind, added: f.added, removed: f.removed }));
+    }
+    if (node.type === 'file') {
+      return this.tracker.hunks(node.turnId, node.path).map(h => ({
+        type: 'hunk', turnId: node.turnId, path: node.path, hunkId: h.id, line: h.curLine, added: h.added, removed: h.removed,
+      }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.type) {
+      case 'turn': {
+        const item = new vscode.TreeItem(`${node.turn.agentName}: ${node.turn.files.length} file(s)`, vscode.TreeItemCollapsibleState.Expanded);
+        item.contextValue = 'switchboard.turn';
+        item.iconPath = new vscode.ThemeIcon('hubot');
+        return item;
+      }
+      case 'file': {
+        const uri = vscode.Uri.file(node.path);
+        const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = `${node.kind === 'modified' ? '' : node.kind + ' '}+${node.added} -${node.removed}`;
+        item.contextValue = 'switchboard.file';
+        item.command = { command: 'switchboard.openChangeDiff', title: 'Open Diff', arguments: [{ turnId: node.turnId, path: node.path }] };
+        return item;
+      }
+      case 'hunk': {
+        const item = new vscode.TreeItem(`Line ${node.line}`, vscode.TreeItemCollapsibleState.None);
+        item.description = `+${node.added} -${node.removed}`;
+        item.contextValue = 'switchboard.hunk';
+        item.iconPath = new vscode.ThemeIcon('diff');
+        item.command = { command: 'switchboard.openChangeDiff', title: 'Open Diff', arguments: [{ turnId: node.turnId, path: node.path, hunkId: node.hunkId }] };
+        return item;
+      }
+    }
+  }
+
+  // ---- editor: CodeLens and decorations ----------------------------------------------------------
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses: vscode.CodeLens[] = [];
+    for (const { turnId, change } of this.tracker.changesOf(doc.uri.fsPath)) {
+      for (const h of this.tracker.hunks(turnId, change.path)) {
+        const line = Math.min(Math.max(0, h.curLine - 1), Math.max(0, doc.lineCount - 1));
+        const range = new vscode.Range(line, 0, line, 0);
+        const ref: ChangeRef = { turnId, path: change.path, hunkId: h.id };
+        lenses.push(
+          new vscode.CodeLens(range, { title: `$(check) Keep (+${h.added} -${h.removed})`, command: 'switchboard.keepChange', arguments: [ref] }),
+          new vscode.CodeLens(range, { title: '$(discard) Undo', command: 'switchboard.undoChange', arguments: [ref] }),
+          new vscode.CodeLens(range, { title: 'Diff', command: 'switchboard.openChangeDiff', arguments: [ref] }),
+        );
+      }
+    }
+    return lenses;
+  }
+
+  private decorate(): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      const added: vscode.Range[] = [];
+      const removed: vscode.Range[] = [];
+      if (editor.document.uri.scheme === 'file') {
+        for (const { turnId, change } of this.tracker.changesOf(editor.document.uri.fsPath)) {
+          for (const h of this.tracker.hunks(turnId, change.path)) {
+            const first = h.curLine - 1;
+            if (h.curLineCount > 0) added.push(new vscode.Range(first, 0, first + h.curLineCount - 1, 0));
+            else removed.push(new vscode.Range(Math.min(first, editor.document.lineCount - 1), 0, Math.min(first, editor.document.lineCount - 1), 0));
+          }
+        }
+      }
+      editor.setDecorations(this.added, added);
+      editor.setDecorations(this.removed, removed);
+    }
+  }
+}
+
+function toRef(arg: unknown): ChangeRef | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const a = arg as Record<string, unknown>;
+  if (a.type === 'turn') return { turnId: (a.turn as TurnView).turnId };
+  if (typeof a.turnId === 'string') {
+    return { turnId: a.turnId, path: typeof a.path === 'string' ? a.path : undefined, hunkId: typeof a.hunkId === 'string' ? a.hunkId : undefined };
+  }
+  return undefined;
+}

@@ -1,0 +1,163 @@
+// Review of every change the agent makes, in a real VS Code, in the three ways agents write:
+// through fs/write_text_file; on disk themselves while reporting `diff` content (current Claude,
+// Codex); on disk reporting only `locations`. Each test keeps some hunks, undoes others, and checks
+// the exact file contents after.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import { api, useScriptedAgent, waitFor } from './helpers';
+
+const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
+const edit = (text: string, ...pairs: [string, string][]) => pairs.reduce((t, [a, b]) => t.replace(a, b), text);
+
+describe('Review of agent changes', () => {
+  let sb: SwitchboardApi;
+  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
+
+  before(async () => {
+    sb = await api();
+    await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global);
+  });
+  beforeEach(async () => {
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+    for (const t of sb.review.views()) sb.review.keep(t.turnId);
+  });
+  after(async () => {
+    await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global);
+    await sb.chat.stop();
+  });
+
+  /** The single changed file of the last turn, and its hunks. */
+  function lastChange(file: string) {
+    const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
+    assert.ok(turn, `a pending change of ${file}: ${JSON.stringify(sb.review.views())}`);
+    return { turnId: turn.turnId, hunks: sb.review.hunks(turn.turnId, file) };
+  }
+
+  it('writes through fs/write_text_file: keep the first and last hunk, undo the middle one', async () => {
+    const file = path.join(root(), 'review-a.txt');
+    const before = numbered(20);
+    fs.writeFileSync(file, before);
+    const after = edit(before, ['line 2\n', 'LINE TWO\n'], ['line 10\n', 'LINE TEN\n'], ['line 18\n', 'LINE EIGHTEEN\n']);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: after }] }] });
+    await sb.chat.sendPrompt('edit review-a');
+    const { turnId, hunks } = lastChange(file);
+    assert.deepEqual(hunks.map(h => h.curLine), [2, 10, 18]);
+    assert.equal(sb.review.viewOf(turnId)!.files[0].added, 3);
+
+    sb.review.keep(turnId, file, hunks[0].id);
+    await sb.review.undo(turnId, file, sb.review.hunks(turnId, file).find(h => h.curLine === 10)!.id);
+    sb.review.keep(turnId, file, sb.review.hunks(turnId, file)[0].id);
+    assert.equal(fs.readFileSync(file, 'utf8'), edit(before, ['line 2\n', 'LINE TWO\n'], ['line 18\n', 'LINE EIGHTEEN\n']));
+    assert.equal(sb.review.viewOf(turnId), undefined, 'nothing left to decide');
+  });
+
+  it('edits on disk reported with diff content (like Claude and Codex): undo one hunk of a closed file, keep the other', async () => {
+    const file = path.join(root(), 'review-b.txt');
+    const before = numbered(12);
+    fs.writeFileSync(file, before);
+    const after = edit(before, ['line 3\n', 'changed 3\n'], ['line 11\n', 'line 11\nadded after 11\n']);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'toolCall', toolCall: { toolCallId: 'e1', title: 'Edit review-b.txt', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: file, oldText: before, newText: after }] } },
+      { type: 'diskWrite', path: file, content: after },
+      { type: 'toolCallUpdate', update: { toolCallId: 'e1', status: 'completed', locations: [{ path: file }] } },
+    ] }] });
+    await sb.chat.sendPrompt('edit review-b');
+    const { turnId, hunks } = await waitFor('the change to be listed', () => sb.review.views().length ? lastChange(file) : undefined);
+    assert.deepEqual(hunks.map(h => [h.curLine, h.added, h.removed]), [[3, 1, 1], [12, 1, 0]]);
+    await sb.review.undo(turnId, file, hunks[0].id);
+    sb.review.keep(turnId, file, sb.review.hunks(turnId, file)[0].id);
+    assert.equal(fs.readFileSync(file, 'utf8'), edit(before, ['line 11\n', 'line 11\nadded after 11\n']));
+  });
+
+  it('edits on disk reported only by locations, in a file open in the editor: undo is itself undoable with Ctrl+Z', async () => {
+    const file = path.join(root(), 'review-c.txt');
+    const before = numbered(10);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const after = edit(before, ['line 1\n', 'first!\n'], ['line 9\n', 'ninth!\n']);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'toolCall', toolCall: { toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'in_progress' } },
+      { type: 'diskWrite', path: file, content: after },
+      { type: 'sleep', ms: 300 },
+      { type: 'toolCallUpdate', update: { toolCallId: 'e2', status: 'completed', locations: [{ path: file, line: 1 }] } },
+    ] }] });
+    await sb.chat.sendPrompt('edit review-c');
+    const { turnId } = await waitFor('the change to be listed', () => sb.review.views().length ? lastChange(file) : undefined);
+    await waitFor('the buffer to show the agent change', () => doc.getText() === after);
+    const hunks = sb.review.hunks(turnId, file);
+    assert.deepEqual(hunks.map(h => h.curLine), [1, 9]);
+    await sb.review.undo(turnId, file, hunks[1].id);
+    assert.equal(doc.getText(), edit(before, ['line 1\n', 'first!\n']));
+    assert.equal(fs.readFileSync(file, 'utf8'), doc.getText(), 'saved');
+    // The undo is an ordinary edit: Ctrl+Z brings the agent's line back.
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), after);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a created file is removed and a deleted file restored by Undo', async () => {
+    const created = path.join(root(), 'new-dir', 'created.txt');
+    const deleted = path.join(root(), 'review-d.txt');
+    fs.writeFileSync(deleted, 'precious\ncontent\n');
+    const doc = await vscode.workspace.openTextDocument(deleted); // the user had it open: its text is known
+    assert.ok(doc);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'toolCall', toolCall: { toolCallId: 'c', title: 'Create', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: created, oldText: null, newText: 'brand new\n' }] } },
+      { type: 'diskWrite', path: created, content: 'brand new\n' },
+      { type: 'toolCallUpdate', update: { toolCallId: 'c', status: 'completed' } },
+      { type: 'toolCall', toolCall: { toolCallId: 'd', title: 'Delete', kind: 'delete', status: 'in_progress' } },
+      { type: 'diskDelete', path: deleted },
+      { type: 'toolCallUpdate', update: { toolCallId: 'd', status: 'completed', locations: [{ path: deleted }] } },
+    ] }] });
+    await sb.chat.sendPrompt('create and delete');
+    const views = await waitFor('both files listed', () => {
+      const files = sb.review.views().flatMap(t => t.files);
+      return files.length === 2 ? files : undefined;
+    });
+    assert.deepEqual(views.map(f => [path.basename(f.path), f.kind]).sort(), [['created.txt', 'created'], ['review-d.txt', 'deleted']]);
+    for (const t of sb.review.views()) await sb.review.undo(t.turnId);
+    assert.equal(fs.existsSync(created), false);
+    assert.equal(fs.readFileSync(deleted, 'utf8'), 'precious\ncontent\n');
+  });
+
+  it('the user keeps typing in a changed file: Undo of the agent hunk keeps the user edit', async () => {
+    const file = path.join(root(), 'review-e.txt');
+    const before = numbered(10);
+    fs.writeFileSync(file, before);
+    const after = edit(before, ['line 8\n', 'agent 8\n']);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'write', path: file, content: after }] }] });
+    await sb.chat.sendPrompt('edit review-e');
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), 'user 2'));
+    const { turnId } = lastChange(file);
+    const agentHunk = sb.review.hunks(turnId, file).find(h => h.addedText === 'agent 8\n')!;
+    await sb.review.undo(turnId, file, agentHunk.id);
+    assert.equal(doc.getText(), edit(before, ['line 2\n', 'user 2\n']));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('decorates changed lines and offers Keep / Undo as CodeLens in the editor', async () => {
+    const file = path.join(root(), 'review-f.txt');
+    const before = numbered(6);
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'write', path: file, content: edit(before, ['line 4\n', 'four\n']) }] }] });
+    await sb.chat.sendPrompt('edit review-f');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    const titles = lenses.map(l => l.command?.title ?? '');
+    assert.ok(titles.some(t => t.includes('Keep')) && titles.some(t => t.includes('Undo')), titles.join(' | '));
+    assert.equal(lenses.find(l => l.command?.title.includes('Undo'))!.range.start.line, 3);
+    const { turnId } = lastChange(file);
+    await vscode.commands.executeCommand('switchboard.undoChange', { turnId, path: file });
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
