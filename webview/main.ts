@@ -59,6 +59,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       setMeta(msg.meta);
       setStatus(msg.status, msg.abilities);
       transcriptEl.scrollTop = transcriptEl.scrollHeight;
+      // The view is live (listeners attached, state received): UI tests wait for this.
+      document.body.dataset.ready = 'true';
       break;
     case 'transcript/ops':
       if (msg.tab !== activeTab) return;

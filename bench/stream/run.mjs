@@ -63,7 +63,7 @@ async function extension() {
     await page.getByRole('tab', { name: /Switchboard/ }).click();
     const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     const prompt = view.locator('#prompt');
-    await prompt.waitFor({ timeout: 60_000 });
+    await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
     const send = async (text, turn) => {
       await prompt.fill(text);
       await prompt.press('Enter');

@@ -37,7 +37,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.getByRole('tab', { name: /Switchboard/ }).click();
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   const prompt = view.locator('#prompt');
-  await prompt.waitFor({ timeout: 30_000 });
+  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
 
   await send(view, 'edit the notes');
   // The diff editor: its tab is titled with the file and the agent.

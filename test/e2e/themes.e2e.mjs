@@ -58,7 +58,7 @@ export default async function ({ page, log, shotsDir }) {
   await page.getByRole('tab', { name: /Switchboard/ }).click();
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   const prompt = view.locator('#prompt');
-  await prompt.waitFor({ timeout: 30_000 });
+  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
 
   // Keyboard only: type, Enter to send.
   await prompt.focus();

@@ -99,7 +99,7 @@ await part('tools', async () => {
   log(`node24 ${tools.node24}`);
 });
 if (!tools) finish();
-if (!flags['no-build']) await part('build', () => run(process.execPath, ['esbuild.mjs']));
+if (!flags['no-build'] && await part('build', () => run(process.execPath, ['esbuild.mjs'])) !== 'PASS') finish();
 
 const testEnv = { SWITCHBOARD_TEST: '1', SWITCHBOARD_NODE: tools.node24 };
 const fixtureWorkspace = path.join(repoRoot, 'test/fixtures/workspace');
@@ -111,6 +111,8 @@ if (only.includes('integration')) {
     const testsPath = path.join(repoRoot, 'out/test/integration/index.js');
     if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(repoRoot, testsPath)} is missing (build with: node esbuild.mjs)`);
     const wb = await startWorkbench({
+      // The whole suite runs in one workbench: give it more than one e2e module gets.
+      timeoutSec: Number(process.env.TEST_TIMEOUT || 900),
       tools, log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
       env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
     });

@@ -378,6 +378,8 @@ export async function startWorkbench(opts = {}) {
       headless: true,
       // We handle signals ourselves (closeAll), so playwright must not exit the process on SIGINT.
       handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      // Chromium's crash reporter and caches would otherwise write to ~/.config/chromium and ~/.cache.
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') },
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
