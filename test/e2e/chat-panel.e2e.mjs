@@ -2,18 +2,16 @@
 // a plan, a tool card with a diff, a permission request answered by clicking (nothing pre-selected),
 // "open diff" into VS Code's diff editor, and the permission answered by a number key.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'panel.json');
   const edit = {
     toolCallId: 'edit-1', title: 'Edit notes.txt', kind: 'edit', status: 'pending',
     content: [{ type: 'diff', path: '{{cwd}}/notes.txt', oldText: 'alpha\nbeta\ngamma\n', newText: 'alpha\nBETA\ngamma\ndelta\n' }],
     locations: [{ path: '{{cwd}}/notes.txt', line: 2 }],
   };
-  fs.writeFileSync(script, JSON.stringify({
+  const script = {
     turns: [
       {
         match: 'first',
@@ -41,19 +39,12 @@ export const settings = ({ repoRoot, node24 }) => {
         ],
       },
     ],
-  }));
-  return {
-    'switchboard.agents': { Scripted: { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
-    'switchboard.defaultAgent': 'Scripted',
   };
+  return scriptedAgentSettings({ repoRoot, node24 }, script);
 };
 
 export default async function ({ page, log, shotsDir }) {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const prompt = view.locator('#prompt');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const { view, prompt } = await openChat(page);
 
   await prompt.fill('first: edit the notes');
   await prompt.press('Enter');

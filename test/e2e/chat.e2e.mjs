@@ -1,13 +1,11 @@
 // Through the real chat webview: type a prompt, press Enter, watch the scripted agent's answer
 // stream in, see the turn end. Screenshots go to test-results/screenshots/.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'chat.json');
-  fs.writeFileSync(script, JSON.stringify({
+  return scriptedAgentSettings({ repoRoot, node24 }, {
     turns: [{
       steps: [
         { type: 'thought', text: 'The user wants a greeting.' },
@@ -18,19 +16,11 @@ export const settings = ({ repoRoot, node24 }) => {
         { type: 'text', text: '\nAll done.' },
       ],
     }],
-  }));
-  return {
-    'switchboard.agents': { Scripted: { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
-    'switchboard.defaultAgent': 'Scripted',
-  };
+  });
 };
 
 export default async function ({ page, log, shotsDir }) {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const prompt = view.locator('#prompt');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const { view, prompt } = await openChat(page);
   log('chat view is up');
 
   await prompt.fill('Say hello');

@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
 
 const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-outside-')), 'outside.txt');
 const NEW_NOTES = 'Shopping list\n- milk\n- bread\n- coffee\n- tea (added by the agent)\n\nRemember: the meeting moved to Thursday.\n';
 
 export const settings = ({ repoRoot, node24 }) => {
   fs.writeFileSync(outside, 'outside the workspace\n');
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'fs.json');
-  fs.writeFileSync(script, JSON.stringify({
+  const script = {
     turns: [
       { match: '^edit', steps: [
         { type: 'read', path: '{{cwd}}/notes.txt', quiet: true },
@@ -22,10 +22,9 @@ export const settings = ({ repoRoot, node24 }) => {
       ] },
       { match: '^outside', steps: [{ type: 'read', path: outside }] },
     ],
-  }));
+  };
   return {
-    'switchboard.agents': { 'Scripted FS': { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
-    'switchboard.defaultAgent': 'Scripted FS',
+    ...scriptedAgentSettings({ repoRoot, node24 }, script, 'Scripted FS'),
     'switchboard.fs.outsideWorkspace': 'ask',
   };
 };
@@ -33,11 +32,7 @@ export const settings = ({ repoRoot, node24 }) => {
 export default async function ({ page, log, shotsDir, workspace }) {
   const notes = path.join(workspace, 'notes.txt');
   const original = fs.readFileSync(notes, 'utf8');
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const prompt = view.locator('#prompt');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const { view, prompt } = await openChat(page);
 
   await send(view, 'edit the notes');
   // The diff editor: its tab is titled with the file and the agent.

@@ -3,8 +3,8 @@
 // hunk and keeps the other; the tree view and the editor's CodeLens show the same changes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
 
 const BEFORE = Array.from({ length: 12 }, (_, i) => `item ${i + 1}`).join('\n') + '\n';
 const AFTER = BEFORE.replace('item 2\n', 'item two\n').replace('item 11\n', 'item eleven\n');
@@ -13,28 +13,20 @@ export const workspaceFiles = { 'list.txt': BEFORE };
 
 export const settings = ({ workspace, repoRoot, node24 }) => {
   const file = path.join(workspace, 'list.txt');
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'review.json');
-  fs.writeFileSync(script, JSON.stringify({
+  const script = {
     turns: [{ steps: [
       { type: 'toolCall', toolCall: { toolCallId: 'e', title: 'Edit list.txt', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: file, oldText: BEFORE, newText: AFTER }] } },
       { type: 'diskWrite', path: file, content: AFTER },
       { type: 'toolCallUpdate', update: { toolCallId: 'e', status: 'completed' } },
       { type: 'text', text: 'I renamed two items.' },
     ] }],
-  }));
-  return {
-    'switchboard.agents': { Scripted: { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
-    'switchboard.defaultAgent': 'Scripted',
   };
+  return scriptedAgentSettings({ repoRoot, node24 }, script);
 };
 
 export default async function ({ page, log, shotsDir, workspace }) {
   const file = path.join(workspace, 'list.txt');
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const prompt = view.locator('#prompt');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const { view, prompt } = await openChat(page);
   await prompt.fill('rename items');
   await prompt.press('Enter');
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });

@@ -1,13 +1,11 @@
 // The chat in light, dark and high-contrast themes, with every kind of card on screen, and a check
 // that keyboard-only use reaches the controls. Screenshots: chat-theme-{light,dark,hc}.png.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-')), 'themes.json');
-  fs.writeFileSync(script, JSON.stringify({
+  const script = {
     modes: { currentModeId: 'code', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
     turns: [{
       steps: [
@@ -29,10 +27,9 @@ export const settings = ({ repoRoot, node24 }) => {
         { type: 'fail', code: -32603, message: 'Model overloaded', data: { retryAfter: 30 } },
       ],
     }],
-  }));
+  };
   return {
-    'switchboard.agents': { Scripted: { command: node24, args: [path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs'), script] } },
-    'switchboard.defaultAgent': 'Scripted',
+    ...scriptedAgentSettings({ repoRoot, node24 }, script),
     'workbench.colorTheme': 'Default Light Modern',
   };
 };
@@ -54,11 +51,7 @@ async function setTheme(page, name) {
 }
 
 export default async function ({ page, log, shotsDir }) {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const prompt = view.locator('#prompt');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const { view, prompt } = await openChat(page);
 
   // Keyboard only: type, Enter to send.
   await prompt.focus();

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
-import { api, useScriptedAgent, waitFor } from './helpers';
+import { ChangeTracker } from '../../src/host/review/changeTracker';
+import { agentEvents, api, lastOf, useScriptedAgent, waitFor } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
@@ -141,6 +142,51 @@ describe('Review of agent changes', () => {
     await sb.review.undo(turnId, file, agentHunk.id);
     assert.equal(doc.getText(), edit(before, ['line 2\n', 'user 2\n']));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a permission request carrying a diff opens the diff editor before the user answers', async () => {
+    const file = path.join(root(), 'review-g.txt');
+    fs.writeFileSync(file, 'old line\n');
+    const { log } = await useScriptedAgent({ turns: [{ steps: [
+      { type: 'permission', toolCall: { toolCallId: 'p', title: 'Edit review-g.txt', kind: 'edit',
+        content: [{ type: 'diff', path: file, oldText: 'old line\n', newText: 'new line\n' }] },
+        options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] },
+    ] }] });
+    const turn = sb.chat.sendPrompt('edit review-g');
+    const permission = await waitFor('permission', () => lastOf(sb.chat.items, 'permission'));
+    const input = await waitFor('diff editor', () => {
+      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return i instanceof vscode.TabInputTextDiff ? i : undefined;
+    });
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'old line\n');
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'new line\n');
+    assert.equal(agentEvents(log).some(e => e.event === 'result' && e.type === 'permission'), false, 'still waiting for the user');
+    sb.chat.answerPermission(permission.id, 'no');
+    await turn;
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('undecided changes survive a window reload', async () => {
+    const file = path.join(root(), 'review-h.txt');
+    fs.writeFileSync(file, 'a\nb\n');
+    const store = new Map<string, unknown>();
+    const memento = { get: (k: string) => store.get(k), update: async (k: string, v: unknown) => { store.set(k, v); }, keys: () => [...store.keys()] } as unknown as vscode.Memento;
+    const quiet = { trace() {}, info() {}, warn() {}, error() {}, traceEnabled: false };
+    const first = new ChangeTracker(memento, quiet);
+    first.beginTurn('tab1', 'Scripted');
+    first.recordWrite('tab1', file, 'a\nb\n', 'a\nB\n');
+    fs.writeFileSync(file, 'a\nB\n');
+    await first.endTurn('tab1');
+    first.dispose(); // the window closes: state is written
+    const second = new ChangeTracker(memento, quiet);
+    try {
+      const [turn] = second.views();
+      assert.deepEqual(turn.files.map(f => [f.path, f.added, f.removed]), [[file, 1, 1]]);
+      await second.undo(turn.turnId, file);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'a\nb\n');
+    } finally {
+      second.dispose();
+    }
   });
 
   it('decorates changed lines and offers Keep / Undo as CodeLens in the editor', async () => {
