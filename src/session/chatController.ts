@@ -27,6 +27,8 @@ export class ChatController extends Disposable {
   private activeId: string;
   private nextTab = 1;
   private statusValue: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
+  /** The agent started last, for Restart after it exited. */
+  private lastSpec: AgentSpec | undefined;
 
   private readonly opsEmitter = this.register(new vscode.EventEmitter<{ tab: string; ops: readonly TranscriptOp[] }>());
   private readonly metaEmitter = this.register(new vscode.EventEmitter<{ tab: string; meta: SessionMeta }>());
@@ -94,6 +96,11 @@ export class ChatController extends Disposable {
 
   /** Starts the agent (the default one, or the user's pick) and a session in the shown tab. */
   async start(spec?: AgentSpec): Promise<boolean> {
+    // Another agent does not continue this agent's conversation: it gets a tab of its own.
+    if (spec && this.active.agentName && this.active.agentName !== spec.name && this.active.items.length > 0) {
+      this.activeId = this.addTab(this.newTab(spec.name)).id;
+      this.changedTabs(true);
+    }
     const runtime = await this.ensureRuntime(spec);
     return !!runtime && (await this.ensureSession(this.active, runtime));
   }
@@ -268,8 +275,6 @@ export class ChatController extends Disposable {
   }
 
   // ---- internals ---------------------------------------------------------------------------------
-
-  private lastSpec: AgentSpec | undefined;
 
   private ensureRuntime(spec?: AgentSpec): Promise<AgentRuntime | undefined> {
     if (this.runtime?.isRunning && (!spec || spec.name === this.runtime.spec.name)) return Promise.resolve(this.runtime);
