@@ -64,7 +64,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(({ tab, update }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
     }),
-    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)));
+    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
+    files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, tracker, log);
   context.subscriptions.push(diffs, chat, view,

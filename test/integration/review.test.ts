@@ -102,6 +102,24 @@ describe('Review of agent changes', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it('a closed file the agent read, then rewrote on disk without reporting the diff, is listed against what it read', async () => {
+    const file = path.join(root(), 'review-r.txt');
+    const before = numbered(5);
+    fs.writeFileSync(file, before);
+    const after = edit(before, ['line 3\n', 'three\n']);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'read', path: file, quiet: true },
+      { type: 'toolCall', toolCall: { toolCallId: 'w', title: 'Edit', kind: 'edit', status: 'in_progress' } },
+      { type: 'diskWrite', path: file, content: after },
+      { type: 'toolCallUpdate', update: { toolCallId: 'w', status: 'completed', locations: [{ path: file }] } },
+    ] }] });
+    await sb.chat.sendPrompt('edit review-r');
+    const { turnId, hunks } = await waitFor('the change to be listed', () => sb.review.views().length ? lastChange(file) : undefined);
+    assert.deepEqual(hunks.map(h => [h.curLine, h.removedText, h.addedText]), [[3, 'line 3\n', 'three\n']]);
+    await sb.review.undo(turnId, file);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
   it('a created file is removed and a deleted file restored by Undo', async () => {
     const created = path.join(root(), 'new-dir', 'created.txt');
     const deleted = path.join(root(), 'review-d.txt');

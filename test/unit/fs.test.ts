@@ -4,6 +4,9 @@ import { sliceLines, splitLinesKeepEnds } from '../../src/common/fs/lines';
 import { decodeText } from '../../src/common/fs/text';
 import { decideAccess, isAbsolutePath, isWithin, parseOutsideWorkspacePolicy, parseReviewWrites } from '../../src/common/fs/pathPolicy';
 import { lineEdits, merge3 } from '../../src/common/fs/merge';
+import { matchLineEndings } from '../../src/common/fs/eol';
+import { FsErrors, fromNodeError } from '../../src/common/fs/errors';
+import * as acp from '@agentclientprotocol/sdk';
 
 const numbered = (n: number, eol = '\n') => Array.from({ length: n }, (_, i) => `line ${i + 1}${eol}`).join('');
 
@@ -187,5 +190,50 @@ describe('fs: merge3', () => {
     const r = merge3(b, 'A\nb\nc', 'a\nb\nc\nd\n');
     assert.deepEqual(r.conflicts, []);
     assert.equal(r.text, 'A\nb\nc\nd\n');
+  });
+});
+
+describe('fs: line endings of a write', () => {
+  it('converts LF content to CRLF when the file uses CRLF, and leaves everything else alone', () => {
+    assert.equal(matchLineEndings('a\nb\n', 'x\r\ny\r\n'), 'a\r\nb\r\n');
+    assert.equal(matchLineEndings('a\nb\n', 'x\ny\n'), 'a\nb\n');
+    assert.equal(matchLineEndings('a\r\nb\n', 'x\r\ny\r\n'), 'a\r\nb\n', 'content that has CR is the agent\'s choice');
+    assert.equal(matchLineEndings('a\nb\n', 'x\r\ny\nz\nw\n'), 'a\nb\n', 'mostly LF stays LF');
+    assert.equal(matchLineEndings('a\nb\n', ''), 'a\nb\n');
+  });
+});
+
+describe('fs: errors the agent reads', () => {
+  it('have exact codes and messages naming the path', () => {
+    const p = '/abs/dir/file.txt';
+    const cases: [ReturnType<typeof FsErrors.notFound>, number, string][] = [
+      [FsErrors.relative('rel/x'), -32602, 'Path must be absolute: rel/x'],
+      [FsErrors.notFound(p), -32002, `File not found: ${p}`],
+      [FsErrors.directory(p), -32602, `Path is a directory, not a file: ${p}`],
+      [FsErrors.binary(p), -32602, `File is binary (it contains NUL bytes), not text: ${p}`],
+      [FsErrors.encoding(p), -32602, `File is not valid UTF-8 text: ${p}`],
+      [FsErrors.userRejected(p), -32603, `User rejected the edit to ${p}`],
+    ];
+    for (const [e, code, message] of cases) {
+      assert.ok(e instanceof acp.RequestError);
+      assert.deepEqual([e.code, e.message], [code, message]);
+    }
+    assert.deepEqual(FsErrors.notFound(p).data, { uri: 'file:///abs/dir/file.txt', path: p, reason: 'notFound' });
+  });
+
+  it('maps Node errors', () => {
+    const errno = (code: string) => Object.assign(new Error(code), { code });
+    assert.equal(fromNodeError(errno('ENOENT'), '/x')?.code, -32002);
+    assert.equal(fromNodeError(errno('EISDIR'), '/x')?.message, 'Path is a directory, not a file: /x');
+    assert.equal(fromNodeError(errno('EACCES'), '/x')?.message, 'Permission denied: /x');
+    assert.equal(fromNodeError(errno('EMFILE'), '/x'), undefined);
+  });
+});
+
+describe('fs: decodeText details', () => {
+  it('drops a BOM and keeps everything else', () => {
+    assert.deepEqual(decodeText(Buffer.from('\ufeffhi\r\n', 'utf8')), { ok: true, text: 'hi\r\n' });
+    const sub = Buffer.from('xxhéllo').subarray(2);
+    assert.deepEqual(decodeText(sub), { ok: true, text: 'héllo' });
   });
 });

@@ -63,7 +63,7 @@ export interface CurrentText {
  */
 export async function readCurrent(target: Target): Promise<CurrentText> {
   const doc = findOpenDocument(target);
-  if (doc?.isDirty) return { exists: true, text: doc.getText(), source: 'buffer' };
+  if (doc?.isDirty) return { exists: true, text: bufferText(doc), source: 'buffer' };
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(target.real);
@@ -74,4 +74,14 @@ export async function readCurrent(target: Target): Promise<CurrentText> {
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw decoded.reason === 'binary' ? FsErrors.binary(target.requested) : FsErrors.encoding(target.requested);
   return { exists: true, text: decoded.text, source: 'disk' };
+}
+
+/** The buffer's text, materialized once per document version (a 5 MB buffer read twice costs one copy). */
+const texts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
+function bufferText(doc: vscode.TextDocument): string {
+  const cached = texts.get(doc);
+  if (cached && cached.version === doc.version) return cached.text;
+  const text = doc.getText();
+  texts.set(doc, { version: doc.version, text });
+  return text;
 }

@@ -69,6 +69,14 @@ export class FsService extends Disposable {
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
+  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: string }>());
+  /** The agent read a file (the whole text): the baseline of a change it may make on disk later. */
+  readonly onDidRead = this.readEmitter.event;
+
+  /** @internal AgentFs reports its reads through here. */
+  notifyRead(filePath: string, text: string): void {
+    this.readEmitter.fire({ path: filePath, text });
+  }
   /** Fired whenever a review starts or ends, with every pending review. */
   readonly onDidChangeReviews: vscode.Event<readonly ReviewInfo[]>;
 
@@ -241,6 +249,7 @@ class AgentFs implements FsHandlers {
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
+    this.service.notifyRead(params.path, current.text);
     return { content: sliceLines(current.text, params.line, params.limit) };
   }
 
@@ -284,7 +293,9 @@ class AgentFs implements FsHandlers {
       conflicts = merged.conflicts.length;
     }
     const approved = this.takeApproval(params.sessionId, params.path, params.content);
-    const mustReview = conflicts > 0 || (!approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always');
+    const unchanged = current.exists && proposed === current.text;
+    const mustReview = conflicts > 0 ||
+      (!unchanged && !approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always');
     if (mustReview) {
       const decision = await this.service.review({
         owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
@@ -298,7 +309,7 @@ class AgentFs implements FsHandlers {
     const result = await this.service.apply(target, current, proposed);
     // What the agent now believes the file holds: the base of its next write.
     this.lastRead.set(key, content);
-    this.service.record({
+    if (result.before !== result.after) this.service.record({
       sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
       before: result.before, after: result.after, reviewed: mustReview,
     }, target);

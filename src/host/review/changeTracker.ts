@@ -23,6 +23,8 @@ interface Turn {
   readonly tabId: string;
   readonly agentName: string;
   running: boolean;
+  /** Disk checks still running for this turn: the turn ends after them. */
+  readonly inflight: Set<Promise<void>>;
 }
 
 interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
@@ -48,7 +50,7 @@ export class ChangeTracker extends Disposable {
     super();
     this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false });
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set() });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => this.userSaves.set(doc.uri.fsPath, Date.now())));
@@ -68,7 +70,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true });
+    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set() });
     this.runningTurn.set(tabId, turnId);
     return turnId;
   }
@@ -78,6 +80,7 @@ export class ChangeTracker extends Disposable {
     const turnId = this.runningTurn.get(tabId);
     if (!turnId) return;
     const turn = this.turns.get(turnId)!;
+    await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
     turn.running = false;
     this.runningTurn.delete(tabId);
@@ -109,9 +112,9 @@ export class ChangeTracker extends Disposable {
     }
     const kind = update.kind;
     if (update.status === 'completed' || update.status === 'failed') {
-      void this.settlePendingDiffs(turn);
+      this.track(turn, this.settlePendingDiffs(turn));
       if (kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined || kind === null) {
-        for (const loc of update.locations ?? []) void this.compareWithSnapshot(turn, loc.path);
+        for (const loc of update.locations ?? []) this.track(turn, this.compareWithSnapshot(turn, loc.path));
       }
     }
   }
@@ -182,6 +185,12 @@ export class ChangeTracker extends Disposable {
     }
   }
 
+  private track(turn: Turn, work: Promise<void>): void {
+    const p = work.catch(err => this.log.warn(`Change detection failed: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => turn.inflight.delete(p));
+    turn.inflight.add(p);
+  }
+
   private async compareWithSnapshot(turn: Turn, filePath: string): Promise<void> {
     if (!path.isAbsolute(filePath) || !isInWorkspace(filePath)) return;
     const owned = this.ownerOf(filePath)?.changes.get(filePath);
@@ -200,7 +209,10 @@ export class ChangeTracker extends Disposable {
    * earlier turn joins that earlier entry (its baseline stays the text before the first change).
    */
   private record(turn: Turn, filePath: string, before: string | null, after: string | null): void {
-    (this.ownerOf(filePath) ?? turn).changes.record(filePath, before, after);
+    const owner = this.ownerOf(filePath) ?? turn;
+    owner.changes.record(filePath, before, after);
+    // A change detected just after its turn ended still gets listed.
+    if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
     this.snapshots.remember(filePath, after ?? undefined);
     this.changed();
   }
@@ -220,7 +232,7 @@ export class ChangeTracker extends Disposable {
     if (this.runningTurn.size !== 1) return;
     const turn = this.turns.get([...this.runningTurn.values()][0])!;
     if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) return;
-    await this.compareWithSnapshot(turn, filePath);
+    this.track(turn, this.compareWithSnapshot(turn, filePath));
   }
 
   private turnFor(tabId: string | undefined): Turn | undefined {
