@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
 
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, tracker, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, tracker, files, log);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));

@@ -2,7 +2,7 @@
 // once per animation frame. A streamed message re-renders only itself, once per frame, however
 // many chunks arrived; the rest of the transcript is never touched.
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ChangeAction, ChatStatus, HostMessage, TurnChangesView, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
+import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
 import { renderMarkdown } from './markdown';
@@ -19,6 +19,7 @@ const tabsEl = $<HTMLElement>('tabs');
 const statusEl = $<HTMLElement>('status');
 const planEl = $<HTMLElement>('plan');
 const changesEl = $<HTMLElement>('changes');
+const writesEl = $<HTMLElement>('writes');
 const promptEl = $<HTMLTextAreaElement>('prompt');
 const sendEl = $<HTMLButtonElement>('send');
 const stopEl = $<HTMLButtonElement>('stop');
@@ -86,6 +87,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'changes':
       renderChanges(msg.turns);
+      break;
+    case 'writes':
+      renderWrites(msg.writes);
       break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
@@ -309,6 +313,24 @@ transcriptEl.addEventListener('click', e => {
     if (href) send({ type: 'link/open', href });
   }
 });
+
+// ---- agent writes waiting for review (the diff editor has the same Accept / Reject) -------------
+
+function renderWrites(writes: readonly PendingWriteView[]): void {
+  writesEl.hidden = writes.length === 0;
+  const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
+  writesEl.replaceChildren(...writes.map(w => {
+    const name = w.path.split(/[\\/]/).pop()!;
+    const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
+    card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
+    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your unsaved edits: compare before accepting.`));
+    const row = h('div', 'actions');
+    row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
+      button('Reject', 'secondary', act('reject', w.id)), button('Accept all for this session', 'secondary', act('acceptAll', w.id)));
+    card.append(row);
+    return card;
+  }));
+}
 
 // ---- the agent's changes, per turn: keep or undo per file and per hunk ---------------------------
 

@@ -42,6 +42,17 @@ export interface TurnChangesView {
 
 export type ChangeAction = 'keep' | 'undo' | 'diff';
 
+/** An agent write waiting for the user's Accept / Reject. */
+export interface PendingWriteView {
+  readonly id: string;
+  readonly agentName: string;
+  readonly path: string;
+  readonly isNewFile: boolean;
+  readonly conflicts: number;
+}
+
+export type WriteAction = 'accept' | 'reject' | 'acceptAll' | 'diff';
+
 export type HostMessage =
   | {
     readonly type: 'state/reset';
@@ -59,7 +70,8 @@ export type HostMessage =
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
-  | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] };
+  | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
+  | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] };
 
 /** An image pasted into the prompt box, as the browser read it. */
 export interface PastedImage {
@@ -85,6 +97,7 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly itemId: string; readonly index: number }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
+  | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
   | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string };
 
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
@@ -141,6 +154,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: 'diff/open', itemId: m.itemId, index: m.index as number };
     case 'terminal/reveal':
       return str(m.terminalId, 500) ? { type: 'terminal/reveal', terminalId: m.terminalId } : undefined;
+    case 'write/action':
+      if (!['accept', 'reject', 'acceptAll', 'diff'].includes(m.action as string) || !str(m.id)) return undefined;
+      return { type: 'write/action', action: m.action as WriteAction, id: m.id };
     case 'change/action': {
       if (!['keep', 'undo', 'diff'].includes(m.action as string) || !str(m.turnId)) return undefined;
       if (m.path !== undefined && !str(m.path, 4096)) return undefined;

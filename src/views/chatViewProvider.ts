@@ -15,6 +15,16 @@ import type { ChatController } from '../session/chatController';
 export const CHAT_VIEW_ID = 'switchboard.chat';
 const FLUSH_MS = 16;
 
+/** Agent writes waiting for review (host/fs). */
+export interface PendingWrites {
+  readonly reviews: readonly { id: string; sessionId: string; agentName: string; path: string; isNewFile: boolean; conflicts: number }[];
+  readonly onDidChangeReviews: vscode.Event<unknown>;
+  accept(id: string): boolean;
+  reject(id: string): boolean;
+  acceptAllForSession(id: string): boolean;
+  openDiff(id: string): Promise<void>;
+}
+
 /** Live output of agent terminals, for `{type: "terminal"}` content in tool cards. */
 export interface TerminalTails {
   getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean }): string | undefined;
@@ -46,6 +56,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly diffs: ToolDiffs,
     private readonly terminals: TerminalTails,
     private readonly changes: ChangeTracker,
+    private readonly writes: PendingWrites,
     private readonly log: Logger,
   ) {
     super();
@@ -56,6 +67,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(chat.onReset(() => this.replay()));
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
     this.register(changes.onDidChange(() => this.postChanges()));
+    this.register(writes.onDidChangeReviews(() => this.postWrites()));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
   }
 
@@ -145,6 +157,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(chat.activeTab, msg.itemId, msg.index); break;
+      case 'write/action':
+        if (msg.action === 'accept') this.writes.accept(msg.id);
+        else if (msg.action === 'reject') this.writes.reject(msg.id);
+        else if (msg.action === 'acceptAll') this.writes.acceptAllForSession(msg.id);
+        else await this.writes.openDiff(msg.id);
+        break;
       case 'change/action':
         if (msg.action === 'keep') this.changes.keep(msg.turnId, msg.path, msg.hunkId);
         else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
@@ -177,6 +195,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
     }
     this.postChanges();
+    this.postWrites();
+  }
+
+  /** Writes of the shown tab's session waiting for Accept / Reject. */
+  private postWrites(): void {
+    const sessionId = this.chat.active.sessionId;
+    this.post({
+      type: 'writes',
+      writes: this.writes.reviews.filter(r => r.sessionId === sessionId)
+        .map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })),
+    });
   }
 
   /** The shown tab's undecided changes, per turn. */
@@ -237,6 +266,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <nav id="tabs" role="tablist" aria-label="Conversations"></nav>
 <header id="status" role="status" aria-live="polite"></header>
 <main id="transcript" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
+<section id="writes" aria-label="Edits waiting for your review" hidden></section>
 <section id="changes" aria-label="Changed files" hidden></section>
 <section id="plan" aria-label="Plan" hidden></section>
 <form id="composer">

@@ -8,6 +8,9 @@ describe('parseViewMessage (webview input is untrusted)', () => {
       { type: 'prompt/send', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] });
     assert.deepEqual(parseViewMessage({ type: 'config/set', configId: 'fast', value: true }), { type: 'config/set', configId: 'fast', value: true });
     assert.deepEqual(parseViewMessage({ type: 'location/open', path: '/w/a.ts', line: 3 }), { type: 'location/open', path: '/w/a.ts', line: 3 });
+    assert.deepEqual(parseViewMessage({ type: 'write/action', action: 'accept', id: 'r1' }), { type: 'write/action', action: 'accept', id: 'r1' });
+    assert.deepEqual(parseViewMessage({ type: 'change/action', action: 'undo', turnId: 't1', path: '/w/a.ts', hunkId: 'b0:c0' }),
+      { type: 'change/action', action: 'undo', turnId: 't1', path: '/w/a.ts', hunkId: 'b0:c0' });
     assert.deepEqual(parseViewMessage({ type: 'permission/answer', itemId: 'i3', optionId: null }), { type: 'permission/answer', itemId: 'i3', optionId: null });
     assert.deepEqual(parseViewMessage({ type: 'item/action', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', itemId: 'i1', action: 'restart' });
   });
@@ -18,7 +21,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
       { type: 'prompt/send', text: 'x', images: [{ mimeType: 'text/html', data: 'PGI+' }] },
       { type: 'prompt/send', text: 'x', images: [{ mimeType: 'image/png', data: '<script>' }] },
       { type: 'prompt/send', text: 'x', mentions: [42] }, { type: 'config/set', configId: 'a', value: { x: 1 } },
-      { type: 'location/open', path: '/a', line: -1 }, { type: 'diff/open', itemId: 'i', index: 1.5 }]) {
+      { type: 'location/open', path: '/a', line: -1 }, { type: 'diff/open', itemId: 'i', index: 1.5 },
+      { type: 'write/action', action: 'acceptEverything', id: 'r1' }, { type: 'change/action', action: 'keep', turnId: 5 }]) {
       assert.equal(parseViewMessage(bad), undefined, JSON.stringify(bad));
     }
   });
