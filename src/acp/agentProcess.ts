@@ -7,6 +7,7 @@ import type { AgentSpec } from '../common/agentConfig';
 import { LineTail } from '../common/lineTail';
 import type { Logger } from '../common/logger';
 import { planSpawn } from '../common/spawnPlan';
+import { terminalEnv } from '../common/terminal/spawnPlan';
 
 export interface AgentExit {
   readonly code: number | null;
@@ -65,7 +66,8 @@ export class AgentProcess {
       try {
         child = spawn(plan.file, plan.args, {
           cwd,
-          env: { ...process.env, ...spec.env },
+          // The user's environment without VS Code's own process variables, plus the configured env.
+          env: terminalEnv(process.env, Object.entries(spec.env).map(([name, value]) => ({ name, value })), process.platform),
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsVerbatimArguments: plan.verbatim,
           windowsHide: true,
