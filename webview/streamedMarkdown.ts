@@ -1,6 +1,7 @@
 // Markdown that grows while it streams. Finished blocks (up to the last blank line outside a code
 // fence) are rendered once and frozen; only the open tail is re-rendered, and no more often than
 // its own render cost allows (at most ~20% of the time), so a long answer stays cheap to stream.
+// Text that arrives between two renders is shown at once as plain text, then formatted.
 import { renderMarkdown } from './markdown';
 
 const COST_FACTOR = 4;
@@ -8,6 +9,8 @@ const COST_FACTOR = 4;
 export class StreamedMarkdown {
   private frozenChars = 0;
   private readonly tail: HTMLElement;
+  /** Text that arrived since the last markdown render, shown as plain text until the next one. */
+  private raw: Text | undefined;
   private notBefore = 0;
 
   constructor(private readonly container: HTMLElement, private text: string) {
@@ -18,12 +21,19 @@ export class StreamedMarkdown {
 
   append(more: string): void {
     this.text += more;
+    if (!this.raw) {
+      this.raw = document.createTextNode('');
+      (this.tail.lastElementChild ?? this.tail).append(this.raw);
+    }
+    // Visible at once; formatted at the next markdown render.
+    this.raw.appendData(more);
   }
 
   /** Renders unless it rendered too recently (returns false: call again later) or `force` is set. */
   render(force: boolean): boolean {
     const start = performance.now();
     if (!force && start < this.notBefore) return false;
+    this.raw = undefined;
     const boundary = this.frozenChars + lastBlockBoundary(this.text.slice(this.frozenChars));
     if (boundary > this.frozenChars) {
       const block = document.createElement('div');

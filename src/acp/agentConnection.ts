@@ -47,7 +47,7 @@ export class AgentConnection {
         .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
         .onRequest(acp.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
-    this.connection = app.connect(traced(raw, log));
+    this.connection = app.connect(traced(raw, child.stdout, log));
   }
 
   get agent(): acp.ClientContext {
@@ -168,16 +168,25 @@ export class AgentConnection {
   }
 }
 
-/** Logs every JSON-RPC message at trace level; costs nothing when trace is off. */
-function traced(stream: acp.Stream, log: Logger): acp.Stream {
-  const tap = (arrow: string) => new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+/**
+ * Logs every JSON-RPC message at trace level. Incoming lines are read off the agent's stdout as they
+ * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
+ * through a small transform. Both cost a branch when trace is off.
+ */
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger): acp.Stream {
+  let partial = '';
+  stdout.on('data', (chunk: Buffer) => {
+    if (!log.traceEnabled) { partial = ''; return; }
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop()!.slice(-1_000_000);
+    for (const line of lines) if (line.trim()) log.trace(`← ${line}`);
+  });
+  const outgoing = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
-      if (log.traceEnabled) log.trace(`${arrow} ${JSON.stringify(message)}`);
+      if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
       controller.enqueue(message);
     },
   });
-  const incoming = tap('←');
-  const outgoing = tap('→');
   void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
-  return { readable: stream.readable.pipeThrough(incoming), writable: outgoing.writable };
+  return { readable: stream.readable, writable: outgoing.writable };
 }

@@ -230,11 +230,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         this.queue.push(op);
       }
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    // At most one message per frame, but never a frame of delay after a quiet moment: the first
+    // chunk of an answer (and the last, when chunks are sparse) is posted right away.
+    this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
   }
+
+  private lastFlush = 0;
 
   private flush(): void {
     this.flushTimer = undefined;
+    this.lastFlush = Date.now();
     if (!this.queue.length) return;
     const ops = this.queue;
     this.queue = [];
