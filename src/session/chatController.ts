@@ -144,8 +144,9 @@ export class ChatController extends Disposable {
     return this.active.cancel();
   }
 
-  answerPermission(itemId: string, optionId: string | null): void {
-    for (const tab of this.tabs.values()) tab.answerPermission(itemId, optionId);
+  /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
+  answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
+    this.tabs.get(tabId)?.answerPermission(itemId, optionId);
   }
 
   async runAction(action: ItemAction): Promise<void> {
