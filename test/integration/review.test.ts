@@ -120,6 +120,16 @@ describe('Review of agent changes', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
+  it('a file the agent creates on disk without reporting anything is caught by the watcher', async () => {
+    const file = path.join(root(), 'unreported', 'made-up.txt');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'diskWrite', path: file, content: 'surprise\n' }, { type: 'sleep', ms: 1500 }] }] });
+    await sb.chat.sendPrompt('do something');
+    const { turnId } = await waitFor('the new file to be listed', () => sb.review.views().some(t => t.files.some(f => f.path === file)) ? lastChange(file) : undefined);
+    assert.equal(sb.review.viewOf(turnId)!.files.find(f => f.path === file)!.kind, 'created');
+    await sb.review.undo(turnId, file);
+    assert.equal(fs.existsSync(file), false);
+  });
+
   it('a created file is removed and a deleted file restored by Undo', async () => {
     const created = path.join(root(), 'new-dir', 'created.txt');
     const deleted = path.join(root(), 'review-d.txt');

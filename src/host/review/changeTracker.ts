@@ -61,9 +61,9 @@ export class ChangeTracker extends Disposable {
       if (owner) { owner.changes.updateCurrent(e.document.uri.fsPath, e.document.getText()); this.changed(); }
     }));
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
-    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri)));
-    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri)));
-    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri)));
+    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri, false)));
+    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri, true)));
+    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri, false)));
     this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
   }
 
@@ -222,7 +222,7 @@ export class ChangeTracker extends Disposable {
     return undefined;
   }
 
-  private async onDiskChange(uri: vscode.Uri): Promise<void> {
+  private async onDiskChange(uri: vscode.Uri, created: boolean): Promise<void> {
     if (uri.scheme !== 'file' || this.runningTurn.size === 0) return;
     const filePath = uri.fsPath;
     if (/[\\/](\.git|node_modules)[\\/]/.test(filePath)) return;
@@ -231,7 +231,11 @@ export class ChangeTracker extends Disposable {
     // One running turn: the change is its agent's. With several, it cannot be attributed safely.
     if (this.runningTurn.size !== 1) return;
     const turn = this.turns.get([...this.runningTurn.values()][0])!;
-    if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) return;
+    if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) {
+      // A file that appears during the turn did not exist before it: its baseline is "no file".
+      if (created) this.track(turn, readText(filePath).then(now => { if (now !== undefined) this.record(turn, filePath, null, now); }));
+      return;
+    }
     this.track(turn, this.compareWithSnapshot(turn, filePath));
   }
 
