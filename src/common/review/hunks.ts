@@ -5,7 +5,10 @@
 import { diffLines } from 'diff';
 
 export interface Hunk {
-  /** Stable within one (baseline, current) pair: `b<baseline offset>:c<current offset>`. */
+  /**
+   * `b<start>-<end>` of the baseline range it replaces: stays the same when the user edits elsewhere
+   * in the file (the baseline does not move), so a Keep/Undo click still finds its hunk.
+   */
   readonly id: string;
   /** Character range in the baseline that the agent replaced… */
   readonly baseStart: number;
@@ -31,7 +34,7 @@ export function computeHunks(baseline: string, current: string): Hunk[] {
   const close = () => {
     if (!open) return;
     hunks.push({
-      id: `b${open.b}:c${open.c}`, baseStart: open.b, baseEnd: open.b + open.removed.length, curStart: open.c, curEnd: open.c + open.added.length,
+      id: `b${open.b}-${open.b + open.removed.length}`, baseStart: open.b, baseEnd: open.b + open.removed.length, curStart: open.c, curEnd: open.c + open.added.length,
       removedText: open.removed, addedText: open.added, curLine: open.line, curLineCount: open.nAdd, added: open.nAdd, removed: open.nDel,
     });
     open = undefined;

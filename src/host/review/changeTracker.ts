@@ -30,6 +30,7 @@ interface Turn {
 interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
 
 const STATE_KEY = 'switchboard.review.v1';
+const EDIT_DEBOUNCE_MS = 300;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 
@@ -38,6 +39,7 @@ export class ChangeTracker extends Disposable {
   /** The running turn of each tab. */
   private readonly runningTurn = new Map<string, string>();
   private readonly userSaves = new Map<string, number>();
+  private readonly editTimers = new Map<string, NodeJS.Timeout>();
   private readonly snapshots: FileSnapshots;
   private nextTurn = 1;
   private saveTimer: NodeJS.Timeout | undefined;
@@ -53,13 +55,21 @@ export class ChangeTracker extends Disposable {
       this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set() });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
-    this.register(vscode.workspace.onDidSaveTextDocument(doc => this.userSaves.set(doc.uri.fsPath, Date.now())));
-    // The user edits a file with undecided changes: Undo must apply to what the file holds now.
+    this.register(vscode.workspace.onDidSaveTextDocument(doc => {
+      this.userSaves.set(doc.uri.fsPath, Date.now());
+      const owner = doc.uri.scheme === 'file' ? this.ownerOf(doc.uri.fsPath) : undefined;
+      if (owner) { owner.changes.updateCurrent(doc.uri.fsPath, doc.getText()); this.changed(); }
+    }));
+    // The user edits a file with undecided changes: its current text follows (debounced; Undo reads
+    // the buffer itself first), so Undo applies to what the file holds and keeps the user's edits.
     this.register(vscode.workspace.onDidChangeTextDocument(e => {
       if (e.document.uri.scheme !== 'file' || e.contentChanges.length === 0) return;
-      const owner = this.ownerOf(e.document.uri.fsPath);
-      if (owner) { owner.changes.updateCurrent(e.document.uri.fsPath, e.document.getText()); this.changed(); }
+      const filePath = e.document.uri.fsPath;
+      if (!this.ownerOf(filePath)) return;
+      clearTimeout(this.editTimers.get(filePath));
+      this.editTimers.set(filePath, setTimeout(() => this.syncFromEditor(filePath), EDIT_DEBOUNCE_MS));
     }));
+    this.register({ dispose: () => { for (const t of this.editTimers.values()) clearTimeout(t); } });
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
     this.register(watcher.onDidChange(uri => void this.onDiskChange(uri, false)));
     this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri, true)));
@@ -151,7 +161,10 @@ export class ChangeTracker extends Disposable {
   keep(turnId: string, filePath?: string, hunkId?: string): void {
     const turn = this.turns.get(turnId);
     if (!turn) return;
-    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) turn.changes.keep(f, hunkId);
+    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
+      this.syncFromEditor(f);
+      turn.changes.keep(f, hunkId);
+    }
     this.cleanup(turnId);
   }
 
@@ -160,6 +173,7 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get(turnId);
     if (!turn) return;
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
+      this.syncFromEditor(f);
       const target = turn.changes.undo(f, hunkId);
       if (target) await writeFile(f, target.text);
       this.snapshots.remember(f, target?.text ?? undefined);
@@ -183,6 +197,21 @@ export class ChangeTracker extends Disposable {
         this.pendingDiffs.delete(filePath);
       }
     }
+  }
+
+  /** Takes the text of the file's open buffer as its current text (the user may have typed since). */
+  private syncFromEditor(filePath: string): void {
+    clearTimeout(this.editTimers.get(filePath));
+    this.editTimers.delete(filePath);
+    const owner = this.ownerOf(filePath);
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath);
+    // Only a buffer with unsaved edits knows more than the disk (a clean one may even still show a
+    // file the agent deleted).
+    if (!owner || !doc || doc.isClosed || !doc.isDirty) return;
+    const text = doc.getText();
+    if (owner.changes.get(filePath)?.current === text) return;
+    owner.changes.updateCurrent(filePath, text);
+    this.changed();
   }
 
   private track(turn: Turn, work: Promise<void>): void {

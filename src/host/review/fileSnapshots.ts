@@ -16,10 +16,10 @@ export class FileSnapshots extends Disposable {
     super();
     for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
     this.register(vscode.workspace.onDidOpenTextDocument(doc => this.fromDocument(doc)));
+    // What the user saves is the new baseline. Typing is not followed (that would copy the buffer
+    // on every keystroke): a dirty buffer is never reloaded from disk, so it needs no snapshot until
+    // it is saved; a clean buffer reloaded from disk must keep the old snapshot to compare with.
     this.register(vscode.workspace.onDidSaveTextDocument(doc => this.fromDocument(doc)));
-    // The user's typing moves the snapshot; a clean buffer reloaded from disk does not (that
-    // reload is the change we need to compare against the snapshot).
-    this.register(vscode.workspace.onDidChangeTextDocument(e => { if (e.document.isDirty) this.fromDocument(e.document); }));
   }
 
   get(path: string): string | undefined {
