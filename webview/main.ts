@@ -5,6 +5,7 @@ import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
+import { matchCommands } from '../src/common/sessionMeta';
 import { renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
 import './chat.css';
@@ -237,7 +238,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
       const head = h('div', 'diff-head');
       head.append(h('span', 'diff-path', { title: c.path }, c.path.split(/[\\/]/).pop() + (c.isNew ? ' (new file)' : '')),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
-        button('Open diff', 'secondary small', () => send({ type: 'diff/open', itemId, index })));
+        button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index })));
       const pre = h('pre', 'diff-lines');
       for (const line of c.preview.lines) {
         pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));
@@ -276,7 +277,7 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   p.options.forEach((o, i) => {
     // No option is pre-selected or focused: a stray Enter must never grant anything.
     row.append(button(`${i + 1}. ${o.name}`, o.kind.startsWith('allow') ? 'allow' : 'secondary', () =>
-      send({ type: 'permission/answer', itemId: item.id, optionId: o.optionId }), `${o.name} (key ${i + 1})`));
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${o.name} (key ${i + 1})`));
   });
   el.append(row, h('div', 'hint', {}, `Press 1–${p.options.length} to answer, Esc to stop the turn.`));
   return el;
@@ -291,7 +292,7 @@ document.addEventListener('keydown', e => {
   for (const r of rendered.values()) {
     if (r.item.kind === 'permission' && r.item.permission.outcome === undefined) {
       const option = r.item.permission.options[n - 1];
-      if (option) { e.preventDefault(); send({ type: 'permission/answer', itemId: r.item.id, optionId: option.optionId }); }
+      if (option) { e.preventDefault(); send({ type: 'permission/answer', tab: activeTab, itemId: r.item.id, optionId: option.optionId }); }
       return;
     }
   }
@@ -540,18 +541,20 @@ agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));
 
 function updateCompletions(): void {
   const text = promptEl.value.slice(0, promptEl.selectionStart);
-  const slash = /^\/(\S*)$/.exec(text);
-  if (slash && meta?.commands.length) {
-    const prefix = slash[1].toLowerCase();
-    showCompletions(meta.commands.filter(c => c.name.toLowerCase().startsWith(prefix)).map(c => ({
+  const commands = meta ? matchCommands(meta.commands, text) : [];
+  if (commands.length) {
+    showCompletions(commands.map(c => ({
       label: `/${c.name}`, detail: c.description + (c.input?.hint ? ` — ${c.input.hint}` : ''), apply: () => applyCommand(c),
     })));
     return;
   }
   const q = currentMentionQuery();
-  if (q !== undefined) { send({ type: 'mention/search', query: q }); return; }
+  clearTimeout(mentionTimer);
+  // Searching the workspace per keystroke is wasteful: ask once typing pauses.
+  if (q !== undefined) { mentionTimer = setTimeout(() => send({ type: 'mention/search', query: q }), 150); return; }
   hideCompletions();
 }
+let mentionTimer: ReturnType<typeof setTimeout> | undefined;
 
 function currentMentionQuery(): string | undefined {
   const m = /(?:^|\s)@([^\s@]*)$/.exec(promptEl.value.slice(0, promptEl.selectionStart));

@@ -52,15 +52,18 @@ export class StreamedMarkdown {
  * it can no longer change as more text arrives (lists split there render the same).
  */
 export function lastBlockBoundary(text: string): number {
-  let inFence = false;
+  /** The open fence (its character and length); it closes only with the same character, as long or longer. */
+  let fence: { char: string; length: number } | undefined;
   let boundary = 0;
   let pos = 0;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
     if (nl < 0) break;
     const line = text.slice(pos, nl);
-    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence && line.trim() === '' && pos > 0) boundary = nl + 1;
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (m && !fence) fence = { char: m[1][0], length: m[1].length };
+    else if (m && fence && m[1][0] === fence.char && m[1].length >= fence.length && m[2].trim() === '') fence = undefined;
+    else if (!fence && line.trim() === '' && pos > 0) boundary = nl + 1;
     pos = nl + 1;
   }
   return boundary;

@@ -1,5 +1,5 @@
 // One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
-// No UI here: what the client serves (permissions, later fs and terminals) comes in as handlers.
+// No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../common/logger';

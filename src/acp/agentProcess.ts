@@ -1,7 +1,7 @@
 // The agent as an operating-system process: spawn with the user's environment, collect stderr,
 // and stop it for sure (close stdin, SIGTERM, SIGKILL after a grace period; on POSIX the whole
 // process group, so `npx` wrappers and their children go too).
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { AgentSpec } from '../common/agentConfig';
 import { LineTail } from '../common/lineTail';
@@ -115,7 +115,8 @@ export class AgentProcess {
     const pid = this.child.pid;
     if (pid === undefined) return;
     try {
-      if (process.platform === 'win32') this.child.kill(sig);
+      // Windows has no process groups; taskkill /T ends the tree (the agent behind a .cmd shim too).
+      if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(pid), '/T', ...(sig === 'SIGKILL' ? ['/F'] : [])], { windowsHide: true, timeout: 5000 });
       else process.kill(-pid, sig);
     } catch {
       try { this.child.kill(sig); } catch { /* already gone */ }

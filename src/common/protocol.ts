@@ -83,7 +83,7 @@ export type ViewMessage =
   | { readonly type: 'view/ready' }
   | { readonly type: 'prompt/send'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel' }
-  | { readonly type: 'permission/answer'; readonly itemId: string; readonly optionId: string | null }
+  | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
   | { readonly type: 'agent/pick' }
   | { readonly type: 'tab/select'; readonly tab: string }
@@ -95,7 +95,7 @@ export type ViewMessage =
   | { readonly type: 'mention/search'; readonly query: string }
   | { readonly type: 'link/open'; readonly href: string }
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
-  | { readonly type: 'diff/open'; readonly itemId: string; readonly index: number }
+  | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
   | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
   | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string };
@@ -129,8 +129,8 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: 'prompt/send', text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
     }
     case 'permission/answer':
-      if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500))) return undefined;
-      return { type: 'permission/answer', itemId: m.itemId, optionId: m.optionId };
+      if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'permission/answer', tab: m.tab as string | undefined, itemId: m.itemId, optionId: m.optionId };
     case 'item/action':
       if (!str(m.itemId) || !ACTIONS.includes(m.action as ItemAction)) return undefined;
       return { type: 'item/action', itemId: m.itemId, action: m.action as ItemAction };
@@ -150,8 +150,8 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       if (!str(m.path, 4096) || !(m.line === null || (Number.isInteger(m.line) && (m.line as number) >= 0))) return undefined;
       return { type: 'location/open', path: m.path, line: m.line as number | null };
     case 'diff/open':
-      if (!str(m.itemId) || !Number.isInteger(m.index) || (m.index as number) < 0) return undefined;
-      return { type: 'diff/open', itemId: m.itemId, index: m.index as number };
+      if (!str(m.itemId) || !Number.isInteger(m.index) || (m.index as number) < 0 || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'diff/open', tab: m.tab as string | undefined, itemId: m.itemId, index: m.index as number };
     case 'terminal/reveal':
       return str(m.terminalId, 500) ? { type: 'terminal/reveal', terminalId: m.terminalId } : undefined;
     case 'write/action':

@@ -10,11 +10,13 @@ export async function openLink(href: string): Promise<void> {
     await vscode.env.openExternal(vscode.Uri.parse(href, true));
     return;
   }
-  if (/^file:/i.test(href)) uri = vscode.Uri.parse(href, true);
-  else if (path.isAbsolute(href)) uri = vscode.Uri.file(href);
+  // Agents link files as /abs/a.ts#L10, a.ts#L10 or file:///abs/a.ts#L10; the fragment is the line.
+  const target = decodeURIComponentSafe(href.replace(/#.*$/, ''));
+  if (/^file:/i.test(href)) uri = vscode.Uri.parse(href, true).with({ fragment: '' });
+  else if (path.isAbsolute(target)) uri = vscode.Uri.file(target);
   else if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (folder) uri = vscode.Uri.joinPath(folder.uri, href.replace(/#.*$/, ''));
+    if (folder) uri = vscode.Uri.joinPath(folder.uri, target);
   }
   if (!uri) {
     void vscode.window.showWarningMessage(`Switchboard does not open links of this kind: ${href.slice(0, 200)}`);
@@ -34,4 +36,8 @@ export async function openLocation(file: string, line: number | null): Promise<v
   } catch (err) {
     void vscode.window.showWarningMessage(`Cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
 }

@@ -7,6 +7,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { PastedImage } from '../common/protocol';
 
 const MAX_EMBED_BYTES = 512 * 1024;
+const MAX_EMBED_CHARS = 512 * 1024;
 
 export async function buildPrompt(
   text: string, mentions: readonly string[], images: readonly PastedImage[], caps: acp.PromptCapabilities,
@@ -17,7 +18,7 @@ export async function buildPrompt(
   for (const image of images) blocks.push({ type: 'image', mimeType: image.mimeType, data: image.data });
   for (const mention of new Set(mentions)) {
     const uri = resolveMention(mention);
-    if (!uri) return { refused: `Cannot attach "${mention}": it is not a file of this workspace.` };
+    if (!uri) return { refused: `Cannot attach "${mention}": open a folder to mention its files.` };
     blocks.push(caps.embeddedContext ? await embed(uri) : link(uri));
   }
   return { blocks };
@@ -36,7 +37,10 @@ function link(uri: vscode.Uri): acp.ContentBlock {
 /** The buffer's text when the file is open (unsaved edits included), else the file; large or binary files stay links. */
 async function embed(uri: vscode.Uri): Promise<acp.ContentBlock> {
   const open = vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
-  if (open) return { type: 'resource', resource: { uri: uri.toString(), text: open.getText(), mimeType: 'text/plain' } };
+  if (open) {
+    const text = open.getText();
+    return text.length > MAX_EMBED_CHARS ? link(uri) : { type: 'resource', resource: { uri: uri.toString(), text, mimeType: 'text/plain' } };
+  }
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.type !== vscode.FileType.File || stat.size > MAX_EMBED_BYTES) return link(uri);

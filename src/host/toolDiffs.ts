@@ -12,6 +12,9 @@ interface Entry { readonly path: string; readonly oldText: string; readonly newT
 
 export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** An open diff follows a later update of the same tool call. */
+  readonly onDidChange = this.changed.event;
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
 
   /** Keeps the texts of every diff in a tool call / update of the tab. */
@@ -28,6 +31,7 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
       this.entries.delete(key);
       this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      for (const side of ['before', 'after']) this.changed.fire(this.uri(key, side, c.path));
     });
   }
 
@@ -39,8 +43,12 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
       return;
     }
     const name = path.basename(entry.path);
-    const uri = (side: string) => vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${name}` });
+    const uri = (side: string) => this.uri(key, side, entry.path);
     await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
+  }
+
+  private uri(key: string, side: string, filePath: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${path.basename(filePath)}` });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -52,6 +60,7 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
 
   dispose(): void {
     this.registration.dispose();
+    this.changed.dispose();
     this.entries.clear();
   }
 }

@@ -113,6 +113,12 @@ export class ChatController extends Disposable {
 
   /** Ends the agent process for sure; resolves when it is gone. Tabs stay, detached. */
   async stop(): Promise<void> {
+    // Stop during start: let the start finish, then stop what it started.
+    await this.starting?.catch(() => undefined);
+    await this.stopRuntime();
+  }
+
+  private async stopRuntime(): Promise<void> {
     const runtime = this.runtime;
     if (!runtime) return;
     this.runtime = undefined;
@@ -126,18 +132,23 @@ export class ChatController extends Disposable {
   async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<void> {
     if (!text.trim() && !images.length) return;
     const tab = this.active;
-    if (tab.busy) {
+    // Claimed at once: a second Enter while the session is still opening must not open another.
+    if (!tab.reserve()) {
       tab.addNotice('The agent is still working on the previous prompt. Stop it first or wait.');
       return;
     }
-    const runtime = await this.ensureRuntime();
-    if (!runtime || !(await this.ensureSession(tab, runtime))) return;
-    const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
-    if ('refused' in built) {
-      tab.addNotice(built.refused);
-      return;
+    try {
+      const runtime = await this.ensureRuntime();
+      if (!runtime || !(await this.ensureSession(tab, runtime))) return;
+      const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
+      if ('refused' in built) {
+        tab.addNotice(built.refused);
+        return;
+      }
+      await tab.prompt(built.blocks, text);
+    } finally {
+      tab.release();
     }
-    await tab.prompt(built.blocks, text);
   }
 
   cancelTurn(): Promise<void> {
@@ -295,7 +306,7 @@ export class ChatController extends Disposable {
     }
     const spec = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
     if (!spec) return undefined;
-    if (this.runtime) await this.stop();
+    if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
     this.setStatus('starting', `Starting ${spec.name}…`, spec.name);
     let runtime: AgentRuntime;
@@ -321,9 +332,21 @@ export class ChatController extends Disposable {
     return runtime;
   }
 
-  /** Makes sure `tab` has a live session on `runtime`: reopens its old session if the agent can, else a new one. */
-  private async ensureSession(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
-    if (tab.runtime === runtime && tab.sessionId) return true;
+  private readonly ensuring = new Map<string, Promise<boolean>>();
+
+  /** Makes sure `tab` has a live session on `runtime` (one attempt at a time per tab). */
+  private ensureSession(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
+    if (tab.runtime === runtime && tab.sessionId) return Promise.resolve(true);
+    let pending = this.ensuring.get(tab.id);
+    if (!pending) {
+      pending = this.openSessionFor(tab, runtime).finally(() => this.ensuring.delete(tab.id));
+      this.ensuring.set(tab.id, pending);
+    }
+    return pending;
+  }
+
+  /** Reopens the tab's old session if the agent can, else opens a new one. */
+  private async openSessionFor(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
     try {
       const caps = runtime.capabilities;
       if (tab.sessionId && tab.agentName === runtime.spec.name) {
@@ -333,13 +356,19 @@ export class ChatController extends Disposable {
           return true;
         }
         if (caps.loadSession) {
-          tab.clearForReplay();
+          const before = tab.clearForReplay();
           tab.bind(runtime, tab.sessionId);
-          const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd);
-          tab.bind(runtime, tab.sessionId, response);
-          return true;
+          try {
+            const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd);
+            tab.bind(runtime, tab.sessionId, response);
+            return true;
+          } catch (err) {
+            tab.restoreAfterFailedLoad(before);
+            tab.addNotice(`${runtime.spec.name} could not reopen its earlier session (${describe(err)}); a new session was started.`);
+          }
+        } else {
+          tab.addNotice(`${runtime.spec.name} cannot reopen its earlier session; a new session was started.`);
         }
-        tab.addNotice(`${runtime.spec.name} cannot reopen its earlier session; a new session was started.`);
       }
       const response = await this.newSession(runtime);
       tab.bind(runtime, response.sessionId, response);
@@ -408,9 +437,9 @@ export class ChatController extends Disposable {
       const first = content?.findIndex(c => c.type === 'diff') ?? -1;
       if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
     });
-    tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(this.sessions); });
+    tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(() => this.sessions); });
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
-    tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(this.sessions); });
+    tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
     tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
     return tab;
   }
@@ -418,7 +447,7 @@ export class ChatController extends Disposable {
   private changedTabs(resetView: boolean): void {
     this.tabsEmitter.fire();
     if (resetView) this.resetEmitter.fire();
-    this.saved.schedule(this.sessions);
+    this.saved.schedule(() => this.sessions);
   }
 
   private reportStartFailure(spec: AgentSpec, err: unknown): void {

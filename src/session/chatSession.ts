@@ -60,7 +60,24 @@ export class ChatSession extends Disposable implements SessionSink {
   get items(): readonly Item[] { return this.transcriptValue.snapshot(); }
   get meta(): SessionMeta { return this.metaValue; }
   get runtime(): AgentRuntime | undefined { return this.runtimeValue; }
-  get busy(): boolean { return this.turn !== undefined; }
+  get busy(): boolean { return this.turn !== undefined || this.reserved; }
+
+  /** Held from the moment a prompt is sent until its turn starts (the session may still be opening). */
+  private reserved = false;
+
+  /** Claims the tab for one prompt; false when it is busy. */
+  reserve(): boolean {
+    if (this.busy) return false;
+    this.reserved = true;
+    this.stateEmitter.fire();
+    return true;
+  }
+
+  release(): void {
+    if (!this.reserved) return;
+    this.reserved = false;
+    this.stateEmitter.fire();
+  }
   get waiting(): boolean { return this.permissions.size > 0; }
 
   get info(): TabInfo {
@@ -94,9 +111,19 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
 
-  /** Replaces the transcript before `session/load` replays the history into it. */
-  clearForReplay(): void {
+  /** Replaces the transcript before `session/load` replays the history into it; returns the old one. */
+  clearForReplay(): Transcript {
+    const old = this.transcriptValue;
     this.transcriptValue = new Transcript();
+    this.resetEmitter.fire();
+    return old;
+  }
+
+  /** `session/load` failed: the conversation as it was, and no session (the next prompt opens one). */
+  restoreAfterFailedLoad(old: Transcript): void {
+    this.unbind();
+    this.sessionId = undefined;
+    this.transcriptValue = old;
     this.resetEmitter.fire();
   }
 
@@ -111,10 +138,7 @@ export class ChatSession extends Disposable implements SessionSink {
     if (ops.length) this.emit(ops);
   }
 
-  /**
-   * Runs one turn. Resolves when it ended (any stop reason) or failed; failures are shown in the
-   * transcript. Returns false when the agent was not there to ask.
-   */
+  /** Runs one turn. Resolves when it ended (any stop reason) or failed; failures are shown in the transcript. */
   async prompt(blocks: acp.ContentBlock[], displayText: string): Promise<void> {
     const runtime = this.runtimeValue;
     const sessionId = this.sessionId;
@@ -125,6 +149,7 @@ export class ChatSession extends Disposable implements SessionSink {
     }
     const turn = { cancelled: false };
     this.turn = turn;
+    this.reserved = false;
     this.lastPrompt = blocks;
     this.emit(this.transcriptValue.addUser(displayText));
     this.stateEmitter.fire();
@@ -183,6 +208,7 @@ export class ChatSession extends Disposable implements SessionSink {
     const pending = this.permissions.get(itemId);
     if (!pending) return;
     const option = optionId === null ? undefined : pending.options.find(o => o.optionId === optionId);
+    if (optionId !== null && !option) return; // not one of this request's options: ignore, never cancel
     this.permissions.delete(itemId);
     this.emit(this.transcriptValue.resolvePermission(itemId, option ? option.name : 'cancelled'));
     pending.resolve(option
@@ -191,7 +217,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
 
-  /** The oldest unanswered permission request, for keyboard shortcuts and the status bar. */
+  /** The unanswered permission requests, oldest first (for the status bar). */
   get pendingPermissionIds(): string[] {
     return [...this.permissions.keys()];
   }
@@ -220,6 +246,8 @@ export class ChatSession extends Disposable implements SessionSink {
 
   override dispose(): void {
     this.unbind();
+    // A turn still running ends here for everyone listening (the review stops attributing to it).
+    if (this.turn) { this.turn = undefined; this.turnEmitter.fire('end'); }
     super.dispose();
   }
 

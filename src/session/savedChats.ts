@@ -28,9 +28,9 @@ export class SavedChats {
     return Array.isArray(raw) ? raw.filter(isSavedChat) : [];
   }
 
-  /** Saves within a second; a burst of changes (a streamed answer) costs one write. */
-  schedule(sessions: readonly ChatSession[]): void {
-    this.timer ??= setTimeout(() => this.flush(sessions), DELAY_MS);
+  /** Saves within a second; a burst of changes (a streamed answer) costs one write per second. */
+  schedule(sessions: () => readonly ChatSession[]): void {
+    this.timer ??= setTimeout(() => this.flush(sessions()), DELAY_MS);
   }
 
   flush(sessions: readonly ChatSession[]): void {

@@ -144,7 +144,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'view/ready': break; // handled per surface
       case 'prompt/send': await chat.sendPrompt(msg.text, msg.mentions, msg.images); break;
       case 'turn/cancel': await chat.cancelTurn(); break;
-      case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId); break;
+      case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;
       case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
       case 'tab/select': chat.selectTab(msg.tab); break;
@@ -156,7 +156,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'mention/search': this.post({ type: 'mention/results', query: msg.query, results: await findMentionCandidates(msg.query) }); break;
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
-      case 'diff/open': await this.diffs.open(chat.activeTab, msg.itemId, msg.index); break;
+      case 'diff/open': await this.diffs.open(msg.tab ?? chat.activeTab, msg.itemId, msg.index); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
         else if (msg.action === 'reject') this.writes.reject(msg.id);

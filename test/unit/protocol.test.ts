@@ -11,7 +11,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
     assert.deepEqual(parseViewMessage({ type: 'write/action', action: 'accept', id: 'r1' }), { type: 'write/action', action: 'accept', id: 'r1' });
     assert.deepEqual(parseViewMessage({ type: 'change/action', action: 'undo', turnId: 't1', path: '/w/a.ts', hunkId: 'b0:c0' }),
       { type: 'change/action', action: 'undo', turnId: 't1', path: '/w/a.ts', hunkId: 'b0:c0' });
-    assert.deepEqual(parseViewMessage({ type: 'permission/answer', itemId: 'i3', optionId: null }), { type: 'permission/answer', itemId: 'i3', optionId: null });
+    assert.deepEqual(parseViewMessage({ type: 'permission/answer', itemId: 'i3', optionId: null }), { type: 'permission/answer', tab: undefined, itemId: 'i3', optionId: null });
+    assert.deepEqual(parseViewMessage({ type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' }), { type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' });
     assert.deepEqual(parseViewMessage({ type: 'item/action', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', itemId: 'i1', action: 'restart' });
   });
 

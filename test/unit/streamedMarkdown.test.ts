@@ -12,6 +12,15 @@ describe('lastBlockBoundary (what of a streaming answer can be frozen)', () => {
     assert.equal(text.slice(0, lastBlockBoundary(text)), 'para 1\n\npara 2\n\n');
   });
 
+  it('closes a fence only with the same kind, at least as long', () => {
+    const text = 'a\n\n````md\n```js\nx\n\n```\ny\n\n';
+    assert.equal(text.slice(0, lastBlockBoundary(text)), 'a\n\n');
+    const closed = text + '````\n\nz';
+    assert.equal(closed.slice(0, lastBlockBoundary(closed)), text + '````\n\n');
+    const tilde = 'b\n\n~~~\n```\n\n';
+    assert.equal(tilde.slice(0, lastBlockBoundary(tilde)), 'b\n\n');
+  });
+
   it('never cuts inside a fenced code block', () => {
     const text = 'intro\n\n```js\nconst a = 1;\n\nconst b = 2;\n';
     assert.equal(text.slice(0, lastBlockBoundary(text)), 'intro\n\n');

@@ -66,13 +66,6 @@ export function undoHunk(current: string, hunk: Hunk): string {
   return current.slice(0, hunk.curStart) + hunk.removedText + current.slice(hunk.curEnd);
 }
 
-export function lineStats(baseline: string, current: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const h of computeHunks(baseline, current)) { added += h.added; removed += h.removed; }
-  return { added, removed };
-}
-
 function countLines(text: string): number {
   if (!text) return 0;
   const n = text.split('\n').length;

@@ -19,11 +19,6 @@ export interface FileChangeView {
   readonly hunks: readonly Pick<Hunk, 'id' | 'curLine' | 'curLineCount' | 'added' | 'removed'>[];
 }
 
-export interface SavedTurnChanges {
-  readonly turnId: string;
-  readonly files: readonly FileChange[];
-}
-
 export class TurnChanges {
   private readonly files = new Map<string, FileChange>();
 
@@ -61,7 +56,7 @@ export class TurnChanges {
 
   view(): FileChangeView[] {
     return this.pending().map(f => {
-      const hunks = computeHunks(f.baseline ?? '', f.current ?? '');
+      const hunks = this.hunks(f.path);
       return {
         path: f.path,
         kind: f.baseline === null ? 'created' : f.current === null ? 'deleted' : 'modified',
@@ -72,16 +67,24 @@ export class TurnChanges {
     });
   }
 
+  /** Hunks of a file; computed once per (baseline, current) pair, however often the views ask. */
   hunks(path: string): Hunk[] {
     const f = this.files.get(path);
-    return f ? computeHunks(f.baseline ?? '', f.current ?? '') : [];
+    if (!f) return [];
+    const cached = this.hunkCache.get(path);
+    if (cached && cached.of === f) return cached.hunks;
+    const hunks = computeHunks(f.baseline ?? '', f.current ?? '');
+    this.hunkCache.set(path, { of: f, hunks });
+    return hunks;
   }
+
+  private readonly hunkCache = new Map<string, { of: FileChange; hunks: Hunk[] }>();
 
   /** Keeps one hunk (or the whole file): nothing on disk changes. */
   keep(path: string, hunkId?: string): void {
     const f = this.files.get(path);
     if (!f) return;
-    if (hunkId === undefined) { this.files.delete(path); return; }
+    if (hunkId === undefined) { this.files.delete(path); this.hunkCache.delete(path); return; }
     const hunk = this.hunks(path).find(h => h.id === hunkId);
     if (!hunk) return;
     const baseline = keepHunk(f.baseline ?? '', hunk);
@@ -97,6 +100,7 @@ export class TurnChanges {
     if (!f) return undefined;
     if (hunkId === undefined) {
       this.files.delete(path);
+      this.hunkCache.delete(path);
       return { text: f.baseline };
     }
     const hunk = this.hunks(path).find(h => h.id === hunkId);
@@ -107,12 +111,9 @@ export class TurnChanges {
     return { text: target };
   }
 
-  toJSON(): SavedTurnChanges {
-    return { turnId: this.turnId, files: this.pending() };
-  }
-
   /** Stores the file, or forgets it once nothing is left to decide. */
   private set(f: FileChange): void {
+    this.hunkCache.delete(f.path);
     if (f.baseline === f.current) this.files.delete(f.path);
     else this.files.set(f.path, f);
   }

@@ -10,8 +10,17 @@ export const FsSettings = {
 
 const config = () => vscode.workspace.getConfiguration('switchboard');
 
+/**
+ * The user's own value: what guards the user (review, files outside the workspace) must not be
+ * switched off by a repository's .vscode/settings.json.
+ */
+function userValue<T>(key: string): T | undefined {
+  const i = config().inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue;
+}
+
 export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
-  return parseOutsideWorkspacePolicy(config().get(FsSettings.outsideWorkspace));
+  return parseOutsideWorkspacePolicy(userValue(FsSettings.outsideWorkspace));
 }
 
 export function readSaveAfterWrite(): boolean {
@@ -19,5 +28,5 @@ export function readSaveAfterWrite(): boolean {
 }
 
 export function readReviewWrites(): ReviewWritesMode {
-  return parseReviewWrites(config().get(FsSettings.reviewWrites));
+  return parseReviewWrites(userValue(FsSettings.reviewWrites));
 }

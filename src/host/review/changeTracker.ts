@@ -31,6 +31,10 @@ interface SavedTurn { turnId: string; tabId: string; agentName: string; files: r
 
 const STATE_KEY = 'switchboard.review.v1';
 const EDIT_DEBOUNCE_MS = 300;
+/** Larger files are not kept as baselines, nor saved across reloads. */
+const MAX_TRACKED_CHARS = 2 * 1024 * 1024;
+/** Build output and caches: created by the commands an agent runs, not edits to review. */
+const GENERATED = /[\\/](node_modules|\.git|dist|out|build|target|coverage|__pycache__|\.next|\.nuxt|\.cache|\.turbo|\.venv|venv|\.gradle|bin|obj)[\\/]|\.(pyc|o|class|log|lock|map|tsbuildinfo)$/;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 
@@ -93,13 +97,14 @@ export class ChangeTracker extends Disposable {
     await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
     turn.running = false;
-    this.runningTurn.delete(tabId);
+    if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (turn.changes.isEmpty) this.turns.delete(turnId);
     this.changed();
   }
 
   /** A write the client applied for the agent (fs/write_text_file). */
-  recordWrite(tabId: string | undefined, filePath: string, before: string | undefined, after: string): void {
+  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string): void {
+    const filePath = normalize(agentPath);
     const turn = this.turnFor(tabId);
     if (!turn) return;
     this.record(turn, filePath, before ?? null, after);
@@ -107,7 +112,7 @@ export class ChangeTracker extends Disposable {
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
   rememberRead(filePath: string, text: string): void {
-    this.snapshots.remember(filePath, text);
+    this.snapshots.remember(normalize(filePath), text);
   }
 
   /**
@@ -115,16 +120,18 @@ export class ChangeTracker extends Disposable {
    * with locations tell which files to compare with their snapshots once the call completed.
    */
   onToolUpdate(tabId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
-    const turn = this.turnFor(tabId);
+    // Only during a turn: tool calls replayed by session/load are history, not new changes.
+    const turnId = this.runningTurn.get(tabId);
+    const turn = turnId ? this.turns.get(turnId) : undefined;
     if (!turn) return;
     for (const c of update.content ?? []) {
-      if (c.type === 'diff' && path.isAbsolute(c.path)) this.pendingDiffs.set(c.path, { turn, oldText: c.oldText ?? null, newText: c.newText });
+      if (c.type === 'diff' && path.isAbsolute(c.path)) this.pendingDiffs.set(normalize(c.path), { turn, oldText: c.oldText ?? null, newText: c.newText });
     }
     const kind = update.kind;
     if (update.status === 'completed' || update.status === 'failed') {
       this.track(turn, this.settlePendingDiffs(turn));
       if (kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined || kind === null) {
-        for (const loc of update.locations ?? []) this.track(turn, this.compareWithSnapshot(turn, loc.path));
+        for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareWithSnapshot(turn, normalize(loc.path)));
       }
     }
   }
@@ -173,7 +180,10 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get(turnId);
     if (!turn) return;
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
+      // What the file holds now (a formatter, git or the user may have changed it since).
       this.syncFromEditor(f);
+      const now = await readText(f);
+      if ((now ?? null) !== turn.changes.get(f)?.current) turn.changes.updateCurrent(f, now ?? null);
       const target = turn.changes.undo(f, hunkId);
       if (target) await writeFile(f, target.text);
       this.snapshots.remember(f, target?.text ?? undefined);
@@ -262,7 +272,11 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get([...this.runningTurn.values()][0])!;
     if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) {
       // A file that appears during the turn did not exist before it: its baseline is "no file".
-      if (created) this.track(turn, readText(filePath).then(now => { if (now !== undefined) this.record(turn, filePath, null, now); }));
+      if (created && !looksGenerated(filePath)) {
+        this.track(turn, readText(filePath).then(now => {
+          if (now !== undefined && now.length <= MAX_TRACKED_CHARS && !now.includes('\0') && !now.includes('\uFFFD')) this.record(turn, filePath, null, now);
+        }));
+      }
       return;
     }
     this.track(turn, this.compareWithSnapshot(turn, filePath));
@@ -293,11 +307,23 @@ export class ChangeTracker extends Disposable {
   }
 
   private persist(): void {
+    const small = (f: FileChange) => (f.baseline?.length ?? 0) + (f.current?.length ?? 0) <= MAX_TRACKED_CHARS;
     const saved: SavedTurn[] = [...this.turns.entries()]
       .filter(([, t]) => !t.changes.isEmpty)
-      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.pending() }));
+      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.pending().filter(small) }));
     void this.state.update(STATE_KEY, saved);
   }
+}
+
+function looksGenerated(filePath: string): boolean {
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
+  const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
+  return GENERATED.test(rel);
+}
+
+/** One spelling per file (drive letter case, separators), whoever names it: agent or VS Code. */
+function normalize(filePath: string): string {
+  return vscode.Uri.file(filePath).fsPath;
 }
 
 function isInWorkspace(filePath: string): boolean {

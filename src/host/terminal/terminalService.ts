@@ -115,7 +115,14 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     return {
       async create(params) {
         if (closed || service.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
-        return service.create(owner, agent, params);
+        const created = await service.create(owner, agent, params);
+        // The connection closed while the command was starting: its release sweep missed it.
+        const entry = service.entries.get(created.terminalId);
+        if ((closed || service.disposed) && entry) {
+          await service.release(entry);
+          throw new acp.RequestError(-32603, 'The agent connection is closing');
+        }
+        return created;
       },
       async output(params) {
         const e = lookup(params);
