@@ -99,6 +99,16 @@ describe('Chat panel model', () => {
     assert.equal(lastOf(sb.chat.items, 'user')?.text, 'one');
   });
 
+  it('a second Enter while the agent is still starting opens no second session and is not lost silently', async () => {
+    const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'one answer' }] }] });
+    const first = sb.chat.sendPrompt('first');
+    const second = sb.chat.sendPrompt('second');
+    await Promise.all([first, second]);
+    assert.equal(agentEvents(log).filter(e => e.event === 'session/new').length, 1);
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'one answer');
+    assert.match(lastOf(sb.chat.items, 'notice')?.text ?? '', /still working/);
+  });
+
   it('"open diff" on a tool card shows both full texts in the diff editor', async () => {
     const oldText = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const newText = oldText.replace('line 150', 'line one-fifty');

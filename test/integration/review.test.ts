@@ -217,6 +217,19 @@ describe('Review of agent changes', () => {
     }
   });
 
+  it('Undo keeps what changed on disk after the turn (a formatter, git, another tool)', async () => {
+    const file = path.join(root(), 'review-s.txt');
+    const before = numbered(12);
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'write', path: file, content: edit(before, ['line 3\n', 'agent 3\n']) }] }] });
+    await sb.chat.sendPrompt('edit review-s');
+    const { turnId, hunks } = lastChange(file);
+    // After the turn, something else rewrites line 10 on disk.
+    fs.writeFileSync(file, edit(before, ['line 3\n', 'agent 3\n'], ['line 10\n', 'tool 10\n']));
+    await sb.review.undo(turnId, file, hunks[0].id);
+    assert.equal(fs.readFileSync(file, 'utf8'), edit(before, ['line 10\n', 'tool 10\n']));
+  });
+
   it('decorates changed lines and offers Keep / Undo as CodeLens in the editor', async () => {
     const file = path.join(root(), 'review-f.txt');
     const before = numbered(6);
