@@ -9,6 +9,7 @@ import type { TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
 import type { ChangeTracker } from '../host/review/changeTracker';
+import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 
@@ -23,14 +24,6 @@ export interface PendingWrites {
   reject(id: string): boolean;
   acceptAllForSession(id: string): boolean;
   openDiff(id: string): Promise<void>;
-}
-
-/** Live output of agent terminals, for `{type: "terminal"}` content in tool cards. */
-export interface TerminalTails {
-  getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean }): string | undefined;
-  getInfo(terminalId: string): { running: boolean } | undefined;
-  readonly onDidChangeOutput: vscode.Event<string>;
-  reveal(terminalId: string, preserveFocus?: boolean): boolean;
 }
 
 const TAIL_BYTES = 4096;
@@ -54,7 +47,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
     private readonly diffs: ToolDiffs,
-    private readonly terminals: TerminalTails,
+    private readonly terminals: TerminalView,
     private readonly changes: ChangeTracker,
     private readonly writes: PendingWrites,
     private readonly log: Logger,
