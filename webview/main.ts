@@ -81,6 +81,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'mention/results':
       if (currentMentionQuery() === msg.query) showMentionResults(msg.results);
       break;
+    case 'composer/restore':
+      // Only into an empty prompt box: never overwrite what the user typed since.
+      if (!promptEl.value) {
+        promptEl.value = msg.text;
+        msg.mentions.forEach(addMention);
+        images.push(...msg.images);
+        renderAttachments();
+      }
+      break;
     case 'composer/insert':
       msg.mentions.forEach(addMention);
       if (msg.text) promptEl.value += (promptEl.value && !promptEl.value.endsWith('\n') ? '\n' : '') + msg.text;

@@ -69,6 +69,7 @@ export type HostMessage =
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
+  | { readonly type: 'composer/restore'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
   | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
   | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] };

@@ -129,23 +129,29 @@ export class ChatController extends Disposable {
 
   // ---- conversation ------------------------------------------------------------------------------
 
-  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<void> {
-    if (!text.trim() && !images.length) return;
+  /**
+   * Sends a prompt in the shown tab and resolves when its turn ended. Resolves with `'notSent'`
+   * when the prompt never reached the agent (busy, agent not started, content refused), so the
+   * view can give the text back to the user.
+   */
+  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<'sent' | 'notSent'> {
+    if (!text.trim() && !images.length) return 'notSent';
     const tab = this.active;
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) {
       tab.addNotice('The agent is still working on the previous prompt. Stop it first or wait.');
-      return;
+      return 'notSent';
     }
     try {
       const runtime = await this.ensureRuntime();
-      if (!runtime || !(await this.ensureSession(tab, runtime))) return;
+      if (!runtime || !(await this.ensureSession(tab, runtime))) return 'notSent';
       const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
       if ('refused' in built) {
         tab.addNotice(built.refused);
-        return;
+        return 'notSent';
       }
       await tab.prompt(built.blocks, text);
+      return 'sent';
     } finally {
       tab.release();
     }

@@ -121,6 +121,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const msg = parseViewMessage(raw);
     if (!msg) {
       this.log.warn(`Ignored a malformed message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      // A prompt refused here (an image too large or of a type agents do not take) is given back.
+      const r = raw as { type?: unknown; text?: unknown };
+      if (r?.type === 'prompt/send' && typeof r.text === 'string') {
+        void surface.webview.postMessage({ type: 'composer/restore', text: r.text, mentions: [], images: [], } satisfies HostMessage);
+        void vscode.window.showWarningMessage('The prompt could not be sent: an attachment is too large or of an unsupported type (PNG, JPEG, GIF or WebP images only).');
+      }
       return;
     }
     if (msg.type === 'view/ready') {
@@ -135,7 +141,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const chat = this.chat;
     switch (msg.type) {
       case 'view/ready': break; // handled per surface
-      case 'prompt/send': await chat.sendPrompt(msg.text, msg.mentions, msg.images); break;
+      case 'prompt/send':
+        // A prompt that never reached the agent goes back into the prompt box: nothing typed is lost.
+        if (await chat.sendPrompt(msg.text, msg.mentions, msg.images) === 'notSent') {
+          this.post({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
+        }
+        break;
       case 'turn/cancel': await chat.cancelTurn(); break;
       case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;

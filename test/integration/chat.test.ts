@@ -130,7 +130,7 @@ describe('Chat panel model', () => {
   it('refuses content the agent does not accept, with a message, and sends nothing', async () => {
     const { log } = await useScriptedAgent({ agentCapabilities: { promptCapabilities: { image: false } } });
     await sb.chat.start();
-    await sb.chat.sendPrompt('look', [], [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+    assert.equal(await sb.chat.sendPrompt('look', [], [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]), 'notSent', 'the view gets the prompt back');
     assert.match(lastOf(sb.chat.items, 'notice')?.text ?? '', /does not accept images/);
     assert.equal(agentEvents(log).filter(e => e.event === 'prompt').length, 0);
   });

@@ -27,7 +27,7 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
   const setting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
 
   /** Starts a turn of the scripted agent running `steps`; the turn is awaited by the caller. */
-  async function turn(steps: Step[]): Promise<{ log: string; done: Promise<void> }> {
+  async function turn(steps: Step[]): Promise<{ log: string; done: Promise<unknown> }> {
     const { log } = await useScriptedAgent({ turns: [{ steps }] }, AGENT);
     const done = sb.chat.sendPrompt('go');
     done.catch(() => { /* asserted by the caller */ });
