@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
+import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
 import { FsErrors } from '../../common/fs/errors';
@@ -58,6 +59,8 @@ export interface AgentFsServices {
 }
 
 const MAX_KEPT_WRITES = 200;
+/** The texts each connection keeps as merge bases; the least recent are forgotten (a write then needs no merge base). */
+const LAST_READ_MAX_CHARS = 64 * 1024 * 1024;
 
 export class FsService extends Disposable {
   private readonly content = this.register(new DiffContentProvider());
@@ -233,7 +236,7 @@ export class FsService extends Disposable {
 /** One agent connection's fs handlers: its sessions' "last read" texts, approvals and queues. */
 class AgentFs implements FsHandlers {
   /** sessionId + real path → the full text the agent last read (or wrote) there. */
-  private readonly lastRead = new Map<string, string>();
+  private readonly lastRead = new BoundedTextMap(LAST_READ_MAX_CHARS);
   /** op + real path → the user's answer for a path outside the workspace (asked once). */
   private readonly outsideAnswers = new Map<string, Promise<boolean>>();
   private readonly acceptAll = new Set<string>();

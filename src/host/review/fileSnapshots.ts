@@ -2,15 +2,14 @@
 // (as the user left them), files it wrote. It is the baseline of an edit the agent makes on disk
 // without telling us the old text. Bounded: least recently seen files are forgotten first.
 import * as vscode from 'vscode';
+import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 
 const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
 const MAX_FILE_CHARS = 8 * 1024 * 1024;
 
 export class FileSnapshots extends Disposable {
-  /** path → text; Map order is recency (re-inserted on every remember). */
-  private readonly texts = new Map<string, string>();
-  private total = 0;
+  private readonly texts = new BoundedTextMap(MAX_TOTAL_CHARS);
 
   constructor() {
     super();
@@ -27,16 +26,8 @@ export class FileSnapshots extends Disposable {
   }
 
   remember(path: string, text: string | undefined): void {
-    const old = this.texts.get(path);
-    if (old !== undefined) { this.total -= old.length; this.texts.delete(path); }
-    if (text === undefined || text.length > MAX_FILE_CHARS) return;
-    this.texts.set(path, text);
-    this.total += text.length;
-    for (const [p, t] of this.texts) {
-      if (this.total <= MAX_TOTAL_CHARS) break;
-      this.texts.delete(p);
-      this.total -= t.length;
-    }
+    if (text === undefined || text.length > MAX_FILE_CHARS) this.texts.delete(path);
+    else this.texts.set(path, text);
   }
 
   private fromDocument(doc: vscode.TextDocument): void {
