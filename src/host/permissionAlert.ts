@@ -28,7 +28,8 @@ export class PermissionAlert extends Disposable {
     this.item.text = `$(bell-dot) ${names} is waiting for you`;
     this.item.tooltip = 'An agent asks for permission. Click to open the chat.';
     this.item.show();
-    const fresh = waiting.flatMap(t => t.pendingPermissionIds).filter(id => !this.notified.has(id));
+    // Item ids repeat across tabs: a request is known by its tab and its id.
+    const fresh = waiting.flatMap(t => t.pendingPermissionIds.map(id => `${t.id}/${id}`)).filter(id => !this.notified.has(id));
     if (fresh.length) {
       fresh.forEach(id => this.notified.add(id));
       void vscode.window.showInformationMessage(`${names} asks for permission.`, 'Open Chat').then(choice => {
