@@ -45,6 +45,22 @@ describe('TurnChanges', () => {
     assert.equal(t.isEmpty, true);
   });
 
+  it("carries the user's later edits into the baseline, so Undo (even of the whole file) keeps them", () => {
+    const t = new TurnChanges('t1');
+    const base = 'a\nb\nc\nd\ne\nf\n';
+    t.record('/w/a.txt', base, base.replace('e\n', 'AGENT\n'));
+    t.updateCurrent('/w/a.txt', 'USER\nb\nc\nd\nAGENT\nf\n');
+    assert.deepEqual(t.hunks('/w/a.txt').map(h => h.addedText), ['AGENT\n'], 'only the agent change is listed');
+    assert.deepEqual(t.undo('/w/a.txt'), { text: 'USER\nb\nc\nd\ne\nf\n' });
+  });
+
+  it('an edit on top of the agent change stays part of it', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'x\ny\n', 'x\nY\n');
+    t.updateCurrent('/w/a.txt', 'x\nYY\n');
+    assert.deepEqual(t.undo('/w/a.txt'), { text: 'x\ny\n' });
+  });
+
   it('round-trips through JSON for a window reload', () => {
     const t = new TurnChanges('t9');
     t.record('/w/a.txt', 'a\n', 'b\n');

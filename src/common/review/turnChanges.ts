@@ -1,6 +1,7 @@
 // The files an agent changed during one turn, each against its baseline (its text just before the
 // agent's first change in the turn; null when the file did not exist). Pure bookkeeping: the host
 // reads and writes files and feeds what it saw; this decides what Keep and Undo mean.
+import { merge3 } from '../fs/merge';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
 
 export interface FileChange {
@@ -35,10 +36,20 @@ export class TurnChanges {
     this.set({ path, baseline: known ? known.baseline : before, current: after });
   }
 
-  /** The user (or a tool) changed the file afterwards; what is now on disk is the current text. */
+  /**
+   * Someone other than the agent (the user, a formatter, git) changed the file since. Their edit is
+   * carried into the baseline too, where it does not overlap the agent's changes, so it is not
+   * listed as the agent's and survives Undo, even Undo of the whole file.
+   */
   updateCurrent(path: string, current: string | null): void {
     const known = this.files.get(path);
-    if (known) this.set({ ...known, current });
+    if (!known || known.current === current) return;
+    let baseline = known.baseline;
+    if (baseline !== null && known.current !== null && current !== null) {
+      const rebased = merge3(known.current, current, baseline);
+      if (rebased.conflicts.length === 0) baseline = rebased.text;
+    }
+    this.set({ ...known, baseline, current });
   }
 
   get(path: string): FileChange | undefined {

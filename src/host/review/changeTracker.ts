@@ -31,6 +31,7 @@ interface SavedTurn { turnId: string; tabId: string; agentName: string; files: r
 
 const STATE_KEY = 'switchboard.review.v1';
 const EDIT_DEBOUNCE_MS = 300;
+const MAX_FILES_IN_NEW_FOLDER = 50;
 /** Larger files are not kept as baselines, nor saved across reloads. */
 const MAX_TRACKED_CHARS = 2 * 1024 * 1024;
 /** Build output and caches: created by the commands an agent runs, not edits to review. */
@@ -262,7 +263,9 @@ export class ChangeTracker extends Disposable {
   }
 
   private async onDiskChange(uri: vscode.Uri, created: boolean): Promise<void> {
-    if (uri.scheme !== 'file' || this.runningTurn.size === 0) return;
+    if (uri.scheme !== 'file') return;
+    // Only while a turn runs: afterwards, changes are the user's or their tools'.
+    if (this.runningTurn.size === 0) return;
     const filePath = uri.fsPath;
     if (/[\\/](\.git|node_modules)[\\/]/.test(filePath)) return;
     const savedAt = this.userSaves.get(filePath);
@@ -270,6 +273,11 @@ export class ChangeTracker extends Disposable {
     // One running turn: the change is its agent's. With several, it cannot be attributed safely.
     if (this.runningTurn.size !== 1) return;
     const turn = this.turns.get([...this.runningTurn.values()][0])!;
+    // A new folder is often reported alone, without the files created inside it.
+    if (created && (await vscode.workspace.fs.stat(uri).then(st => st.type === vscode.FileType.Directory, () => false))) {
+      for (const file of await filesUnder(uri, MAX_FILES_IN_NEW_FOLDER)) void this.onDiskChange(file, true);
+      return;
+    }
     if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) {
       // A file that appears during the turn did not exist before it: its baseline is "no file".
       if (created && !looksGenerated(filePath)) {
@@ -313,6 +321,20 @@ export class ChangeTracker extends Disposable {
       .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.pending().filter(small) }));
     void this.state.update(STATE_KEY, saved);
   }
+}
+
+async function filesUnder(dir: vscode.Uri, max: number): Promise<vscode.Uri[]> {
+  const out: vscode.Uri[] = [];
+  const walk = async (d: vscode.Uri): Promise<void> => {
+    for (const [name, type] of await vscode.workspace.fs.readDirectory(d).then(e => e, () => [] as [string, vscode.FileType][])) {
+      if (out.length >= max) return;
+      const child = vscode.Uri.joinPath(d, name);
+      if (type === vscode.FileType.Directory) await walk(child);
+      else if (type === vscode.FileType.File) out.push(child);
+    }
+  };
+  await walk(dir);
+  return out;
 }
 
 function looksGenerated(filePath: string): boolean {
