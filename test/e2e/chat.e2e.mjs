@@ -10,7 +10,7 @@ export const settings = ({ repoRoot, node24 }) => {
       steps: [
         { type: 'thought', text: 'The user wants a greeting.' },
         { type: 'text', text: 'Hello' },
-        { type: 'sleep', ms: 300 },
+        { type: 'sleep', ms: 800 },
         { type: 'text', text: ' from the scripted agent.' },
         { type: 'toolCall', toolCall: { toolCallId: 't1', title: 'Read README.md', kind: 'read', status: 'completed' } },
         { type: 'text', text: '\nAll done.' },
