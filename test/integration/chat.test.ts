@@ -6,7 +6,7 @@ import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
 import { ChatSession } from '../../src/session/chatSession';
 import { SavedChats } from '../../src/session/savedChats';
-import { agentEvents, api, dump, lastOf, useScriptedAgent, waitFor } from './helpers';
+import { activeDiffTab, agentEvents, api, dump, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
 
 const tools = (items: readonly Item[]) => items.filter((i): i is Extract<Item, { kind: 'tool' }> => i.kind === 'tool');
 
@@ -118,10 +118,7 @@ describe('Chat panel model', () => {
     await sb.chat.sendPrompt('edit');
     const card = tools(sb.chat.items)[0];
     await sb.view['diffs'].open(sb.chat.activeTab, card.id, 0);
-    const input = await waitFor('diff tab', () => {
-      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return i instanceof vscode.TabInputTextDiff ? i : undefined;
-    });
+    const input = await activeDiffTab();
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), oldText);
     assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), newText);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -193,10 +190,9 @@ describe('Chat panel model', () => {
   });
 
   it('restores saved conversations as tabs after a reload, without live permission prompts', async () => {
-    const store = new Map<string, unknown>();
-    const memento = { get: (k: string) => store.get(k), update: async (k: string, v: unknown) => { store.set(k, v); }, keys: () => [...store.keys()] } as unknown as vscode.Memento;
+    const memento = memoryMemento();
     const saved = new SavedChats(memento);
-    const session = new ChatSession('tab7', 'Scripted', { trace() {}, info() {}, warn() {}, error() {}, traceEnabled: false }, 'sess-9',
+    const session = new ChatSession('tab7', 'Scripted', quietLogger, 'sess-9',
       { items: [{ kind: 'user', id: 'i1', text: 'hello' }, { kind: 'permission', id: 'i2', permission: { requestId: 'x', title: 'Run?', options: [] } }] });
     saved.flush([session]);
     const [restored] = saved.load();

@@ -70,3 +70,23 @@ export function dump(items: readonly Item[]): string {
 export function lastOf<K extends Item['kind']>(items: readonly Item[], kind: K): Extract<Item, { kind: K }> | undefined {
   return [...items].reverse().find(i => i.kind === kind) as Extract<Item, { kind: K }> | undefined;
 }
+
+/** A Memento in memory: what workspaceState holds across a simulated window reload. */
+export function memoryMemento(): vscode.Memento {
+  const store = new Map<string, unknown>();
+  return {
+    get: (k: string, d?: unknown) => (store.has(k) ? store.get(k) : d),
+    update: async (k: string, v: unknown) => { store.set(k, v); },
+    keys: () => [...store.keys()],
+  } as vscode.Memento;
+}
+
+export const quietLogger = { trace() {}, info() {}, warn() {}, error() {}, traceEnabled: false };
+
+/** The diff editor the active tab shows, once it is open. */
+export function activeDiffTab(): Promise<vscode.TabInputTextDiff> {
+  return waitFor('a diff editor', () => {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    return input instanceof vscode.TabInputTextDiff ? input : undefined;
+  });
+}

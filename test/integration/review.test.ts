@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { ChangeTracker } from '../../src/host/review/changeTracker';
-import { agentEvents, api, lastOf, useScriptedAgent, waitFor } from './helpers';
+import { activeDiffTab, agentEvents, api, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
@@ -183,10 +183,7 @@ describe('Review of agent changes', () => {
     ] }] });
     const turn = sb.chat.sendPrompt('edit review-g');
     const permission = await waitFor('permission', () => lastOf(sb.chat.items, 'permission'));
-    const input = await waitFor('diff editor', () => {
-      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return i instanceof vscode.TabInputTextDiff ? i : undefined;
-    });
+    const input = await activeDiffTab();
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'old line\n');
     assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'new line\n');
     assert.equal(agentEvents(log).some(e => e.event === 'result' && e.type === 'permission'), false, 'still waiting for the user');
@@ -198,16 +195,14 @@ describe('Review of agent changes', () => {
   it('undecided changes survive a window reload', async () => {
     const file = path.join(root(), 'review-h.txt');
     fs.writeFileSync(file, 'a\nb\n');
-    const store = new Map<string, unknown>();
-    const memento = { get: (k: string) => store.get(k), update: async (k: string, v: unknown) => { store.set(k, v); }, keys: () => [...store.keys()] } as unknown as vscode.Memento;
-    const quiet = { trace() {}, info() {}, warn() {}, error() {}, traceEnabled: false };
-    const first = new ChangeTracker(memento, quiet);
+    const memento = memoryMemento();
+    const first = new ChangeTracker(memento, quietLogger);
     first.beginTurn('tab1', 'Scripted');
     first.recordWrite('tab1', file, 'a\nb\n', 'a\nB\n');
     fs.writeFileSync(file, 'a\nB\n');
     await first.endTurn('tab1');
     first.dispose(); // the window closes: state is written
-    const second = new ChangeTracker(memento, quiet);
+    const second = new ChangeTracker(memento, quietLogger);
     try {
       const [turn] = second.views();
       assert.deepEqual(turn.files.map(f => [f.path, f.added, f.removed]), [[file, 1, 1]]);

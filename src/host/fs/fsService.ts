@@ -67,8 +67,6 @@ export class FsService extends Disposable {
   readonly reviewManager: ReviewManager;
   private readonly writes: AppliedWrite[] = [];
   private nextWriteId = 1;
-  /** How many permission answers reached the fs services (diagnostics: is the hook wired?). */
-  permissionHookCalls = 0;
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
@@ -114,10 +112,7 @@ export class FsService extends Disposable {
     const handlers = new AgentFs(agent, this, this.log);
     return {
       fs: handlers,
-      onPermissionAnswered: (params, response) => {
-        this.permissionHookCalls++;
-        handlers.onPermissionAnswered(params, response);
-      },
+      onPermissionAnswered: (params, response) => handlers.onPermissionAnswered(params, response),
       dispose: () => handlers.dispose(),
     };
   }

@@ -60,9 +60,6 @@ export class TerminalPty implements vscode.Pseudoterminal {
     return this.screenTail;
   }
 
-  get isOpen(): boolean {
-    return this.opened && !this.closed;
-  }
 
   open(): void {
     if (this.opened) return;
