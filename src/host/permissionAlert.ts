@@ -2,13 +2,27 @@
 // item (click to show the chat) and one notification per request. Nothing is answered for the user.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
-import type { ChatController } from '../session/chatController';
+
+/** A conversation whose agent waits for a permission answer. */
+export interface WaitingTab {
+  readonly id: string;
+  readonly agentName: string;
+  /** Ids of the permission requests not yet answered (unique within the tab). */
+  readonly pendingPermissionIds: readonly string[];
+}
+
+/** What the alert watches; the session layer's chat controller implements it. */
+export interface PermissionWaits {
+  readonly waitingTabs: readonly WaitingTab[];
+  /** Fires when tabs (and so what they wait for) change. */
+  readonly onTabs: vscode.Event<unknown>;
+}
 
 export class PermissionAlert extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('switchboard.permission', vscode.StatusBarAlignment.Left, 1000));
   private notified = new Set<string>();
 
-  constructor(private readonly chat: ChatController, private readonly isChatVisible: () => boolean, onVisibility: vscode.Event<boolean>) {
+  constructor(private readonly chat: PermissionWaits, private readonly isChatVisible: () => boolean, onVisibility: vscode.Event<boolean>) {
     super();
     this.item.name = 'Switchboard: agent waiting';
     this.item.command = 'switchboard.openChat';
