@@ -1,7 +1,8 @@
 // The errors an agent gets from fs/read_text_file and fs/write_text_file. The agent's model reads
 // the message, so each one names the path and says exactly what is wrong.
 import { pathToFileURL } from 'node:url';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../acpSdk';
 
 /** JSON-RPC codes used here: the standard ones plus ACP's "resource not found". */
 export const FsErrorCode = {
@@ -15,11 +16,11 @@ export type FsErrorReason =
   | 'relative' | 'notFound' | 'directory' | 'binary' | 'encoding' | 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'io';
 
 const err = (code: number, message: string, path: string, reason: FsErrorReason) =>
-  new acp.RequestError(code, message, { path, reason });
+  new sdk.RequestError(code, message, { path, reason });
 
 export const FsErrors = {
   relative: (path: string) => err(FsErrorCode.invalidParams, `Path must be absolute: ${path}`, path, 'relative'),
-  notFound: (path: string) => new acp.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
+  notFound: (path: string) => new sdk.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
   directory: (path: string) => err(FsErrorCode.invalidParams, `Path is a directory, not a file: ${path}`, path, 'directory'),
   binary: (path: string) => err(FsErrorCode.invalidParams, `File is binary (it contains NUL bytes), not text: ${path}`, path, 'binary'),
   encoding: (path: string) => err(FsErrorCode.invalidParams, `File is not valid UTF-8 text: ${path}`, path, 'encoding'),

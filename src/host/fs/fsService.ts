@@ -6,7 +6,8 @@
 // agent last read it, the agent's change is merged into the buffer instead of overwriting it.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
@@ -299,11 +300,11 @@ class AgentFs implements FsHandlers {
         owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
         before: current.text, proposed, isNewFile: !current.exists, conflicts,
       }, signal);
-      if (decision === 'cancelled') throw acp.RequestError.requestCancelled(undefined, `the review of ${params.path} was closed`);
+      if (decision === 'cancelled') throw sdk.RequestError.requestCancelled(undefined, `the review of ${params.path} was closed`);
       if (decision === 'reject') throw FsErrors.userRejected(params.path);
       if (decision === 'acceptAll') this.acceptAll.add(params.sessionId);
     }
-    if (this.disposed) throw acp.RequestError.requestCancelled();
+    if (this.disposed) throw sdk.RequestError.requestCancelled();
     const result = await this.service.apply(target, current, proposed);
     // What the agent now believes the file holds: the base of its next write.
     this.lastRead.set(key, content);

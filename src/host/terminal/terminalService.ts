@@ -12,7 +12,8 @@
 //   reveal(id)                         shows the integrated terminal
 import fs from 'node:fs';
 import path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
 import type { Logger } from '../../common/logger';
@@ -106,21 +107,21 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const lookup = (params: { sessionId: string; terminalId: string }): Entry & { proc: TerminalProcess } => {
       const e = this.entries.get(params.terminalId);
       if (!e || e.owner !== owner || e.sessionId !== params.sessionId) {
-        throw new acp.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
+        throw new sdk.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
       }
-      if (e.released || !e.proc) throw new acp.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
+      if (e.released || !e.proc) throw new sdk.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
       return e as Entry & { proc: TerminalProcess };
     };
     let closed = false;
     return {
       async create(params) {
-        if (closed || service.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
+        if (closed || service.disposed) throw new sdk.RequestError(-32603, 'The agent connection is closing');
         const created = await service.create(owner, agent, params);
         // The connection closed while the command was starting: its release sweep missed it.
         const entry = service.entries.get(created.terminalId);
         if ((closed || service.disposed) && entry) {
           await service.release(entry);
-          throw new acp.RequestError(-32603, 'The agent connection is closing');
+          throw new sdk.RequestError(-32603, 'The agent connection is closing');
         }
         return created;
       },
@@ -135,10 +136,10 @@ export class TerminalService implements TerminalView, vscode.Disposable {
       },
       async waitForExit(params, signal) {
         const e = lookup(params);
-        if (signal.aborted) throw acp.RequestError.requestCancelled();
+        if (signal.aborted) throw sdk.RequestError.requestCancelled();
         let onAbort: () => void = () => {};
         const aborted = new Promise<never>((_, reject) => {
-          onAbort = () => reject(acp.RequestError.requestCancelled());
+          onAbort = () => reject(sdk.RequestError.requestCancelled());
           signal.addEventListener('abort', onAbort, { once: true });
         });
         try {
@@ -251,10 +252,10 @@ export class TerminalService implements TerminalView, vscode.Disposable {
   private async create(owner: object, agent: AgentIdentity, params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const cwd = params.cwd ?? agent.cwd;
     if (!path.isAbsolute(cwd)) {
-      throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+      throw sdk.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
     }
-    if (!isDirectory(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
-    if (!params.command.trim()) throw acp.RequestError.invalidParams({ command: params.command }, 'command is empty');
+    if (!isDirectory(cwd)) throw sdk.RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
+    if (!params.command.trim()) throw sdk.RequestError.invalidParams({ command: params.command }, 'command is empty');
     const settings = this.settings();
     const limit = params.outputByteLimit === undefined || params.outputByteLimit === null
       ? settings.defaultOutputByteLimit
@@ -268,7 +269,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     } catch (err) {
       const message = err instanceof CommandStartError ? err.message : `Could not start ${params.command}: ${(err as Error).message}`;
       this.log.warn(`terminal/create from ${agent.agentName} failed: ${message}`);
-      throw new acp.RequestError(-32603, message, { command: params.command });
+      throw new sdk.RequestError(-32603, message, { command: params.command });
     }
     const id = `terminal-${nextId++}`;
     const name = terminalName(agent.agentName, line);
