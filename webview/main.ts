@@ -4,7 +4,7 @@
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
-import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
+import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
@@ -169,13 +169,13 @@ function build(item: Item): Rendered {
       const el = h('article', 'message agent', { 'aria-label': 'Agent' });
       const body = h('div', 'body markdown');
       el.append(body);
-      return { el, item, stream: new StreamedMarkdown(body, item.text) };
+      return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
     case 'thought': {
       const el = h('details', 'thought', { 'data-k': 'thought' });
       const body = h('div', 'body markdown');
       el.append(h('summary', '', {}, 'Thinking'), body);
-      return { el, item, stream: new StreamedMarkdown(body, item.text) };
+      return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
     case 'tool':
       return { el: buildTool(item.id, item.tool), item };
@@ -195,6 +195,18 @@ function build(item: Item): Rendered {
       return { el, item };
     }
   }
+}
+
+/** A very long message shows its beginning, and a note with the full text one click away (in an editor). */
+function displayLimit(el: HTMLElement, itemId: string): { maxChars: number; onCut(): void } {
+  return {
+    maxChars: MESSAGE_DISPLAY_MAX_CHARS,
+    onCut: () => {
+      const note = h('div', 'message-cut', { role: 'note' }, `This message is too long to show here; only its first ${MESSAGE_DISPLAY_MAX_CHARS.toLocaleString('en')} characters are shown. `);
+      note.append(button('Open the full message', 'secondary', () => send({ type: 'item/openText', tab: activeTab, itemId })));
+      el.append(note);
+    },
+  };
 }
 
 const STOP_REASONS: Record<string, string> = {

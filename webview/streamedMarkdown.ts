@@ -1,7 +1,9 @@
 // Markdown that grows while it streams. Finished blocks (up to the last blank line outside a code
 // fence) are rendered once and frozen; only the open tail is re-rendered, and no more often than
 // its own render cost allows (at most ~20% of the time), so a long answer stays cheap to stream.
-// Text that arrives between two renders is shown at once as plain text, then formatted.
+// Text that arrives between two renders is shown at once as plain text, then formatted. A message
+// longer than `maxChars` shows only its beginning (onCut is called once): the full text is one
+// click away in an editor, never a frozen view.
 import { renderMarkdown } from './markdown';
 
 const COST_FACTOR = 4;
@@ -13,20 +15,37 @@ export class StreamedMarkdown {
   private raw: Text | undefined;
   private notBefore = 0;
 
-  constructor(private readonly container: HTMLElement, private text: string) {
+  private cut = false;
+
+  constructor(
+    private readonly container: HTMLElement, private text: string,
+    private readonly limit: { readonly maxChars: number; onCut(): void } = { maxChars: Infinity, onCut: () => {} },
+  ) {
     this.tail = document.createElement('div');
     container.append(this.tail);
+    this.text = this.within(text);
     this.render(true);
   }
 
   append(more: string): void {
-    this.text += more;
+    if (this.cut) return;
+    const before = this.text.length;
+    this.text = this.within(this.text + more);
+    more = this.text.slice(before);
+    if (!more) return;
     if (!this.raw) {
       this.raw = document.createTextNode('');
       (this.tail.lastElementChild ?? this.tail).append(this.raw);
     }
     // Visible at once; formatted at the next markdown render.
     this.raw.appendData(more);
+  }
+
+  /** The text cut to the display limit; the first cut tells the owner. */
+  private within(text: string): string {
+    if (text.length <= this.limit.maxChars) return text;
+    if (!this.cut) { this.cut = true; this.limit.onCut(); }
+    return text.slice(0, this.limit.maxChars);
   }
 
   /** Renders unless it rendered too recently (returns false: call again later) or `force` is set. */

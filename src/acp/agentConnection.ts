@@ -3,6 +3,7 @@
 import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { sdk } from '../common/acpSdk';
+import { describeConnectionLoss } from '../common/connectionLoss';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
@@ -21,9 +22,19 @@ export class AgentStartError extends Error {
 
 export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' };
 
+/** After the agent's output ended, how long it has to exit before that counts as a broken connection. */
+const EXIT_AFTER_EOF_MS = 300;
+
 export class AgentConnection {
   private readonly connection: acp.ClientConnection;
   private initResult: acp.InitializeResponse | undefined;
+  private closing = false;
+  /**
+   * Resolves with what went wrong when the connection ends while the agent process still runs and
+   * nobody closed it: a message over the SDK's size limit, a stream error, or the agent closing its
+   * stdout. (An agent that exits is reported by its exit instead.) Never rejects.
+   */
+  readonly broken: Promise<string>;
 
   constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly services: ConnectionServices, private readonly log: Logger) {
     const child = process.child;
@@ -49,6 +60,17 @@ export class AgentConnection {
         .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
     this.connection = app.connect(traced(raw, child.stdout, log));
+    this.broken = this.connection.closed.then(async () => {
+      if (this.closing) return new Promise<string>(() => {});
+      // A request on a closed connection rejects at once with the reason it closed.
+      const reason = await this.connection.agent.request('$/switchboard/closed', {}).then(() => undefined, (err: unknown) => err);
+      const loss = describeConnectionLoss(reason);
+      if (loss.kind === 'eof') {
+        const exited = await Promise.race([this.process.exited.then(() => true), delay(EXIT_AFTER_EOF_MS).then(() => false)]);
+        if (exited || this.closing) return new Promise<string>(() => {});
+      }
+      return loss.message;
+    });
   }
 
   get agent(): acp.ClientContext {
@@ -164,6 +186,7 @@ export class AgentConnection {
 
   /** Closes the connection and releases what it served (terminals, pending reviews). */
   close(): void {
+    this.closing = true;
     this.connection.close();
     this.services.dispose();
   }
@@ -191,3 +214,5 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger):
   void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
   return { readable: stream.readable, writable: outgoing.writable };
 }
+
+const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));

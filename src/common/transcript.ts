@@ -5,6 +5,9 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import { compactDiff, DiffPreview } from './diffPreview';
 
+/** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
+export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
+
 export type ItemAction = 'restart' | 'retry' | 'openSettings' | 'authenticate' | 'showLog';
 
 export type ToolContentView =

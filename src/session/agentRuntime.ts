@@ -42,6 +42,9 @@ export class AgentRuntime {
     runtime = new AgentRuntime(spec, cwd, proc, connection, served);
     // However the agent ends, what its connection served (terminals, pending reviews) is released.
     void proc.exited.then(() => connection.close());
+    // A connection that breaks while the agent runs (a message over the size limit, a closed
+    // stdout) ends the agent: never a live process behind a dead chat. The exit names the reason.
+    void connection.broken.then(reason => proc.fail(reason));
     try {
       await connection.initialize(initTimeoutMs);
     } catch (err) {
@@ -65,7 +68,7 @@ export class AgentRuntime {
   }
 
   get isRunning(): boolean {
-    return !this.process.hasExited && !this.stopping;
+    return !this.process.hasExited && !this.stopping && !this.process.failure;
   }
 
   /** Routes traffic of `sessionId` to `sink`; attach before `session/load`, which replays history first. */

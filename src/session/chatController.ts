@@ -7,6 +7,7 @@ import { AgentStartError } from '../acp/agentConnection';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
+import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { ChatStatus, PastedImage, PromptAbilities, TabInfo } from '../common/protocol';
@@ -326,7 +327,7 @@ export class ChatController extends Disposable {
     void runtime.exited.then(exit => {
       if (exit.requested) return;
       if (this.runtime === runtime) this.runtime = undefined;
-      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === 0 ? 'exited' : `crashed (exit code ${exit.code})`;
+      const how = describeAgentEnd(exit);
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
       for (const tab of bound) tab.unbind();

@@ -13,7 +13,7 @@ export const FsErrorCode = {
 } as const;
 
 export type FsErrorReason =
-  | 'relative' | 'notFound' | 'directory' | 'binary' | 'encoding' | 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'io';
+  | 'relative' | 'notFound' | 'directory' | 'binary' | 'encoding' | 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'io' | 'tooLarge';
 
 const err = (code: number, message: string, path: string, reason: FsErrorReason) =>
   new sdk.RequestError(code, message, { path, reason });
@@ -29,7 +29,14 @@ export const FsErrors = {
   userDenied: (path: string) => err(FsErrorCode.refused, `The user denied access to ${path} (outside the workspace)`, path, 'userDenied'),
   userRejected: (path: string) => err(FsErrorCode.refused, `User rejected the edit to ${path}`, path, 'userRejected'),
   io: (path: string, what: string) => err(FsErrorCode.refused, `${what}: ${path}`, path, 'io'),
+  /** The reply would be over `maxBytes` as JSON: the agent must read a window of lines. */
+  tooLarge: (path: string, replyBytes: number, maxBytes: number, lines: number) => new acp.RequestError(FsErrorCode.invalidParams,
+    `File is too large to read at once: ${path} (${lines} lines, a ${mib(replyBytes)} reply; the limit is ${mib(maxBytes)}). ` +
+    `Read it in parts with "line" and "limit", e.g. line 1, limit 2000.`,
+    { path, reason: 'tooLarge', lines, maxBytes }),
 };
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 function fileUri(path: string): string {
   try { return pathToFileURL(path).href; } catch { return path; }

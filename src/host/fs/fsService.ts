@@ -14,6 +14,7 @@ import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
 import { FsErrors } from '../../common/fs/errors';
+import { jsonExceeds, jsonStringBytes } from '../../common/jsonSize';
 import { sliceLines } from '../../common/fs/lines';
 import { lineEdits, merge3 } from '../../common/fs/merge';
 import { decideAccess, isAbsolutePath } from '../../common/fs/pathPolicy';
@@ -60,6 +61,10 @@ export interface AgentFsServices {
 }
 
 const MAX_KEPT_WRITES = 200;
+/** …and at most this many characters of their before/after texts (the oldest are forgotten first). */
+const MAX_KEPT_WRITE_CHARS = 64 * 1024 * 1024;
+/** A read_text_file reply larger than this (its content as JSON) is refused: the agent reads a window instead. */
+const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
 /** The texts each connection keeps as merge bases; the least recent are forgotten (a write then needs no merge base). */
 const LAST_READ_MAX_CHARS = 64 * 1024 * 1024;
 
@@ -67,6 +72,7 @@ export class FsService extends Disposable {
   private readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
   private readonly writes: AppliedWrite[] = [];
+  private keptWriteChars = 0;
   private nextWriteId = 1;
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
@@ -181,8 +187,10 @@ export class FsService extends Disposable {
       undo: () => this.undo(write, target),
     };
     this.writes.push(write);
-    while (this.writes.length > MAX_KEPT_WRITES) {
+    this.keptWriteChars += writeChars(write);
+    while (this.writes.length > MAX_KEPT_WRITES || (this.keptWriteChars > MAX_KEPT_WRITE_CHARS && this.writes.length > 1)) {
       const old = this.writes.shift()!;
+      this.keptWriteChars -= writeChars(old);
       this.content.delete(DiffContentProvider.uri(old.id, 'before', old.path));
       this.content.delete(DiffContentProvider.uri(old.id, 'after', old.path));
     }
@@ -249,7 +257,12 @@ class AgentFs implements FsHandlers {
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
     this.service.notifyRead(params.path, current.text);
-    return { content: sliceLines(current.text, params.line, params.limit) };
+    const content = sliceLines(current.text, params.line, params.limit);
+    // Far under the SDK's 32 MiB message limit, which would otherwise break the whole connection.
+    if (jsonExceeds(content, MAX_READ_REPLY_BYTES)) {
+      throw FsErrors.tooLarge(params.path, jsonStringBytes(content), MAX_READ_REPLY_BYTES, countLines(current.text));
+    }
+    return { content };
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
@@ -370,6 +383,14 @@ class AgentFs implements FsHandlers {
     void next.catch(() => undefined).finally(() => { if (this.queues.get(key) === next) this.queues.delete(key); });
     return next;
   }
+}
+
+const writeChars = (w: AppliedWrite) => (w.before?.length ?? 0) + w.after.length;
+
+function countLines(text: string): number {
+  let n = text.length && !text.endsWith('\n') ? 1 : 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -18,7 +18,8 @@ import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
 import type { Logger } from '../../common/logger';
 import { charStart, commandLine, terminalName, toPlainText } from '../../common/terminal';
-import { MAX_OUTPUT_BYTE_LIMIT, readTerminalSettings, TerminalSettings } from './settings';
+import { fitJsonTail } from '../../common/jsonSize';
+import { MAX_OUTPUT_BYTE_LIMIT, MAX_OUTPUT_REPLY_BYTES, readTerminalSettings, TerminalSettings } from './settings';
 import { CommandStartError, TerminalProcess } from './terminalProcess';
 import { TerminalPty } from './terminalPty';
 
@@ -128,9 +129,11 @@ export class TerminalService implements TerminalView, vscode.Disposable {
       async output(params) {
         const e = lookup(params);
         const status = e.proc.exitStatus;
+        // Within the byte limit can still be too large a reply once escaped as JSON: cut from the front.
+        const { text, cut } = fitJsonTail(e.proc.output.text(status !== undefined), MAX_OUTPUT_REPLY_BYTES);
         return {
-          output: e.proc.output.text(status !== undefined),
-          truncated: e.proc.output.truncated,
+          output: text,
+          truncated: e.proc.output.truncated || cut,
           ...(status ? { exitStatus: status } : {}),
         };
       },
