@@ -30,7 +30,7 @@ export const FsErrors = {
   userRejected: (path: string) => err(FsErrorCode.refused, `User rejected the edit to ${path}`, path, 'userRejected'),
   io: (path: string, what: string) => err(FsErrorCode.refused, `${what}: ${path}`, path, 'io'),
   /** The reply would be over `maxBytes` as JSON: the agent must read a window of lines. */
-  tooLarge: (path: string, replyBytes: number, maxBytes: number, lines: number) => new acp.RequestError(FsErrorCode.invalidParams,
+  tooLarge: (path: string, replyBytes: number, maxBytes: number, lines: number) => new sdk.RequestError(FsErrorCode.invalidParams,
     `File is too large to read at once: ${path} (${lines} lines, a ${mib(replyBytes)} reply; the limit is ${mib(maxBytes)}). ` +
     `Read it in parts with "line" and "limit", e.g. line 1, limit 2000.`,
     { path, reason: 'tooLarge', lines, maxBytes }),
