@@ -84,10 +84,10 @@ export class Transcript {
     return t;
   }
 
-  /** The conversation continues with session `sessionId`; a session other than the last starts a new scope. */
-  enterSession(sessionId: string): void {
-    if (this.scopeSession !== undefined && this.scopeSession !== sessionId) this.scope++;
-    this.scopeSession = sessionId;
+  /** The conversation continues in session `key` (one per session of one agent process); another key starts a new scope. */
+  enterSession(key: string): void {
+    if (this.scopeSession !== undefined && this.scopeSession !== key) this.scope++;
+    this.scopeSession = key;
   }
 
   /** The item id of tool call `toolCallId` in the current session. */

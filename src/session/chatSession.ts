@@ -106,7 +106,8 @@ export class ChatSession extends Disposable implements SessionSink {
     if (this.runtimeValue && this.sessionId) this.runtimeValue.detach(this.sessionId);
     this.runtimeValue = runtime;
     this.sessionId = sessionId;
-    this.transcriptValue.enterSession(sessionId);
+    // Scoped per session *and* agent process: a restarted agent may hand out the same ids again.
+    this.transcriptValue.enterSession(`${runtimeSerial(runtime)}/${sessionId}`);
     if (response !== undefined) this.replaying = false;
     this.agentName = runtime.spec.name;
     runtime.attach(sessionId, this);
@@ -254,7 +255,7 @@ export class ChatSession extends Disposable implements SessionSink {
     if (optionId !== null && !option) return; // not one of this request's options: ignore, never cancel
     this.permissions.delete(itemId);
     // Recorded by what the option did (its kind), whatever it was called.
-    this.emit(this.transcriptValue.resolvePermission(itemId, option ? describeChoice(option) : 'cancelled', option?.kind));
+    this.emit(this.transcriptValue.resolvePermission(itemId, option ? escapeBidi(describeChoice(option)) : 'cancelled', option?.kind));
     if (option && isAllow(option.kind) && pending.permits) this.turn?.allowed.push(pending.permits);
     pending.resolve(option
       ? { outcome: { outcome: 'selected', optionId: option.optionId } }
@@ -317,6 +318,14 @@ export class ChatSession extends Disposable implements SessionSink {
   private emit(ops: readonly TranscriptOp[]): void {
     if (ops.length) this.opsEmitter.fire(ops);
   }
+}
+
+const serials = new WeakMap<AgentRuntime, number>();
+let nextSerial = 1;
+function runtimeSerial(runtime: AgentRuntime): number {
+  let n = serials.get(runtime);
+  if (n === undefined) serials.set(runtime, (n = nextSerial++));
+  return n;
 }
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
