@@ -6,6 +6,8 @@ import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChang
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
+import { escapeBidi } from '../src/common/bidi';
+import { isAllow, isReject, kindLabel, orderOptions } from '../src/common/permissionOptions';
 import { renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
 import './chat.css';
@@ -166,8 +168,9 @@ function build(item: Item): Rendered {
       return { el, item };
     }
     case 'agent': {
-      const el = h('article', 'message agent', { 'aria-label': 'Agent' });
+      const el = h('article', `message agent${item.late ? ' late' : ''}`, { 'aria-label': item.late ? 'Agent, after its turn ended' : 'Agent' });
       const body = h('div', 'body markdown');
+      if (item.late) el.append(lateNote());
       el.append(body);
       return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
@@ -177,8 +180,11 @@ function build(item: Item): Rendered {
       el.append(h('summary', '', {}, 'Thinking'), body);
       return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
-    case 'tool':
-      return { el: buildTool(item.id, item.tool), item };
+    case 'tool': {
+      const el = buildTool(item.id, item.late ? { ...item.tool, status: lateStatus(item.tool.status) } : item.tool);
+      if (item.late) { el.classList.add('late'); el.prepend(lateNote()); }
+      return { el, item };
+    }
     case 'permission':
       return { el: buildPermission(item), item };
     case 'turnEnd':
@@ -208,6 +214,11 @@ function displayLimit(el: HTMLElement, itemId: string): { maxChars: number; onCu
     },
   };
 }
+/** Something the agent sent after its turn ended: marked, never shown as running. */
+function lateNote(): HTMLElement {
+  return h('div', 'late-note', { role: 'note' }, 'Arrived after the turn ended');
+}
+const lateStatus = (status: ToolCallView['status']): ToolCallView['status'] => (status === 'in_progress' ? 'pending' : status);
 
 const STOP_REASONS: Record<string, string> = {
   end_turn: 'Done', cancelled: 'Stopped', max_tokens: 'Stopped: the agent reached its token limit',
@@ -230,8 +241,8 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
-      const label = loc.path.split(/[\\/]/).pop() + (loc.line ? `:${loc.line}` : '');
-      const a = h('a', 'location', { href: '#', title: loc.path }, label);
+      const label = escapeBidi(loc.path.split(/[\\/]/).pop()!) + (loc.line ? `:${loc.line}` : '');
+      const a = h('a', 'location', { href: '#', title: escapeBidi(loc.path) }, label);
       a.addEventListener('click', e => { e.preventDefault(); send({ type: 'location/open', path: loc.path, line: loc.line ?? null }); });
       locs.append(a);
     }
@@ -257,7 +268,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
     case 'diff': {
       const box = h('div', 'diff');
       const head = h('div', 'diff-head');
-      head.append(h('span', 'diff-path', { title: c.path }, c.path.split(/[\\/]/).pop() + (c.isNew ? ' (new file)' : '')),
+      head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, escapeBidi(c.path.split(/[\\/]/).pop()!) + (c.isNew ? ' (new file)' : '')),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
         button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index })));
       const pre = h('pre', 'diff-lines');
@@ -286,7 +297,9 @@ function fillTerminal(box: HTMLElement, terminalId: string): void {
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
   const p = item.permission;
-  const el = h('article', 'permission', { 'aria-label': `Permission request: ${p.title}` });
+  // Focusable: number keys answer this card only while it has focus.
+  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': `Permission request: ${p.title}`, tabindex: '-1' });
+  if (p.late) el.append(lateNote());
   el.append(h('div', 'permission-title', {}, p.title));
   p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index)));
   if (p.outcome !== undefined) {
@@ -294,30 +307,32 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
     return el;
   }
+  el.tabIndex = 0;
+  // Shown for what they do: order, style and label come from the kind; a contradicting name is flagged.
+  const options = orderOptions(p.options);
   const row = h('div', 'actions', { role: 'group', 'aria-label': 'Options' });
-  p.options.forEach((o, i) => {
+  options.forEach((o, i) => {
+    const label = o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name;
+    const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
-    row.append(button(`${i + 1}. ${o.name}`, o.kind.startsWith('allow') ? 'allow' : 'secondary', () =>
-      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${o.name} (key ${i + 1})`));
+    row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${label}: ${kindLabel(o.kind)} (key ${i + 1})`));
   });
-  el.append(row, h('div', 'hint', {}, `Press 1–${p.options.length} to answer, Esc to stop the turn.`));
+  el.append(row);
+  if (options.some(o => o.misleading)) {
+    el.append(h('div', 'permission-warning', { role: 'note' }, "Careful: an option's name says the opposite of what it does. Each button shows what it does."));
+  }
+  el.append(h('div', 'hint', {}, `With this card focused, press 1–${options.length} to answer. Esc stops the turn.`));
+  el.addEventListener('keydown', e => {
+    if (e.target !== el || e.ctrlKey || e.metaKey || e.altKey) return;
+    const option = options[Number(e.key) - 1];
+    if (/^[1-9]$/.test(e.key) && option) {
+      e.preventDefault();
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: option.optionId });
+    }
+  });
   return el;
 }
-
-/** Number keys answer the oldest unanswered permission request, unless the user is typing. */
-document.addEventListener('keydown', e => {
-  const target = e.target as HTMLElement;
-  if (target === promptEl || target.tagName === 'SELECT' || target.tagName === 'INPUT' || e.ctrlKey || e.metaKey || e.altKey) return;
-  const n = Number(e.key);
-  if (!Number.isInteger(n) || n < 1) return;
-  for (const r of rendered.values()) {
-    if (r.item.kind === 'permission' && r.item.permission.outcome === undefined) {
-      const option = r.item.permission.options[n - 1];
-      if (option) { e.preventDefault(); send({ type: 'permission/answer', tab: activeTab, itemId: r.item.id, optionId: option.optionId }); }
-      return;
-    }
-  }
-});
 
 // Links and copy buttons inside rendered markdown.
 transcriptEl.addEventListener('click', e => {
@@ -342,7 +357,7 @@ function renderWrites(writes: readonly PendingWriteView[]): void {
   writesEl.hidden = writes.length === 0;
   const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
   writesEl.replaceChildren(...writes.map(w => {
-    const name = w.path.split(/[\\/]/).pop()!;
+    const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
     const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
     card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
     if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your unsaved edits: compare before accepting.`));
@@ -549,13 +564,14 @@ promptEl.addEventListener('keydown', e => {
       return;
     }
     if ((e.key === 'Enter' || e.key === 'Tab') && current >= 0) { e.preventDefault(); items[current].click(); return; }
-    if (e.key === 'Escape') { e.preventDefault(); hideCompletions(); return; }
+    // Closing the picker is all Escape does here: it must not also stop the turn.
+    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); hideCompletions(); return; }
   }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
 });
 promptEl.addEventListener('input', updateCompletions);
 document.addEventListener('keydown', e => {
-  if (e.key === 'Escape' && busy && completionsEl.hidden) send({ type: 'turn/cancel' });
+  if (e.key === 'Escape' && busy && completionsEl.hidden && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'SELECT') send({ type: 'turn/cancel' });
 });
 stopEl.addEventListener('click', () => send({ type: 'turn/cancel' }));
 agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));

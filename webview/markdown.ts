@@ -22,3 +22,13 @@ const PURIFY = {
 export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string;
 }
+
+/**
+ * Line numbers where the top-level blocks of `text` start, as markdown-it parses it (so fences
+ * indented inside list items, setext headings and lazy lines are judged exactly as rendered).
+ */
+export function topLevelBlockStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (const t of md.parse(text, {})) if (t.level === 0 && t.nesting !== -1 && t.map) starts.push(t.map[0]);
+  return starts;
+}

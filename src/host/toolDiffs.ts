@@ -22,9 +22,9 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
 
   /** Keeps the texts of every diff in a tool call / update of the tab. */
-  record(tab: string, update: acp.SessionUpdate): void {
+  record(tab: string, update: acp.SessionUpdate, itemId?: (toolCallId: string) => string): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    this.recordContent(tab, `tool:${update.toolCallId}`, update.content);
+    this.recordContent(tab, itemId ? itemId(update.toolCallId) : `tool:${update.toolCallId}`, update.content);
   }
 
   /** Keeps the diffs of a transcript item's content (a tool card, a permission request). */

@@ -19,6 +19,8 @@ import { sliceLines } from '../../common/fs/lines';
 import { lineEdits, merge3 } from '../../common/fs/merge';
 import { decideAccess, isAbsolutePath } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
+import { pathProblem } from '../../common/requestGuard';
+import { askOutsideWorkspace } from '../outsideWorkspace';
 import { DiffContentProvider } from './diffContent';
 import { CurrentText, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
 import { ReviewInfo, ReviewManager } from './reviews';
@@ -337,6 +339,8 @@ class AgentFs implements FsHandlers {
   }
 
   private async target(p: string): Promise<Target> {
+    const problem = pathProblem(p);
+    if (problem) throw FsErrors.invalidPath(String(p), problem);
     if (!isAbsolutePath(p)) throw FsErrors.relative(p);
     return resolveTarget(p);
   }
@@ -361,19 +365,8 @@ class AgentFs implements FsHandlers {
     }
   }
 
-  private async ask(target: Target, op: 'read' | 'write'): Promise<boolean> {
-    const resolved = target.real !== path.resolve(target.requested) ? `\n(resolves to ${target.real})` : '';
-    const choice = await vscode.window.showWarningMessage(
-      `${this.agent.agentName} wants to ${op} a file outside the workspace:\n${target.requested}`,
-      {
-        modal: true,
-        detail: `${resolved ? resolved.trim() + '\n\n' : ''}Allow ${op === 'read' ? 'reading' : 'writing'} this file for the rest of this agent session? ` +
-          'The setting switchboard.fs.outsideWorkspace changes what happens by default.',
-      },
-      'Allow',
-    );
-    this.log.info(`Outside-workspace ${op} of ${target.requested} by ${this.agent.agentName}: ${choice === 'Allow' ? 'allowed' : 'denied'}`);
-    return choice === 'Allow';
+  private ask(target: Target, op: 'read' | 'write'): Promise<boolean> {
+    return askOutsideWorkspace(this.agent.agentName, op, target.requested, target.real, this.log);
   }
 
   private serialize<T>(key: string, run: () => Promise<T>): Promise<T> {

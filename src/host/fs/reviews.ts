@@ -3,6 +3,7 @@
 // keybindings and as actions the chat card calls. Closing the diff without a decision rejects.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeBidi } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import type { Logger } from '../../common/logger';
 import { DiffContentProvider } from './diffContent';
@@ -108,7 +109,7 @@ export class ReviewManager extends Disposable {
     this.content.set(left, req.before);
     this.content.set(right, req.proposed);
     const conflictNote = req.conflicts ? ` (${req.conflicts} conflict${req.conflicts > 1 ? 's' : ''} with your edits)` : '';
-    const title = `${path.basename(req.path)}: ${req.agentName} wants to ${req.isNewFile ? 'create this file' : 'edit'}${conflictNote}`;
+    const title = `${escapeBidi(path.basename(req.path))}: ${req.agentName} wants to ${req.isNewFile ? 'create this file' : 'edit'}${conflictNote}`;
 
     return new Promise<ReviewDecision>(resolve => {
       let done = false;

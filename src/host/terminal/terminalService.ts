@@ -16,9 +16,16 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
+import { escapeBidi } from '../../common/bidi';
+import { refusal } from '../../common/fs/errors';
+import { decideAccess } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
+import { commandProblem, envProblem, pathProblem } from '../../common/requestGuard';
 import { charStart, commandLine, terminalName, toPlainText } from '../../common/terminal';
 import { fitJsonTail } from '../../common/jsonSize';
+import { pathKey, realPathOf, workspaceRoots } from '../fs/files';
+import { readOutsideWorkspacePolicy } from '../fs/settings';
+import { askOutsideWorkspace } from '../outsideWorkspace';
 import { MAX_OUTPUT_BYTE_LIMIT, MAX_OUTPUT_REPLY_BYTES, readTerminalSettings, TerminalSettings } from './settings';
 import { CommandStartError, TerminalProcess } from './terminalProcess';
 import { TerminalPty } from './terminalPty';
@@ -114,9 +121,12 @@ export class TerminalService implements TerminalView, vscode.Disposable {
       return e as Entry & { proc: TerminalProcess };
     };
     let closed = false;
+    /** Folders outside the workspace the user allowed for this connection (asked once each). */
+    const allowedOutside = new Map<string, Promise<boolean>>();
     return {
       async create(params) {
         if (closed || service.disposed) throw new sdk.RequestError(-32603, 'The agent connection is closing');
+        await service.checkCwd(agent, params, allowedOutside);
         const created = await service.create(owner, agent, params);
         // The connection closed while the command was starting: its release sweep missed it.
         const entry = service.entries.get(created.terminalId);
@@ -252,6 +262,30 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     this.changeEmitter.dispose();
   }
 
+  /**
+   * Malformed input gets -32602 at once; a cwd outside the workspace follows
+   * switchboard.fs.outsideWorkspace, like files (deny: refused; ask: the same modal, safe default).
+   */
+  private async checkCwd(agent: AgentIdentity, params: acp.CreateTerminalRequest, allowed: Map<string, Promise<boolean>>): Promise<void> {
+    const cwd = params.cwd ?? agent.cwd;
+    const problem = commandProblem(String(params.command), params.args) ?? envProblem(params.env) ?? pathProblem(cwd);
+    if (problem) throw sdk.RequestError.invalidParams({ command: params.command, cwd }, problem);
+    if (!path.isAbsolute(cwd)) throw sdk.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+    const real = await realPathOf(cwd);
+    const decision = decideAccess(real, await workspaceRoots(), readOutsideWorkspacePolicy());
+    if (decision === 'allow') return;
+    if (decision === 'deny') {
+      throw refusal(`Access denied: the working folder ${cwd} is outside the workspace (setting switchboard.fs.outsideWorkspace is "deny")`, 'outsideWorkspace', { cwd });
+    }
+    const key = pathKey(real);
+    let answer = allowed.get(key);
+    if (!answer) { answer = askOutsideWorkspace(agent.agentName, 'run commands in', cwd, real, this.log); allowed.set(key, answer); }
+    if (!(await answer)) {
+      allowed.delete(key);
+      throw refusal(`The user denied running commands in ${cwd} (outside the workspace)`, 'userDenied', { cwd });
+    }
+  }
+
   private async create(owner: object, agent: AgentIdentity, params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const cwd = params.cwd ?? agent.cwd;
     if (!path.isAbsolute(cwd)) {
@@ -275,9 +309,9 @@ export class TerminalService implements TerminalView, vscode.Disposable {
       throw new sdk.RequestError(-32603, message, { command: params.command });
     }
     const id = `terminal-${nextId++}`;
-    const name = terminalName(agent.agentName, line);
+    const name = escapeBidi(terminalName(agent.agentName, line));
     this.log.info(`Terminal ${id} (pid ${proc.pid}) for ${agent.agentName}: ${line} (cwd ${cwd}${proc.shell ? `, via ${proc.shell}` : ''})`);
-    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${line}`, () => this.onUserClose(id));
+    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${escapeBidi(line)}`, () => this.onUserClose(id));
     const entry: Entry = {
       id, owner, agentName: agent.agentName, sessionId: params.sessionId, name, commandLine: line,
       proc, pty, terminal: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,
