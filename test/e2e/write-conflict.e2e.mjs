@@ -28,9 +28,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.keyboard.press('Control+P');
   await page.keyboard.type('notes.txt');
   await page.keyboard.press('Enter');
-  const editor = page.locator('.editor-instance .monaco-editor:not(.original-in-monaco-diff-editor)').filter({ hasText: 'Shopping list' }).first();
-  await editor.waitFor({ timeout: 10_000 });
-  await editor.locator('.view-lines').click();
+  // Quick Open leaves the keyboard focus in the opened file's editor.
+  await page.locator('.monaco-editor.focused', { hasText: 'Shopping list' }).waitFor({ timeout: 10_000 });
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('MINE ');
   await page.keyboard.press('Control+End');
