@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     const terminal = terminals.connect(agent);
     return {
       ...fs, terminal,
-      releaseSession: sessionId => terminal.releaseSession(sessionId),
+      releaseSession: sessionId => { fs.releaseSession(sessionId); return terminal.releaseSession(sessionId); },
       dispose() { fs.dispose(); terminal.dispose(); },
     };
   };

@@ -360,7 +360,7 @@ function renderWrites(writes: readonly PendingWriteView[]): void {
     const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
     const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
     card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
-    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your unsaved edits: compare before accepting.`));
+    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your edits: Accept asks you what to keep.`));
     const row = h('div', 'actions');
     row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
       button('Reject', 'secondary', act('reject', w.id)), button('Accept all for this session', 'secondary', act('acceptAll', w.id)));

@@ -83,7 +83,13 @@ export class AgentRuntime {
     this.sinks.delete(sessionId);
   }
 
-  /** The session's conversation was closed: release what it still holds (its terminals). */
+  /** Stop: `session/cancel`, after ending what of the session waits on the user (its pending reviews). */
+  cancel(sessionId: string): Promise<void> {
+    this.served.cancelSession?.(sessionId);
+    return this.connection.cancel(sessionId);
+  }
+
+  /** The session's conversation was closed: release what it still holds (its terminals, its reviews). */
   releaseSession(sessionId: string): void {
     this.detach(sessionId);
     void this.served.releaseSession?.(sessionId);

@@ -202,7 +202,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.turn.cancelled = true;
     // The protocol requires every pending permission request to be answered `cancelled` after a cancel.
     this.cancelPermissions();
-    await runtime.connection.cancel(this.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
+    await runtime.cancel(this.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
   }
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
