@@ -4,12 +4,18 @@
 // never 10,000 re-renders of the transcript.
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import { compactDiff, DiffPreview } from './diffPreview';
+import { CommandOutput, commandOutput } from './review/adapterShapes';
+import { diffMetaOf } from './review/snippet';
 
 export type ItemAction = 'restart' | 'retry' | 'openSettings' | 'authenticate' | 'showLog';
 
 export type ToolContentView =
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview }
+  | {
+    readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview;
+    /** A snippet edit that could not be found in the file: shown bare, without line numbers, and why. */
+    readonly unlocated?: string;
+  }
   | { readonly type: 'terminal'; readonly terminalId: string };
 
 export interface ToolCallView {
@@ -22,6 +28,8 @@ export interface ToolCallView {
   /** Raw input/output as pretty JSON, bounded; shown behind a disclosure. */
   readonly rawInput?: string;
   readonly rawOutput?: string;
+  /** Command output the agent carried only in rawOutput (Codex), shown like terminal output. */
+  readonly output?: CommandOutput;
 }
 
 export interface PermissionView {
@@ -88,7 +96,7 @@ export class Transcript {
         return this.upsertTool(update.toolCallId, {
           title: update.title, kind: update.kind ?? 'other', status: update.status ?? 'pending',
           content: contentViews(update.content), locations: update.locations ?? [],
-          rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput),
+          rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput),
         }, true);
       case 'tool_call_update': {
         const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = {};
@@ -98,7 +106,7 @@ export class Transcript {
         if (update.content != null) Object.assign(patch, { content: contentViews(update.content) });
         if (update.locations != null) Object.assign(patch, { locations: update.locations });
         if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
-        if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput) });
+        if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput) });
         return this.upsertTool(update.toolCallId, patch, false);
       }
       default:
@@ -139,7 +147,30 @@ export class Transcript {
   addPermission(permission: PermissionView): { id: string; ops: TranscriptOp[] } {
     this.open = undefined;
     const id = this.newId();
-    return { id, ops: [this.add({ kind: 'permission', id, permission })] };
+    const ops: TranscriptOp[] = [];
+    // Each edit's diff is shown once: on the permission card (where the decision is made), not
+    // again on the tool card of the same call.
+    const diffs = (permission.content ?? []).filter(c => c.type === 'diff').map(diffKey);
+    if (diffs.length) {
+      const shown = this.permissionDiffs.get(permission.requestId) ?? new Set<string>();
+      diffs.forEach(k => shown.add(k));
+      this.permissionDiffs.set(permission.requestId, shown);
+      const tool = this.get('tool:' + permission.requestId);
+      if (tool?.kind === 'tool') {
+        const content = this.withoutShownDiffs(permission.requestId, tool.tool.content);
+        if (content.length !== tool.tool.content.length) ops.push(this.replace({ ...tool, tool: { ...tool.tool, content } }));
+      }
+    }
+    ops.push(this.add({ kind: 'permission', id, permission }));
+    return { id, ops };
+  }
+
+  /** toolCallId → the diffs its permission request showed. */
+  private readonly permissionDiffs = new Map<string, Set<string>>();
+
+  private withoutShownDiffs(toolCallId: string, content: readonly ToolContentView[]): readonly ToolContentView[] {
+    const shown = this.permissionDiffs.get(toolCallId);
+    return shown ? content.filter(c => c.type !== 'diff' || !shown.has(diffKey(c))) : content;
   }
 
   resolvePermission(id: string, outcome: string): TranscriptOp[] {
@@ -168,6 +199,7 @@ export class Transcript {
     this.open = undefined;
     const id = 'tool:' + toolCallId;
     const existing = this.get(id);
+    if (patch.content) patch = { ...patch, content: this.withoutShownDiffs(toolCallId, patch.content) };
     if (existing && existing.kind === 'tool') {
       // Agents send `tool_call` twice for one id (generic, then refined): both are upserts.
       return [this.replace({ ...existing, tool: { ...existing.tool, ...patch } })];
@@ -213,7 +245,10 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
   return content.flatMap((c): ToolContentView[] => {
     switch (c.type) {
       case 'content': return [{ type: 'text', text: blockText(c.content) }];
-      case 'diff': return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText) }];
+      case 'diff': {
+        const unlocated = diffMetaOf(c)?.unlocated;
+        return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText, { lineNumbers: !unlocated }), ...(unlocated ? { unlocated } : {}) }];
+      }
       case 'terminal': return [{ type: 'terminal', terminalId: c.terminalId }];
       default: return [];
     }
@@ -227,4 +262,9 @@ function rawJson(value: unknown): string | undefined {
   let text: string;
   try { text = typeof value === 'string' ? value : JSON.stringify(value, null, 2); } catch { return undefined; }
   return text.length > RAW_LIMIT ? text.slice(0, RAW_LIMIT) + `\n… (${text.length - RAW_LIMIT} more characters)` : text;
+}
+
+/** Identifies one diff across a permission request and its tool call (same file, same change). */
+function diffKey(c: Extract<ToolContentView, { type: 'diff' }>): string {
+  return `${c.path}\0${c.preview.added}\0${c.preview.removed}\0${c.preview.lines.join('\n')}`;
 }

@@ -1,21 +1,28 @@
 // The full texts behind the diff content of tool calls, so "open diff" on a chat card shows the
-// whole change in VS Code's diff editor. Both sides are virtual documents served from memory (the
-// URI carries only a key, never content); the store is bounded.
+// whole change in VS Code's diff editor. Snippet diffs (Claude's old_string → new_string) are first
+// resolved to whole files (EditResolver). Both sides are served by the one in-memory diff provider
+// that the write reviews use too (host/fs/diffContent.ts); this store is bounded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
+import { DiffContentProvider } from './fs/diffContent';
+import { EditResolver } from './review/editResolver';
 
-export const TOOL_DIFF_SCHEME = 'switchboard-tool-diff';
 const MAX_ENTRIES = 100;
 
-interface Entry { readonly path: string; readonly oldText: string; readonly newText: string }
+interface Entry { readonly id: string; readonly path: string; readonly oldText: string; readonly newText: string }
 
-export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ToolDiffs implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  /** An open diff follows a later update of the same tool call. */
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
+  private readonly resolver = new EditResolver();
+  private nextId = 1;
+
+  constructor(private readonly content: DiffContentProvider) {}
+
+  /** A tool call with its snippet diffs resolved to whole-file diffs (see EditResolver). */
+  prepare<T extends acp.ToolCallUpdate>(tab: string, toolCall: T, asPermission: boolean): T {
+    return this.resolver.prepare(tab, toolCall, asPermission);
+  }
 
   /** Keeps the texts of every diff in a tool call / update of the tab. */
   record(tab: string, update: acp.SessionUpdate): void {
@@ -28,39 +35,41 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
     content?.forEach((c, index) => {
       if (c.type !== 'diff') return;
       const key = `${tab}/${itemId}/${index}`;
+      // The same key keeps its id: an open diff follows a later update of the same tool call.
+      const id = this.entries.get(key)?.id ?? `t${this.nextId++}`;
       this.entries.delete(key);
-      this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
-      if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      for (const side of ['before', 'after']) this.changed.fire(this.uri(key, side, c.path));
+      const entry: Entry = { id, path: c.path, oldText: c.oldText ?? '', newText: c.newText };
+      this.entries.set(key, entry);
+      this.content.set(this.uri(entry, 'before'), entry.oldText);
+      this.content.set(this.uri(entry, 'after'), entry.newText);
+      if (this.entries.size > MAX_ENTRIES) {
+        const [oldKey, old] = this.entries.entries().next().value!;
+        this.entries.delete(oldKey);
+        this.content.delete(this.uri(old, 'before'));
+        this.content.delete(this.uri(old, 'after'));
+      }
     });
   }
 
   async open(tab: string, itemId: string, index: number, options: { preserveFocus?: boolean } = {}): Promise<void> {
-    const key = `${tab}/${itemId}/${index}`;
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(`${tab}/${itemId}/${index}`);
     if (!entry) {
       void vscode.window.showWarningMessage('This change is no longer available to compare.');
       return;
     }
-    const name = path.basename(entry.path);
-    const uri = (side: string) => this.uri(key, side, entry.path);
-    await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
+    await vscode.commands.executeCommand('vscode.diff', this.uri(entry, 'before'), this.uri(entry, 'after'),
+      `${path.basename(entry.path)} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
   }
 
-  private uri(key: string, side: string, filePath: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${path.basename(filePath)}` });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const [, key, side] = uri.path.split('/');
-    const entry = this.entries.get(decodeURIComponent(key));
-    if (!entry) return '';
-    return side === 'before' ? entry.oldText : entry.newText;
+  private uri(entry: Entry, side: string): vscode.Uri {
+    return DiffContentProvider.uri(entry.id, side, entry.path);
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    for (const e of this.entries.values()) {
+      this.content.delete(this.uri(e, 'before'));
+      this.content.delete(this.uri(e, 'after'));
+    }
     this.entries.clear();
   }
 }

@@ -22,6 +22,8 @@ export class ChatSession extends Disposable implements SessionSink {
   private turn: { cancelled: boolean } | undefined;
   private readonly permissions = new Map<string, PendingPermission>();
   lastPrompt: acp.ContentBlock[] | undefined;
+  /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
+  prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
   private readonly opsEmitter = this.register(new vscode.EventEmitter<readonly TranscriptOp[]>());
   private readonly metaEmitter = this.register(new vscode.EventEmitter<SessionMeta>());
@@ -128,6 +130,7 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   onUpdate(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') update = this.prepareToolCall(update, false);
     this.updateEmitter.fire(update);
     const meta = applyMetaUpdate(this.metaValue, update);
     if (meta) {
@@ -189,6 +192,7 @@ export class ChatSession extends Disposable implements SessionSink {
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.turn?.cancelled) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    params = { ...params, toolCall: this.prepareToolCall(params.toolCall, true) };
     const { id, ops } = this.transcriptValue.addPermission({
       requestId: String(params.toolCall.toolCallId),
       title: params.toolCall.title ?? 'The agent asks for permission',

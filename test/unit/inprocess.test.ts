@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet } from '../../src/common/review/adapterShapes';
 import { reconcileBuffer } from '../../src/common/review/reconcile';
 import { locateEdit } from '../../src/common/review/snippet';
+import { contentViews, Transcript } from '../../src/common/transcript';
 
 const FILE = 'a\nb\nc\nd\ne\n';
 
@@ -77,5 +78,35 @@ describe('reconcileBuffer (agent wrote the disk under unsaved edits)', () => {
       text: "one\ntwo\n<<<<<<< Your unsaved edits\nuser three\n=======\nagent three\n>>>>>>> Claude's change on disk\nfour\nfive\n",
       conflicts: 1,
     });
+  });
+});
+
+describe('Transcript: in-process tool calls', () => {
+  const diff = { type: 'diff' as const, path: '/w/a.txt', oldText: 'a\nb\n', newText: 'a\nB\n' };
+
+  it('shows an edit diff once: the permission card takes it, the tool card of the same call drops it', () => {
+    const t = new Transcript();
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending', content: [diff] });
+    const { ops } = t.addPermission({ requestId: 'c1', title: 'Edit', content: contentViews([diff]), options: [] });
+    assert.equal(ops.length, 2, 'the tool card is replaced without its diff, then the permission is added');
+    t.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [diff] });
+    const diffs = t.snapshot().flatMap(i => (i.kind === 'tool' ? i.tool.content : i.kind === 'permission' ? i.permission.content ?? [] : []));
+    assert.equal(diffs.length, 1);
+  });
+
+  it('command output carried in rawOutput becomes terminal-like output', () => {
+    const t = new Transcript();
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'ls', kind: 'execute', status: 'in_progress' });
+    t.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'completed', rawOutput: { exit_code: 0, stdout: 'a\n', stderr: '' } });
+    const item = t.get('tool:x');
+    assert.ok(item?.kind === 'tool');
+    assert.deepEqual(item.tool.output, { stdout: 'a\n', stderr: '', exitCode: 0 });
+  });
+
+  it('an unlocated snippet diff is marked and has no made-up line numbers', () => {
+    const [view] = contentViews([{ ...diff, _meta: { switchboard: { unlocated: 'the edited text is not in the file' } } }]);
+    assert.ok(view.type === 'diff');
+    assert.equal(view.unlocated, 'the edited text is not in the file');
+    assert.deepEqual(view.preview.lines, [' a', '-b', '+B']);
   });
 });

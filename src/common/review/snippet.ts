@@ -83,3 +83,18 @@ function lineAt(text: string, offset: number): number {
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
 }
+
+/** What Switchboard adds to a diff's `_meta.switchboard` once it located (or failed to locate) a snippet edit. */
+export interface DiffMeta {
+  /** The 1-based line where a snippet edit was found (the diff now covers the whole file). */
+  readonly snippetLine?: number;
+  /** Why a snippet edit could not be found in the file (the diff is still the bare snippet). */
+  readonly unlocated?: string;
+}
+
+export function diffMetaOf(c: { _meta?: { [key: string]: unknown } | null }): DiffMeta | undefined {
+  const m = c._meta?.switchboard;
+  if (typeof m !== 'object' || m === null) return undefined;
+  const { snippetLine, unlocated } = m as Record<string, unknown>;
+  return { snippetLine: typeof snippetLine === 'number' ? snippetLine : undefined, unlocated: typeof unlocated === 'string' ? unlocated : undefined };
+}

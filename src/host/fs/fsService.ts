@@ -63,7 +63,8 @@ const MAX_KEPT_WRITES = 200;
 const LAST_READ_MAX_CHARS = 64 * 1024 * 1024;
 
 export class FsService extends Disposable {
-  private readonly content = this.register(new DiffContentProvider());
+  /** The one in-memory provider behind every diff Switchboard opens (reviews, applied writes, tool calls). */
+  readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
   private readonly writes: AppliedWrite[] = [];
   private nextWriteId = 1;
