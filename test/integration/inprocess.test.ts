@@ -70,6 +70,23 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
+  it('Claude in accept-edits mode (no permission, the write races the announcement): still an edit, Undo all restores it', async () => {
+    const file = path.join(root(), 'inproc-auto.txt');
+    const before = numbered(12);
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 4\n', new: 'line four\n', permission: false, quiet: true },
+      { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true },
+      { type: 'sleep', ms: 1500 },
+    ] }] });
+    await sb.chat.sendPrompt('edit inproc-auto');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified');
+    assert.deepEqual(change.file.hunks.map(h => h.curLine), [4, 9]);
+    await sb.review.undo(change.turnId);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
   it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {
     const repo = path.join(root(), 'inproc-git');
     fs.mkdirSync(repo, { recursive: true });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet } from '../../src/common/review/adapterShapes';
 import { reconcileBuffer } from '../../src/common/review/reconcile';
 import { locateEdit } from '../../src/common/review/snippet';
+import { TurnChanges } from '../../src/common/review/turnChanges';
 import { contentViews, Transcript } from '../../src/common/transcript';
 
 const FILE = 'a\nb\nc\nd\ne\n';
@@ -23,6 +24,11 @@ describe('locateEdit (snippet diffs)', () => {
     assert.equal(locateEdit(edit, { now: written }).kind, 'unlocated');
     assert.deepEqual(locateEdit(edit, { now: written, phase: 'after' }), { kind: 'located', before: FILE, after: written, line: 2 });
     assert.deepEqual(locateEdit(edit, { now: FILE, phase: 'before' }), { kind: 'located', before: FILE, after: written, line: 2 });
+  });
+
+  it('an edit the agent wrote before its announcement was read is still located (backwards)', () => {
+    const written = 'a\nb\nC\nd\ne\n';
+    assert.deepEqual(locateEdit({ oldText: 'c\n', newText: 'C\n' }, { now: written, phase: 'before' }), { kind: 'located', before: FILE, after: written, line: 3 });
   });
 
   it('a snippet that occurs twice, or not at all, is unlocated (unless replace_all)', () => {
@@ -108,5 +114,22 @@ describe('Transcript: in-process tool calls', () => {
     assert.ok(view.type === 'diff');
     assert.equal(view.unlocated, 'the edited text is not in the file');
     assert.deepEqual(view.preview.lines, [' a', '-b', '+B']);
+  });
+});
+
+describe('TurnChanges: a guessed "created" is corrected', () => {
+  it('a later report that the file held text before the change makes it an edit, so Undo restores instead of deleting', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', null, 'new\n'); // the watcher saw a create (a rename over the file)
+    t.record('/w/a.txt', 'old\n', 'new\n'); // the tool response: originalFile
+    assert.deepEqual(t.get('/w/a.txt'), { path: '/w/a.txt', baseline: 'old\n', current: 'new\n' });
+    assert.deepEqual(t.undo('/w/a.txt'), { text: 'old\n' });
+  });
+
+  it('a file the agent created, then edited again, stays created', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/b.txt', null, 'one\n');
+    t.record('/w/b.txt', 'one\n', 'two\n');
+    assert.equal(t.get('/w/b.txt')?.baseline, null);
   });
 });

@@ -17,31 +17,38 @@ export type Located =
   | { readonly kind: 'unlocated'; readonly reason: string };
 
 export interface KnownTexts {
-  /** The file before the edit, when known for sure (the tool response's `originalFile`, a snapshot taken when the edit was announced). */
+  /** The file before the edit, known for sure (the tool response's `originalFile`); null: it did not exist. */
   readonly before?: string | null;
-  /** The file as it is now, and whether the edit has already been written (`after`), not yet (`before`), or nobody knows. */
+  /** The file as it is now. */
   readonly now?: string | null;
+  /**
+   * Whether the edit is thought to be written already. Only a preference: the agent may write
+   * before its announcement is read, so both directions are tried, and the phase only settles an
+   * edit that matches both ways.
+   */
   readonly phase?: 'before' | 'after' | 'unknown';
 }
 
 /** Where `edit` sits in the file, given what is known of the file's text. */
 export function locateEdit(edit: SnippetEdit, known: KnownTexts): Located {
   const { before, now } = known;
-  const phase = known.phase ?? 'unknown';
   if (before !== undefined && before !== null) {
     if (edit.oldText === before) return { kind: 'whole' };
     const r = applySnippet(before, edit);
     if (r) return r;
   }
   if (now === undefined || now === null) {
-    return { kind: 'unlocated', reason: before === null ? 'the file does not exist' : 'the file could not be read' };
+    return { kind: 'unlocated', reason: now === null ? 'the file does not exist' : 'the file could not be read' };
   }
-  if (phase !== 'after' && edit.oldText === now) return { kind: 'whole' };
-  if (phase !== 'before' && edit.newText === now) return { kind: 'whole' };
+  if (edit.oldText === now || edit.newText === now) return { kind: 'whole' };
   // Not yet written: the old snippet is in the file. Written: the new one is, in its place.
-  const forward = phase !== 'after' ? applySnippet(now, edit) : undefined;
-  const backward = phase !== 'before' ? unapplySnippet(now, edit) : undefined;
-  if (forward && backward) return { kind: 'unlocated', reason: 'the edit matches the file both before and after it' };
+  const forward = applySnippet(now, edit);
+  const backward = unapplySnippet(now, edit);
+  if (forward && backward) {
+    if (known.phase === 'before') return forward;
+    if (known.phase === 'after') return backward;
+    return { kind: 'unlocated', reason: 'the edit matches the file both before and after it' };
+  }
   return forward ?? backward ?? { kind: 'unlocated', reason: 'the edited text is not in the file' };
 }
 

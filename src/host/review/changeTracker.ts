@@ -29,6 +29,8 @@ interface Turn {
   running: boolean;
   /** Disk checks still running for this turn: the turn ends after them. */
   readonly inflight: Set<Promise<void>>;
+  /** When the turn began (ms): a file modified since may already hold the agent's change. */
+  readonly started: number;
 }
 
 interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
@@ -65,7 +67,7 @@ export class ChangeTracker extends Disposable {
     super();
     this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set() });
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set(), started: 0 });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
@@ -93,7 +95,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set() });
+    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set(), started: Date.now() });
     this.runningTurn.set(tabId, turnId);
     return turnId;
   }
@@ -141,7 +143,7 @@ export class ChangeTracker extends Disposable {
     // The files a tool call names are read now, before the agent's change lands: their baselines.
     if (mayWrite && !finished) {
       const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput)];
-      for (const p of named.filter((p): p is string => !!p && path.isAbsolute(p)).slice(0, MAX_ANNOUNCED_FILES)) this.announce(normalize(p));
+      for (const p of named.filter((p): p is string => !!p && path.isAbsolute(p)).slice(0, MAX_ANNOUNCED_FILES)) this.announce(turn, normalize(p));
     }
     for (const c of update.content ?? []) {
       // An edit not found in its file (`unlocated`) is a bare snippet: no baseline to take from it.
@@ -170,11 +172,15 @@ export class ChangeTracker extends Disposable {
 
   private readonly kindOf = new Map<string, string>();
 
-  /** A file a tool call names: remember its text on disk now, unless it is already known. */
-  private announce(filePath: string): void {
+  /**
+   * A file a tool call names: remember its text on disk now, unless it is already known, or was
+   * modified since the turn began (the agent may have written it before this announcement was read:
+   * then the diff's old text, the tool response or git's index must tell what it held).
+   */
+  private announce(turn: Turn, filePath: string): void {
     if (this.ownerOf(filePath) || this.snapshots.get(filePath) !== undefined || !isInWorkspace(filePath)) return;
-    const text = readDiskSync(filePath);
-    if (text !== undefined) this.snapshots.remember(filePath, text);
+    const file = readDiskSync(filePath);
+    if (file && file.mtimeMs < turn.started) this.snapshots.remember(filePath, file.text);
   }
 
   views(): TurnView[] {
@@ -302,9 +308,10 @@ export class ChangeTracker extends Disposable {
    */
   private record(turn: Turn, filePath: string, before: string | null, after: string | null, onDisk = false): void {
     const owner = this.ownerOf(filePath) ?? turn;
-    const diskBefore = this.snapshots.get(filePath) ?? before;
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
-    if (before === null && !owner.changes.get(filePath) && diskBefore !== null) before = diskBefore;
+    const seen = this.snapshots.get(filePath);
+    if (before === null && !owner.changes.get(filePath) && seen !== undefined) before = seen;
+    const diskBefore = before ?? seen ?? null;
     owner.changes.record(filePath, before, after);
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);

@@ -19,11 +19,13 @@ export async function readDisk(filePath: string): Promise<string | undefined> {
   }
 }
 
-/** The same, synchronously: for the moment a tool call names a file, before the agent writes it. */
-export function readDiskSync(filePath: string): string | undefined {
+/** The same, synchronously, with its modification time: for the moment a tool call names a file. */
+export function readDiskSync(filePath: string): { text: string; mtimeMs: number } | undefined {
   try {
-    if (statSync(filePath).size > MAX_BYTES) return undefined;
-    return decode(readFileSync(filePath));
+    const st = statSync(filePath);
+    if (st.size > MAX_BYTES) return undefined;
+    const text = decode(readFileSync(filePath));
+    return text === undefined ? undefined : { text, mtimeMs: st.mtimeMs };
   } catch {
     return undefined;
   }

@@ -42,16 +42,20 @@ export class EditResolver {
       if (c.oldText == null) {
         // "New file" (Claude's Write says so even over an existing file): the text seen before wins.
         const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : this.firstSeen.get(fileKey);
-        if (typeof before !== 'string') return c;
+        // Equal to the new text: read after the agent already wrote it, so no evidence of an old file.
+        if (typeof before !== 'string' || before === c.newText) return c;
         changed = true;
         return { ...c, oldText: before };
       }
       const key = `${fileKey}\0${c.oldText}\0${c.newText}`;
       let located = this.resolved.get(key);
       if (!located) {
-        const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : this.firstSeen.get(fileKey);
-        const replaceAll = !!snippet && snippet.oldText === c.oldText && snippet.replaceAll;
-        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll }, { before, now: readDisk(c.path), phase });
+        const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : undefined;
+        // Only an edit the agent's input shows to be a snippet (Claude's old_string) can be "unlocated";
+        // any other diff that is not found in the file is taken as the whole file, as sent.
+        const isSnippet = !!snippet && snippet.oldText === c.oldText && snippet.newText === c.newText;
+        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: isSnippet && snippet.replaceAll }, { before, now: readDisk(c.path), phase });
+        if (located.kind === 'unlocated' && !isSnippet) located = { kind: 'whole' };
         // An unlocated edit may still be found once more is known (the tool response): not cached.
         if (located.kind !== 'unlocated') remember(this.resolved, key, located);
       }
