@@ -237,9 +237,10 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
 }
 
 /** What a diff is: proposed and held for the user's answer, or already written by the agent (undoable). */
-function diffState(status: ToolCallView['status'] | 'permission' | 'answered'): { text: string; cls: string } | undefined {
+function diffState(status: ToolCallView['status'] | 'permission' | 'allowed' | 'refused'): { text: string; cls: string } | undefined {
   switch (status) {
-    case 'answered': return undefined;
+    case 'allowed': return { text: 'Allowed: the agent writes this change itself; keep or undo it under the changed files once written.', cls: 'applied' };
+    case 'refused': return { text: 'Not allowed: not written.', cls: 'not-applied' };
     case 'permission': return { text: 'Not written yet: if you allow it, the agent writes this change itself (undoable afterwards).', cls: 'held' };
     case 'completed': return { text: 'Written by the agent: keep or undo it under the changed files.', cls: 'applied' };
     case 'failed': case 'cancelled': return { text: 'Not written.', cls: 'not-applied' };
@@ -261,7 +262,7 @@ function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: To
   return box;
 }
 
-function buildToolContent(itemId: string, c: ToolContentView, index: number, status: ToolCallView['status'] | 'permission' | 'answered'): HTMLElement {
+function buildToolContent(itemId: string, c: ToolContentView, index: number, status: Parameters<typeof diffState>[0]): HTMLElement {
   switch (c.type) {
     case 'text': {
       const body = h('div', 'tool-text markdown');
@@ -306,7 +307,8 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const p = item.permission;
   const el = h('article', 'permission', { 'aria-label': `Permission request: ${p.title}` });
   el.append(h('div', 'permission-title', {}, p.title));
-  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : 'answered')));
+  const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
+  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : allowed ? 'allowed' : 'refused')));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));

@@ -16,7 +16,9 @@ const USER_ONLY = BEFORE.replace('entry 1\n', 'USER entry 1\n');
 export const workspaceFiles = { 'journal.txt': BEFORE };
 
 export const settings = ({ workspace, repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
-  turns: [{ steps: [
+  turns: [{ match: '^run', steps: [
+    { type: 'codexExec', command: 'npm test', stdout: '> test\n12 passing\n', stderr: '1 deprecation warning\n', exitCode: 1, quiet: true },
+  ] }, { steps: [
     { type: 'claudeEdit', path: path.join(workspace, 'journal.txt'), old: 'entry 18\n', new: 'entry eighteen (agent)\n', quiet: true },
     { type: 'text', text: 'Renamed entry 18.' },
   ] }],
@@ -51,6 +53,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await card.getByRole('button', { name: /^Allow \(key/ }).click();
   await view.locator('.message.agent', { hasText: 'Renamed entry 18.' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'the agent wrote the disk itself');
+  assert.match(await card.locator('.diff-state').innerText(), /^Allowed: the agent writes this change itself/);
 
   // The tab holds both edits, still unsaved; the user was told.
   await page.locator('.editor-instance .view-lines', { hasText: 'entry eighteen (agent)' }).first().waitFor({ timeout: 15_000 });
@@ -80,4 +83,14 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await changes.waitFor({ state: 'hidden', timeout: 15_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), USER_ONLY, "the agent's edit is gone, the user's stays");
   log('undo all confirmed; exact bytes on disk');
+
+  // A command the agent ran itself, its output only in rawOutput: shown like terminal output.
+  await prompt.fill('run the tests');
+  await prompt.press('Enter');
+  const output = view.locator('.command-output');
+  await output.waitFor({ timeout: 30_000 });
+  assert.match(await output.locator('.terminal-head').innerText(), /exit code 1/);
+  assert.equal(await output.locator('pre').innerText(), '> test\n12 passing\n1 deprecation warning\n');
+  await page.screenshot({ path: path.join(shotsDir, 'dirty-reconcile-command-output.png') });
+  log('rawOutput shown as terminal output');
 }
