@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     };
   };
 
-  const diffs = new ToolDiffs();
+  const diffs = new ToolDiffs(files.content);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).

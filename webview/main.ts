@@ -237,7 +237,8 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), h('span', 'tool-title', { title: t.title }, t.title || 'Tool call'),
     h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
   el.append(head);
-  t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index)));
+  t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
+  if (t.output) el.append(buildCommandOutput(t.output, t.status));
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
@@ -258,7 +259,33 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   return el;
 }
 
-function buildToolContent(itemId: string, c: ToolContentView, index: number): HTMLElement {
+/** What a diff is: proposed and held for the user's answer, or already written by the agent (undoable). */
+function diffState(status: ToolCallView['status'] | 'permission' | 'allowed' | 'refused'): { text: string; cls: string } | undefined {
+  switch (status) {
+    case 'allowed': return { text: 'Allowed: the agent writes this change itself; keep or undo it under the changed files once written.', cls: 'applied' };
+    case 'refused': return { text: 'Not allowed: not written.', cls: 'not-applied' };
+    case 'permission': return { text: 'Not written yet: if you allow it, the agent writes this change itself (undoable afterwards).', cls: 'held' };
+    case 'completed': return { text: 'Written by the agent: keep or undo it under the changed files.', cls: 'applied' };
+    case 'failed': case 'cancelled': return { text: 'Not written.', cls: 'not-applied' };
+    default: return { text: 'Proposed: not written yet.', cls: 'held' };
+  }
+}
+
+/** Command output carried in rawOutput (Codex): shown like a terminal, stderr marked. */
+function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: ToolCallView['status']): HTMLElement {
+  const box = h('div', 'terminal command-output');
+  const head = h('div', 'terminal-head');
+  const exit = out.exitCode === null ? (status === 'completed' || status === 'failed' ? 'finished' : 'running') : `exit code ${out.exitCode}`;
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, `Output (${exit})`));
+  const pre = h('pre', 'terminal-tail');
+  if (out.stdout) pre.append(document.createTextNode(out.stdout));
+  if (out.stderr) pre.append(h('span', 'stderr', { title: 'stderr' }, out.stderr));
+  if (!out.stdout && !out.stderr) pre.append(h('span', 'hunk', {}, '(no output)'));
+  box.append(head, pre);
+  return box;
+}
+
+function buildToolContent(itemId: string, c: ToolContentView, index: number, status: Parameters<typeof diffState>[0]): HTMLElement {
   switch (c.type) {
     case 'text': {
       const body = h('div', 'tool-text markdown');
@@ -276,7 +303,11 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
         pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));
       }
       if (c.preview.truncated) pre.append(h('span', 'hunk', {}, '…'));
-      box.append(head, pre);
+      const state = diffState(status);
+      box.append(head);
+      if (state) box.append(h('div', `diff-state ${state.cls}`, {}, state.text));
+      if (c.unlocated) box.append(h('div', 'diff-unlocated', { role: 'note' }, `Could not find this edit in the file (${c.unlocated}): shown without line numbers.`));
+      box.append(pre);
       return box;
     }
     case 'terminal': {
@@ -301,7 +332,8 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': `Permission request: ${p.title}`, tabindex: '-1' });
   if (p.late) el.append(lateNote());
   el.append(h('div', 'permission-title', {}, p.title));
-  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index)));
+  const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
+  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : allowed ? 'allowed' : 'refused')));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
@@ -360,6 +392,7 @@ function renderWrites(writes: readonly PendingWriteView[]): void {
     const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
     const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
     card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
+    card.append(h('div', 'diff-state held', {}, 'Held: nothing is written until you accept.'));
     if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your edits: Accept asks you what to keep.`));
     const row = h('div', 'actions');
     row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
@@ -381,7 +414,8 @@ function renderChanges(turns: readonly TurnChangesView[]): void {
   const box = h('div', 'changes');
   for (const turn of turns) {
     const head = h('div', 'changes-head');
-    head.append(h('span', 'changes-title', {}, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
+    head.append(h('span', 'changes-title', { title: 'Already written by the agent: keep them, or undo them' }, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
+      h('span', 'diff-state applied', {}, 'written, undoable'),
       button('Keep all', 'secondary small', act('keep', turn.turnId)), button('Undo all', 'secondary small', act('undo', turn.turnId)));
     box.append(head);
     for (const f of turn.files) {

@@ -5,6 +5,8 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import { escapeBidi } from './bidi';
 import { compactDiff, DiffPreview } from './diffPreview';
+import { CommandOutput, commandOutput } from './review/adapterShapes';
+import { diffMetaOf } from './review/snippet';
 
 /** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
 export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
@@ -13,7 +15,11 @@ export type ItemAction = 'restart' | 'retry' | 'openSettings' | 'authenticate' |
 
 export type ToolContentView =
   | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview }
+  | {
+    readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview;
+    /** A snippet edit that could not be found in the file: shown bare, without line numbers, and why. */
+    readonly unlocated?: string;
+  }
   | { readonly type: 'terminal'; readonly terminalId: string };
 
 export interface ToolCallView {
@@ -26,6 +32,8 @@ export interface ToolCallView {
   /** Raw input/output as pretty JSON, bounded; shown behind a disclosure. */
   readonly rawInput?: string;
   readonly rawOutput?: string;
+  /** Command output the agent carried only in rawOutput (Codex), shown like terminal output. */
+  readonly output?: CommandOutput;
 }
 
 /** A question's option as the card shows it; `misleading` when its name says the opposite of its kind. */
@@ -123,7 +131,7 @@ export class Transcript {
         return this.upsertTool(update.toolCallId, {
           title: escapeBidi(update.title), kind: update.kind ?? 'other', status: update.status ?? 'pending',
           content: contentViews(update.content), locations: update.locations ?? [],
-          rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput),
+          rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput),
         }, true, late);
       case 'tool_call_update': {
         const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = {};
@@ -133,7 +141,7 @@ export class Transcript {
         if (update.content != null) Object.assign(patch, { content: contentViews(update.content) });
         if (update.locations != null) Object.assign(patch, { locations: update.locations });
         if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
-        if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput) });
+        if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput) });
         return this.upsertTool(update.toolCallId, patch, false, late);
       }
       default:
@@ -175,7 +183,30 @@ export class Transcript {
   addPermission(permission: PermissionView): { id: string; ops: TranscriptOp[] } {
     this.open = undefined;
     const id = this.newId();
-    return { id, ops: [this.add({ kind: 'permission', id, permission })] };
+    const ops: TranscriptOp[] = [];
+    // Each edit's diff is shown once: on the permission card (where the decision is made), not
+    // again on the tool card of the same call.
+    const diffs = (permission.content ?? []).filter(c => c.type === 'diff').map(diffKey);
+    if (diffs.length) {
+      const shown = this.permissionDiffs.get(permission.requestId) ?? new Set<string>();
+      diffs.forEach(k => shown.add(k));
+      this.permissionDiffs.set(permission.requestId, shown);
+      const tool = this.get(this.toolItemId(permission.requestId));
+      if (tool?.kind === 'tool') {
+        const content = this.withoutShownDiffs(permission.requestId, tool.tool.content);
+        if (content.length !== tool.tool.content.length) ops.push(this.replace({ ...tool, tool: { ...tool.tool, content } }));
+      }
+    }
+    ops.push(this.add({ kind: 'permission', id, permission }));
+    return { id, ops };
+  }
+
+  /** toolCallId → the diffs its permission request showed. */
+  private readonly permissionDiffs = new Map<string, Set<string>>();
+
+  private withoutShownDiffs(toolCallId: string, content: readonly ToolContentView[]): readonly ToolContentView[] {
+    const shown = this.permissionDiffs.get(toolCallId);
+    return shown ? content.filter(c => c.type !== 'diff' || !shown.has(diffKey(c))) : content;
   }
 
   resolvePermission(id: string, outcome: string, outcomeKind?: string): TranscriptOp[] {
@@ -202,6 +233,7 @@ export class Transcript {
 
   private upsertTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean, late: boolean): TranscriptOp[] {
     this.open = undefined;
+    if (patch.content) patch = { ...patch, content: this.withoutShownDiffs(toolCallId, patch.content) };
     const inTurn = this.get(this.toolItemId(toolCallId));
     if (late) {
       // After its turn: a late card of its own (the finished turn's card stays as it was).
@@ -264,7 +296,10 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
   return content.flatMap((c): ToolContentView[] => {
     switch (c.type) {
       case 'content': return [{ type: 'text', text: blockText(c.content) }];
-      case 'diff': return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText) }];
+      case 'diff': {
+        const unlocated = diffMetaOf(c)?.unlocated;
+        return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText, { lineNumbers: !unlocated }), ...(unlocated ? { unlocated } : {}) }];
+      }
       case 'terminal': return [{ type: 'terminal', terminalId: c.terminalId }];
       default: return [];
     }
@@ -278,4 +313,9 @@ function rawJson(value: unknown): string | undefined {
   let text: string;
   try { text = typeof value === 'string' ? value : JSON.stringify(value, null, 2); } catch { return undefined; }
   return text.length > RAW_LIMIT ? text.slice(0, RAW_LIMIT) + `\n… (${text.length - RAW_LIMIT} more characters)` : text;
+}
+
+/** Identifies one diff across a permission request and its tool call (same file, same change). */
+function diffKey(c: Extract<ToolContentView, { type: 'diff' }>): string {
+  return `${c.path}\0${c.preview.added}\0${c.preview.removed}\0${c.preview.lines.join('\n')}`;
 }

@@ -439,11 +439,14 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
+    tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;
+      // The files it names are snapshotted now, before the agent's change lands (host/review).
+      this.updateEmitter.fire({ tab, update: { ...params.toolCall, sessionUpdate: 'tool_call_update', status: undefined } });
       this.diffs.recordContent(tab.id, itemId, content);
       const first = content?.findIndex(c => c.type === 'diff') ?? -1;
       if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });

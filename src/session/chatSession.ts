@@ -29,6 +29,8 @@ export class ChatSession extends Disposable implements SessionSink {
   private replaying = false;
   private readonly permissions = new Map<string, PendingPermission>();
   lastPrompt: acp.ContentBlock[] | undefined;
+  /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
+  prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
   private readonly opsEmitter = this.register(new vscode.EventEmitter<readonly TranscriptOp[]>());
   private readonly metaEmitter = this.register(new vscode.EventEmitter<SessionMeta>());
@@ -145,6 +147,7 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   onUpdate(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') update = this.prepareToolCall(update, false);
     this.updateEmitter.fire(update);
     const meta = applyMetaUpdate(this.metaValue, update);
     if (meta) {
@@ -207,6 +210,7 @@ export class ChatSession extends Disposable implements SessionSink {
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.turn?.cancelled) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    params = { ...params, toolCall: this.prepareToolCall(params.toolCall, true) };
     const { id, promise } = this.ask({
       requestId: String(params.toolCall.toolCallId),
       title: escapeBidi(params.toolCall.title ?? 'The agent asks for permission'),

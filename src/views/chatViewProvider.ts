@@ -170,6 +170,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'change/action':
         if (msg.action === 'keep') this.changes.keep(msg.turnId, msg.path, msg.hunkId);
+        // Undo of a whole turn asks first (the same confirmation as the Agent Changes view).
+        else if (msg.action === 'undo' && !msg.path) await vscode.commands.executeCommand('switchboard.undoAllChanges', { turnId: msg.turnId });
         else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
         else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
         break;

@@ -80,7 +80,8 @@ const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
 const LAST_READ_MAX_CHARS = 64 * 1024 * 1024;
 
 export class FsService extends Disposable {
-  private readonly content = this.register(new DiffContentProvider());
+  /** The one in-memory provider behind every diff Switchboard opens (reviews, applied writes, tool calls). */
+  readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
   private readonly writes: AppliedWrite[] = [];
   private keptWriteChars = 0;
