@@ -64,6 +64,16 @@ async function round(extensionPath, tabName) {
 }
 
 const kb = f => (fs.existsSync(f) ? `${(fs.statSync(f).size / 1024).toFixed(1)} KB` : 'missing');
+
+/** ms to require() a bundle in a fresh Node (the workbench's Node 24), `vscode` stubbed: its parse + top-level cost alone. */
+function requireMs(file) {
+  const code = `const M = require('module'); const orig = M._load;
+    M._load = function (r, ...a) { return r === 'vscode' ? new Proxy({}, { get: () => new Proxy(function () {}, { get: () => ({}) }) }) : orig.call(this, r, ...a); };
+    const t0 = process.hrtime.bigint(); require(${JSON.stringify(file)}); console.log(Number(process.hrtime.bigint() - t0) / 1e6);`;
+  const r = spawnSync(tools.node24, ['-e', code], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`require(${file}) failed: ${r.stderr}`);
+  return Number(r.stdout.trim());
+}
 try {
   const ext = values.ext ? path.resolve(values.ext) : productionBuild();
   const main = path.join(ext, JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')).main);
@@ -80,7 +90,10 @@ try {
   console.log(`  empty extension (one webview view): ${e} ms   [${emptyTimes.join(', ')}]`);
   console.log(`  Switchboard (${path.relative(repoRoot, ext) || '.'}): ${s} ms   [${extTimes.join(', ')}]`);
   console.log(`  ratio: ${(s / e).toFixed(2)}x;  cost over the empty extension: ${s - e} ms`);
-  console.log(`  activation loads ${path.basename(main)} (${kb(main)}); on first agent start: acp-sdk.js (${kb(path.join(path.dirname(main), 'acp-sdk.js'))})`);
+  const sdkFile = path.join(path.dirname(main), 'acp-sdk.js');
+  const loads = Array.from({ length: 9 }, () => requireMs(main));
+  console.log(`  activation loads ${path.basename(main)} (${kb(main)}): require() ${median(loads).toFixed(1)} ms median of 9 fresh processes`);
+  if (fs.existsSync(sdkFile)) console.log(`  on the first agent start: acp-sdk.js (${kb(sdkFile)}): require() ${median(Array.from({ length: 9 }, () => requireMs(sdkFile))).toFixed(1)} ms`);
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }

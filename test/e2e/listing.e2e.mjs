@@ -12,8 +12,8 @@ import path from 'node:path';
 import { openChat, scriptedAgentSettings } from './support.mjs';
 
 const AGENT = 'Demo Agent';
-const GREET_AFTER = fs.readFileSync(new URL('../fixtures/workspace/src/hello.ts', import.meta.url), 'utf8')
-  .replace("export const DEFAULT_NAME = 'world';\n", "export const DEFAULT_NAME = process.argv[2] ?? 'world';\n");
+const GREET_BEFORE = fs.readFileSync(new URL('../fixtures/workspace/src/hello.ts', import.meta.url), 'utf8');
+const GREET_AFTER = GREET_BEFORE.replace("export const DEFAULT_NAME = 'world';\n", "export const DEFAULT_NAME = process.argv[2] ?? 'world';\n");
 const TEST_FILE = `// Prints what a test runner prints; the listing's terminal card shows it.
 const lines = ['', '  greet', '    \\u2714 greets the world', '    \\u2714 greets by name', '    \\u2714 is excited on request', '', '  3 passing (4ms)', ''];
 for (const l of lines) console.log(l);
@@ -39,10 +39,15 @@ export const settings = ({ repoRoot, node24 }) => {
       { type: 'text', text: 'I will read it from the first argument and keep `world` as the default:\n\n' },
       { type: 'text', text: '```ts\nexport const DEFAULT_NAME = process.argv[2] ?? \'world\';\n```\n' },
       { type: 'toolCall', toolCall: { toolCallId: 'edit-1', title: 'Edit src/hello.ts', kind: 'edit', status: 'in_progress',
-        content: [{ type: 'diff', path: '{{cwd}}/src/hello.ts', oldText: null, newText: GREET_AFTER }], locations: [{ path: '{{cwd}}/src/hello.ts' }] } },
+        content: [{ type: 'diff', path: '{{cwd}}/src/hello.ts', oldText: GREET_BEFORE, newText: GREET_AFTER }], locations: [{ path: '{{cwd}}/src/hello.ts' }] } },
       { type: 'write', path: '{{cwd}}/src/hello.ts', content: GREET_AFTER, quiet: true },
       { type: 'toolCallUpdate', update: { toolCallId: 'edit-1', status: 'completed' } },
       { type: 'terminal', command: 'node test/greet.test.mjs', terminalToolCall: true, toolCallId: 'test-1', title: 'Run the tests', quiet: true },
+      { type: 'plan', entries: [
+        { content: 'Read src/hello.ts', priority: 'high', status: 'completed' },
+        { content: 'Take the name from the command line', priority: 'high', status: 'completed' },
+        { content: 'Run the tests', priority: 'medium', status: 'completed' },
+      ] },
       { type: 'text', text: 'The tests pass. ' },
       { type: 'text', text: 'Shall I push the branch?' },
       { type: 'permission', toolCall: { toolCallId: 'push-1', title: 'git push origin greet-by-name', kind: 'execute' }, options: [
@@ -59,24 +64,35 @@ export const settings = ({ repoRoot, node24 }) => {
     'editor.minimap.enabled': false,
     'workbench.tips.enabled': false,
     'editor.cursorBlinking': 'solid',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
 };
 
-const THEMES = [['Default Light+', 'light', 'vs'], ['Default Dark+', 'dark', 'vs-dark']];
+const THEMES = [['Default Light+', 'light', 'vs', /^(Default )?Light\+$/], ['Default Dark+', 'dark', 'vs-dark', /^(Default )?Dark\+$/]];
 
-/** Switches the colour theme through the user settings file and waits until workbench and webview show it. */
-async function setTheme(page, view, workspace, [theme, , cls]) {
-  const file = path.join(workspace, '..', 'user-data', 'User', 'settings.json');
-  const current = JSON.parse(fs.readFileSync(file, 'utf8'));
-  fs.writeFileSync(file, JSON.stringify({ ...current, 'workbench.colorTheme': theme }, null, 2));
+/** Switches the colour theme with the theme picker and waits until workbench and webview show it. */
+async function setTheme(page, view, [, , cls, label]) {
+  if (await page.locator(`.monaco-workbench.${cls}`).count()) return;
+  // Keys typed while the webview has focus stay in its iframe: focus the workbench (title bar) first.
+  await page.locator('.part.titlebar').click({ position: { x: 200, y: 15 } });
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 10_000 });
+  await page.keyboard.type(label.source.includes('Light') ? 'Light+' : 'Dark+', { delay: 20 });
+  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: label }).first().click();
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
   await page.locator(`.monaco-workbench.${cls}`).waitFor({ timeout: 15_000 });
   await view.locator(`body.${cls === 'vs' ? 'vscode-light' : 'vscode-dark'}`).waitFor({ timeout: 15_000 });
   // Let the webview repaint with the new colours before the picture.
   await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForTimeout(300);
 }
 
 export default async function ({ page, log, shotsDir, workspace }) {
-  await page.setViewportSize({ width: 1280, height: 760 });
+  await page.setViewportSize({ width: 1280, height: 860 });
   const { view, prompt } = await openChat(page);
   const sidebar = page.locator('.part.sidebar');
   // A wider chat than the default side bar: drag the sash between side bar and editor.
@@ -85,53 +101,66 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.mouse.down();
   await page.mouse.move(box.x + 460, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
+  const hello = path.join(workspace, 'src/hello.ts');
 
-  /** One picture per theme; `what` is a locator (element picture) or 'window'. */
-  const shoot = async (name, what) => {
-    for (const t of THEMES) {
-      await setTheme(page, view, workspace, t);
-      const file = path.join(shotsDir, `listing-${name}-${t[1]}.png`);
-      if (what === 'window') await page.screenshot({ path: file });
-      else await what.screenshot({ path: file });
-      log(`${path.basename(file)}`);
-    }
-    await setTheme(page, view, workspace, THEMES[0]);
-  };
+  // The same session is played once per theme (switching themes once is much faster than per scene).
+  for (const theme of THEMES) {
+    await setTheme(page, view, theme);
+    const shoot = async (scene, what) => {
+      const file = path.join(shotsDir, `listing-${scene}-${theme[1]}.png`);
+      if (what === 'window') {
+        const { width, height } = page.viewportSize();
+        await page.screenshot({ path: file, clip: { x: 0, y: 35, width, height: height - 35 } }); // below the title bar
+      } else {
+        await what.screenshot({ path: file });
+      }
+      log(path.basename(file));
+    };
 
-  await prompt.fill('Greet the name given on the command line, and run the tests');
-  await prompt.press('Enter');
+    await prompt.fill('Greet the name given on the command line, and run the tests');
+    await prompt.press('Enter');
 
-  // The write waits for review in the diff editor.
-  const card = view.locator('#writes .write-review');
-  await card.waitFor({ timeout: 60_000 });
-  assert.match(await card.locator('.write-title').textContent(), new RegExp(`${AGENT} wants to edit hello\\.ts`));
-  const accept = page.locator('.editor-actions [aria-label^="Accept Agent Edit"]').first();
-  await accept.waitFor({ timeout: 15_000 });
-  await view.locator('.message.agent', { hasText: 'keep `world` as the default' }).or(view.locator('.message.agent', { hasText: 'keep world as the default' })).first().waitFor({ timeout: 15_000 });
-  await shoot('review', 'window');
-  await card.getByRole('button', { name: 'Accept', exact: true }).click();
+    // The write waits for review in the diff editor.
+    const card = view.locator('#writes .write-review');
+    await card.waitFor({ timeout: 60_000 });
+    assert.match(await card.locator('.write-title').textContent(), new RegExp(`${AGENT} wants to edit hello\\.ts`));
+    await page.locator('.editor-actions [aria-label^="Accept Agent Edit"]').first().waitFor({ timeout: 15_000 });
+    await view.locator('.message.agent', { hasText: 'as the default' }).first().waitFor({ timeout: 15_000 });
+    await shoot('review', 'window');
+    await card.getByRole('button', { name: 'Accept', exact: true }).click();
 
-  // The tests run in a terminal; the card shows the output. Then the agent asks before pushing.
-  const permission = view.locator('.permission:not(.answered)');
-  await permission.waitFor({ timeout: 60_000 });
-  const terminalCard = view.locator('.tool', { has: view.locator('.terminal') }).first();
-  await terminalCard.locator('.terminal-tail', { hasText: '3 passing' }).waitFor({ timeout: 30_000 });
-  assert.equal(await permission.locator('button.selected, button[aria-pressed="true"]').count(), 0, 'no option is pre-selected');
-  await shoot('permission', sidebar);
-  await terminalCard.scrollIntoViewIfNeeded();
-  await shoot('terminal', terminalCard);
-  await permission.getByRole('button', { name: /Reject/ }).click();
+    // The tests run in a terminal; the card shows the output. Then the agent asks before pushing.
+    const permission = view.locator('.permission:not(.answered)');
+    await permission.waitFor({ timeout: 60_000 });
+    const terminalCard = view.locator('.tool', { has: view.locator('.terminal') }).first();
+    await terminalCard.locator('.terminal-tail', { hasText: '3 passing' }).waitFor({ timeout: 30_000 });
+    assert.equal(await permission.locator('button.selected, button[aria-pressed="true"]').count(), 0, 'no option is pre-selected');
+    await permission.scrollIntoViewIfNeeded();
+    await shoot('permission', sidebar);
+    await terminalCard.scrollIntoViewIfNeeded();
+    await shoot('terminal', terminalCard);
+    await permission.getByRole('button', { name: /Reject/ }).click();
 
-  // The turn ends: the chat lists the changed file; the Agent Changes view too.
-  await view.locator('.turn-end').waitFor({ timeout: 30_000 });
-  await view.locator('#changes .changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 15_000 });
-  await page.locator('.pane-header', { hasText: 'Agent Changes' }).click();
-  await page.locator('.monaco-list-row', { hasText: 'hello.ts' }).first().waitFor({ timeout: 15_000 });
-  await shoot('changes', sidebar);
+    // The turn ends: the chat lists the changed file; the Agent Changes view too.
+    await view.locator('.turn-end').waitFor({ timeout: 30_000 });
+    const changes = view.locator('#changes');
+    await changes.locator('.changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 15_000 });
+    const pane = page.locator('.pane-header', { hasText: 'Agent Changes' });
+    await pane.click();
+    await page.locator('.monaco-list-row', { hasText: 'hello.ts' }).first().waitFor({ timeout: 15_000 });
+    await shoot('changes', sidebar);
+    await pane.click(); // collapsed again
 
-  // The whole conversation, scrolled to its start: thinking, plan, tool cards, the streamed answer.
-  await page.locator('.pane-header', { hasText: 'Agent Changes' }).click(); // collapse again
-  await view.locator('#transcript').evaluate(el => { el.scrollTop = 0; });
-  await shoot('chat', sidebar);
-  assert.equal(fs.readFileSync(path.join(workspace, 'src/hello.ts'), 'utf8'), GREET_AFTER);
+    // The whole conversation from its start: thinking, tool cards, the streamed answer.
+    await view.locator('#transcript').evaluate(el => { el.scrollTop = 0; });
+    await shoot('chat', sidebar);
+    assert.equal(fs.readFileSync(hello, 'utf8'), GREET_AFTER);
+
+    // Ready for the next theme: keep the change, put the file back, close the conversation.
+    await changes.getByRole('button', { name: 'Keep all' }).click();
+    await changes.waitFor({ state: 'hidden', timeout: 10_000 });
+    fs.writeFileSync(hello, GREET_BEFORE);
+    await view.locator('.tab-close').first().click();
+    await view.locator('.message').first().waitFor({ state: 'detached', timeout: 10_000 });
+  }
 }
