@@ -22,7 +22,7 @@ export class AgentStartError extends Error {
 
 export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' };
 
-/** After the agent's output ended, how long it has to exit before that counts as a broken connection. */
+/** After a pipe to the agent closed, how long it has to exit before that counts as a broken connection. */
 const EXIT_AFTER_EOF_MS = 300;
 
 export class AgentConnection {
@@ -60,12 +60,16 @@ export class AgentConnection {
         .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
     this.connection = app.connect(traced(raw, child.stdout, log));
+    // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
+    // write never settles: close the connection with that error, so nothing waits forever.
+    child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
     this.broken = this.connection.closed.then(async () => {
       if (this.closing) return new Promise<string>(() => {});
       // A request on a closed connection rejects at once with the reason it closed.
       const reason = await this.connection.agent.request('$/switchboard/closed', {}).then(() => undefined, (err: unknown) => err);
       const loss = describeConnectionLoss(reason);
-      if (loss.kind === 'eof') {
+      // A dying agent closes its pipes too: then its exit (with its stderr) is the news, not the pipe.
+      if (loss.kind !== 'limit') {
         const exited = await Promise.race([this.process.exited.then(() => true), delay(EXIT_AFTER_EOF_MS).then(() => false)]);
         if (exited || this.closing) return new Promise<string>(() => {});
       }

@@ -1,10 +1,11 @@
 // What the user is told when an agent's connection breaks while the agent process still runs. The
 // SDK closes the connection with the error that broke it (MessageTooLargeError for a message over
-// its 32 MiB limit, a stream error) or with a plain "ACP connection closed" when the input ended.
+// its 32 MiB limit, a failed write to the agent's stdin, a stream error) or with a plain "ACP
+// connection closed" when the agent's stdout ended.
 
 export interface ConnectionLoss {
-  /** eof: the agent's stdout ended; limit: a message over the size limit; error: anything else. */
-  readonly kind: 'eof' | 'limit' | 'error';
+  /** eof: the agent's stdout ended; stdin: our writes fail (EPIPE); limit: a message over the size limit; error: anything else. */
+  readonly kind: 'eof' | 'stdin' | 'limit' | 'error';
   /** A sentence fragment: "Claude Code lost its connection: <message>". */
   readonly message: string;
 }
@@ -17,6 +18,10 @@ export function describeConnectionLoss(reason: unknown): ConnectionLoss {
     const max = typeof err.maxMessageBytes === 'number' ? err.maxMessageBytes : 32 * MiB;
     const size = max % MiB === 0 ? `${max / MiB} MiB` : `${max} byte`;
     return { kind: 'limit', message: `the agent sent a message larger than the ${size} limit of the connection` };
+  }
+  const code = (reason as { code?: unknown } | undefined)?.code;
+  if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET') {
+    return { kind: 'stdin', message: 'the agent closed its input (stdin) but kept running' };
   }
   const message = typeof err?.message === 'string' ? err.message : String(reason ?? '');
   if (reason === undefined || message === 'ACP connection closed') {

@@ -65,6 +65,19 @@ describe('Agent processes and connection limits', function () {
     assert.equal(sb.chat.status.status, 'error');
   });
 
+  it('an agent that closes its input but keeps running is named in the chat and stopped at our next write', async () => {
+    const { log } = await useScriptedAgent({ ignoreStdinClose: true, turns: [{ steps: [{ type: 'closeStdin' }, { type: 'text', text: 'deaf now' }] }] });
+    await sb.chat.start();
+    const pid = startPid(log);
+    await sb.chat.sendPrompt('go');
+    assert.ok(agentEvents(log).some(e => e.event === 'stdin-destroyed'));
+    await sb.chat.sendPrompt('are you there?'); // the first write that finds the pipe closed
+    const err = await waitFor('an error in the chat', () => lastOf(sb.chat.items, 'error'));
+    assert.match(err.message, /closed its input/, dump(sb.chat.items));
+    await waitFor('the agent process to end', () => !isRunning(pid), 10_000);
+    assert.equal(sb.chat.status.status, 'error');
+  });
+
   it('fs/read_text_file refuses a reply over the size cap and tells the agent to use line/limit', async () => {
     const file = path.join(wsFolder(), 'big-read.txt');
     const line = 'x'.repeat(99) + '\n';

@@ -3,11 +3,13 @@ import { runsRegistryPackage } from '../../src/common/agentConfig';
 import { describeAgentEnd, describeConnectionLoss } from '../../src/common/connectionLoss';
 
 describe('connection loss and agent launch', () => {
-  it('names a message over the size limit, a closed output, and any other stream error', () => {
+  it('names a message over the size limit, a closed output, a closed input, and any other stream error', () => {
     const tooLarge = Object.assign(new Error('Incoming ACP data exceeds the configured 33554432 byte limit'), { name: 'MessageTooLargeError', maxMessageBytes: 33554432 });
     assert.deepEqual(describeConnectionLoss(tooLarge), { kind: 'limit', message: 'the agent sent a message larger than the 32 MiB limit of the connection' });
     assert.equal(describeConnectionLoss(new Error('ACP connection closed')).kind, 'eof');
     assert.equal(describeConnectionLoss(undefined).kind, 'eof');
+    assert.deepEqual(describeConnectionLoss(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+      { kind: 'stdin', message: 'the agent closed its input (stdin) but kept running' });
     assert.deepEqual(describeConnectionLoss(new TypeError('boom')), { kind: 'error', message: 'the connection failed (boom)' });
   });
 
