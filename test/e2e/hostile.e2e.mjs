@@ -92,7 +92,9 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.fill('/');
   await prompt.dispatchEvent('input');
   await view.locator('#completions:not([hidden]) li').first().waitFor({ timeout: 10_000 });
+  await view.locator('#stop:not([hidden])').waitFor({ timeout: 5_000 }); // the turn is running
   await prompt.press('Escape');
+  await view.locator('#completions[hidden]').waitFor({ state: 'attached', timeout: 5_000 });
   await waitCount(turnsDone, before + 1);
   const ended = await view.locator('.turn-end').last().innerText();
   check(() => assert.equal(ended, 'Done', 'Escape that closed the picker stopped the turn'));
