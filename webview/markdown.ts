@@ -22,3 +22,10 @@ const PURIFY = {
 export function renderMarkdown(text: string): string {
   return DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string;
 }
+
+const PURIFY_INLINE = { ALLOWED_TAGS: ['code', 'em', 'strong', 'del', 's'], ALLOWED_ATTR: [] as string[] };
+
+/** One line of agent markdown (a tool or permission title): code spans and emphasis only; links and the rest stay text. */
+export function renderInlineMarkdown(text: string): string {
+  return DOMPurify.sanitize(md.renderInline(text), PURIFY_INLINE) as unknown as string;
+}
