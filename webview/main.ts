@@ -749,14 +749,19 @@ function showComposerNote(text: string): void {
 
 // The transcript keeps to its end when it gets shorter because something appeared below it (the
 // changed-files list, a review card, the plan, a taller prompt box), if it was at its end before.
-let atEnd = true;
-transcriptEl.addEventListener('scroll', () => { atEnd = isAtEnd(); }, { passive: true });
-new ResizeObserver(() => { if (atEnd) transcriptEl.scrollTop = transcriptEl.scrollHeight; }).observe(transcriptEl);
+// "At its end" is judged with the height the user last saw (as of the last layout), so a list that
+// appeared below since then does not count as the user having scrolled up.
+let shownHeight = transcriptEl.clientHeight;
+new ResizeObserver(() => {
+  const wasAtEnd = shownHeight === 0 || isAtEnd();
+  shownHeight = transcriptEl.clientHeight;
+  if (wasAtEnd) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+}).observe(transcriptEl);
 
 // ---- helpers -----------------------------------------------------------------------------------
 
 function isAtEnd(): boolean {
-  return transcriptEl.scrollHeight - transcriptEl.scrollTop - transcriptEl.clientHeight < 40;
+  return transcriptEl.scrollHeight - transcriptEl.scrollTop - shownHeight < 40;
 }
 
 function compact(n: number): string {

@@ -6,6 +6,7 @@
 //  - the transcript stays scrolled to the end when the changed-files list appears below it;
 //  - the Agent Changes tree (collapsed by default) lists the changes made while it was collapsed.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { openChat, scriptedAgentSettings } from './support.mjs';
 
@@ -13,10 +14,11 @@ const LONG_DIR = 'a-rather-long-folder-name-without-any-spaces/and-another-one-t
 const BEFORE = 'one\ntwo\nthree\n';
 const AFTER = 'one\nTWO\nthree\n';
 
-export const workspaceFiles = { 'notes.txt': BEFORE, [`${LONG_DIR}/deep-file-name-that-is-long.txt`]: 'x\n' };
+export const workspaceFiles = { 'notes.txt': BEFORE, 'other.txt': BEFORE, [`${LONG_DIR}/deep-file-name-that-is-long.txt`]: 'x\n' };
 
 export const settings = ({ workspace, repoRoot, node24 }) => {
   const notes = path.join(workspace, 'notes.txt');
+  const other = path.join(workspace, 'other.txt');
   const script = {
     delays: { 'session/new': 2500 },
     turns: [
@@ -31,6 +33,14 @@ export const settings = ({ workspace, repoRoot, node24 }) => {
           content: [{ type: 'diff', path: notes, oldText: BEFORE, newText: AFTER }] } },
         { type: 'diskWrite', path: notes, content: AFTER },
         { type: 'toolCallUpdate', update: { toolCallId: 'e', status: 'completed' } },
+      ] },
+      { match: 'later', steps: [
+        { type: 'sleep', ms: 1500 },
+        { type: 'toolCall', toolCall: { toolCallId: 'o', title: 'Edit other.txt', kind: 'edit', status: 'in_progress',
+          content: [{ type: 'diff', path: other, oldText: BEFORE, newText: AFTER }] } },
+        { type: 'diskWrite', path: other, content: AFTER },
+        { type: 'toolCallUpdate', update: { toolCallId: 'o', status: 'completed' } },
+        { type: 'text', text: 'Edited other.txt.' },
       ] },
     ],
   };
@@ -126,6 +136,25 @@ export default async function ({ page, log, shotsDir, workspace }) {
     assert.ok(await page.getByRole('treeitem', { name: /Scripted: 1 file/ }).count() >= 1, 'the turn row is listed');
   });
   await page.screenshot({ path: path.join(shotsDir, 'polish-agent-changes.png') });
+
+  // ---- … and while the whole Switchboard side bar is hidden ------------------------------------
+  await check('Agent Changes tree lists the change made while the side bar showed another view', async () => {
+    await prompt.fill('later: edit other.txt');
+    await prompt.press('Enter');
+    await page.getByRole('tab', { name: /Explorer/ }).click();
+    const other = path.join(workspace, 'other.txt');
+    for (let i = 0; i < 100 && fs.readFileSync(other, 'utf8') !== AFTER; i++) await new Promise(r => setTimeout(r, 100));
+    assert.equal(fs.readFileSync(other, 'utf8'), AFTER, 'the agent edited other.txt');
+    await page.getByRole('tab', { name: /Switchboard/ }).click();
+    await page.getByRole('treeitem', { name: /other\.txt/ }).waitFor({ timeout: 10_000 });
+  });
+  await check('shown again, the transcript is at its end', async () => {
+    await view.locator('.turn-end').nth(2).waitFor({ timeout: 15_000 });
+    const gap = await view.locator('#transcript').evaluate(el => new Promise(resolve =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.scrollHeight - el.scrollTop - el.clientHeight)))));
+    assert.ok(gap <= 2, `the transcript is ${gap}px above its end`);
+  });
+  await page.screenshot({ path: path.join(shotsDir, 'polish-agent-changes-hidden.png') });
 
   assert.deepEqual(failures, [], failures.join('\n'));
 }
