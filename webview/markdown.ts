@@ -32,3 +32,10 @@ export function topLevelBlockStarts(text: string): number[] {
   for (const t of md.parse(text, {})) if (t.level === 0 && t.nesting !== -1 && t.map) starts.push(t.map[0]);
   return starts;
 }
+
+const PURIFY_INLINE = { ALLOWED_TAGS: ['code', 'em', 'strong', 'del', 's'], ALLOWED_ATTR: [] as string[] };
+
+/** One line of agent markdown (a tool or permission title): code spans and emphasis only; links and the rest stay text. */
+export function renderInlineMarkdown(text: string): string {
+  return DOMPurify.sanitize(md.renderInline(text), PURIFY_INLINE) as unknown as string;
+}

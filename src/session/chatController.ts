@@ -350,7 +350,8 @@ export class ChatController extends Disposable {
     if (tab.runtime === runtime && tab.sessionId) return Promise.resolve(true);
     let pending = this.ensuring.get(tab.id);
     if (!pending) {
-      pending = this.openSessionFor(tab, runtime).finally(() => this.ensuring.delete(tab.id));
+      tab.setStarting(true);
+      pending = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
       this.ensuring.set(tab.id, pending);
     }
     return pending;

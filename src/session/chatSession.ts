@@ -87,6 +87,15 @@ export class ChatSession extends Disposable implements SessionSink {
     return true;
   }
 
+  /** Its session is being opened (`session/new`, load or resume): shown as "starting", the prompt waits. */
+  private startingSession = false;
+
+  setStarting(starting: boolean): void {
+    if (this.startingSession === starting) return;
+    this.startingSession = starting;
+    this.stateEmitter.fire();
+  }
+
   release(): void {
     if (!this.reserved) return;
     this.reserved = false;
@@ -99,7 +108,9 @@ export class ChatSession extends Disposable implements SessionSink {
       id: this.id,
       title: this.metaValue.title || this.firstPromptTitle() || `${this.agentName} chat`,
       agentName: this.agentName,
-      state: this.waiting ? 'waiting' : this.busy ? 'busy' : this.runtimeValue?.isRunning ? 'idle' : 'detached',
+      // A prompt held for a session that is not open yet (the agent or its session is starting) is "starting".
+      state: this.waiting ? 'waiting' : this.startingSession || (this.reserved && !this.runtimeValue?.isRunning) ? 'starting'
+        : this.busy ? 'busy' : this.runtimeValue?.isRunning ? 'idle' : 'detached',
     };
   }
 
