@@ -132,10 +132,11 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   });
 
   // A card that updates keeps the keyboard focus: focus "Open diff" of the pending edit, answer
-  // the permission with its number key, the card turns "completed" and the focus is still there.
+  // the permission without moving the focus (a click event dispatched to its Allow button; digits
+  // answer only a focused permission card), the card turns "completed" and the focus is still there.
   const editCard = view.locator('.tool', { hasText: 'notes.txt' });
   await editCard.getByRole('button', { name: 'Open diff' }).focus();
-  await page.keyboard.press('1');
+  await view.locator('.permission:not(.answered)').getByRole('button', { name: /^1\. / }).dispatchEvent('click');
   await view.locator('.tool.status-completed', { hasText: 'notes.txt' }).waitFor({ timeout: 15_000 });
   const focused = await view.locator('body').evaluate(() => {
     const a = document.activeElement;
