@@ -4,12 +4,14 @@ import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
+import { TurnBoundaries } from '../common/turnBoundary';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
 
 export interface ClientHandlers {
-  onSessionUpdate(params: acp.SessionNotification): void;
+  /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
+  onSessionUpdate(params: acp.SessionNotification, afterAnswer: boolean): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }
 
@@ -29,6 +31,8 @@ export class AgentConnection {
   private readonly connection: acp.ClientConnection;
   private initResult: acp.InitializeResponse | undefined;
   private closing = false;
+  /** Tells late updates by wire order (see TurnBoundaries). */
+  private readonly boundaries = new TurnBoundaries();
   /**
    * Resolves with what went wrong when the connection ends while the agent process still runs and
    * nobody closed it: a message over the SDK's size limit, a stream error, or the agent closing its
@@ -43,7 +47,7 @@ export class AgentConnection {
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
     const app = sdk.client({ name: 'switchboard' })
-      .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
+      .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params, this.boundaries.dispatch(params.sessionId)))
       .onRequest(sdk.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
@@ -59,7 +63,7 @@ export class AgentConnection {
         .onRequest(sdk.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
         .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
-    this.connection = app.connect(traced(raw, child.stdout, log));
+    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.
     child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
@@ -201,7 +205,7 @@ export class AgentConnection {
  * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
  * through a small transform. Both cost a branch when trace is off.
  */
-function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger): acp.Stream {
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries): acp.Stream {
   let partial = '';
   stdout.on('data', (chunk: Buffer) => {
     if (!log.traceEnabled) { partial = ''; return; }
@@ -212,11 +216,19 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger):
   const outgoing = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
+      boundaries.outgoing(message as Parameters<TurnBoundaries['outgoing']>[0]);
       controller.enqueue(message);
     },
   });
   void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
-  return { readable: stream.readable, writable: outgoing.writable };
+  // Incoming messages in wire order, before the SDK dispatches them.
+  const incoming = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+    transform(message, controller) {
+      boundaries.incoming(message as Parameters<TurnBoundaries['incoming']>[0]);
+      controller.enqueue(message);
+    },
+  });
+  return { readable: stream.readable.pipeThrough(incoming), writable: outgoing.writable };
 }
 
 const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));

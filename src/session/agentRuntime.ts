@@ -10,7 +10,7 @@ import { GatedSession, gateServices, unknownSession } from './requestGate';
 
 /** What a session does with the traffic addressed to it. */
 export interface SessionSink extends GatedSession {
-  onUpdate(update: acp.SessionUpdate): void;
+  onUpdate(update: acp.SessionUpdate, afterAnswer?: boolean): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }
 
@@ -33,7 +33,7 @@ export class AgentRuntime {
     // Only this agent's live sessions are served (an unknown session id gets -32602).
     const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));
     const connection = new AgentConnection(proc, {
-      onSessionUpdate: params => runtime?.route(params.sessionId)?.onUpdate(params.update),
+      onSessionUpdate: (params, afterAnswer) => runtime?.route(params.sessionId)?.onUpdate(params.update, afterAnswer),
       requestPermission: async (params, signal) => {
         const sink = runtime?.route(params.sessionId);
         if (!sink) throw unknownSession(params.sessionId);

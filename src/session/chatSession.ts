@@ -27,6 +27,8 @@ export class ChatSession extends Disposable implements SessionSink {
   private turn: { cancelled: boolean; allowed: string[] } | undefined;
   /** `session/load` is replaying the history: its updates are the past, not late ones. */
   private replaying = false;
+  /** Updates the agent sent after answering the running prompt, shown once the turn has ended. */
+  private readonly afterAnswer: acp.SessionUpdate[] = [];
   private readonly permissions = new Map<string, PendingPermission>();
   lastPrompt: acp.ContentBlock[] | undefined;
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
@@ -157,7 +159,10 @@ export class ChatSession extends Disposable implements SessionSink {
     this.resetEmitter.fire();
   }
 
-  onUpdate(update: acp.SessionUpdate): void {
+  onUpdate(update: acp.SessionUpdate, afterAnswer = false): void {
+    // Sent after the agent answered the prompt, though the turn has not closed here yet: shown
+    // after the turn's end, as late.
+    if (afterAnswer && this.turn && !this.replaying) { this.afterAnswer.push(update); return; }
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') update = this.prepareToolCall(update, false);
     this.updateEmitter.fire(update);
     const meta = applyMetaUpdate(this.metaValue, update);
@@ -166,7 +171,7 @@ export class ChatSession extends Disposable implements SessionSink {
       return;
     }
     // After the turn ended (and outside a history replay) it is late: shown apart from the answer.
-    const ops = this.transcriptValue.applyUpdate(update, !this.turn && !this.replaying);
+    const ops = this.transcriptValue.applyUpdate(update, (afterAnswer || !this.turn) && !this.replaying);
     if (ops.length) this.emit(ops);
   }
 
@@ -203,6 +208,7 @@ export class ChatSession extends Disposable implements SessionSink {
       }
     } finally {
       if (this.turn === turn) this.turn = undefined;
+      for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
       this.cancelPermissions();
       this.stateEmitter.fire();
       this.turnEmitter.fire('end');
