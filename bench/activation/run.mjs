@@ -3,26 +3,28 @@
 // activates it: no `*`, no onStartupFinished) to the chat being ready for input, against an empty
 // extension that contributes one webview view and nothing else (bench/activation/empty-ext).
 //
-// Each round starts a fresh workbench (VS Code server + Chromium) with one of the two extensions,
-// waits until the workbench has settled, then clicks the extension's activity-bar icon and waits
-// for its webview to report ready (`body[data-ready="true"]`: page loaded, `ready` posted, state
-// received). That span covers loading the bundle, activate(), resolving the view, the webview page
-// and the first round trip. Rounds alternate (empty, Switchboard, empty, …) so both see the same
-// machine load. Switchboard is measured as users get it: the production build (`--production`,
-// built into a temporary copy of the repository), unless --ext points at another extension folder
-// (e.g. an older build, to compare before and after).
+// Each round starts a fresh workbench (VS Code server + Chromium) with one extension and
+// bench/activation/probe.cjs running in its extension host. The probe fails the round if the
+// extension is already active (something activated it at start-up), then times activate() (loading
+// the bundle and running activate()), and opens the view; the page then waits for the view's webview
+// to report ready (`body[data-ready="true"]`: page loaded, `ready` posted, state received). Rounds
+// alternate (empty, Switchboard, empty, …) so both see the same machine load. Switchboard is
+// measured as users get it: the production build (`--production`, built into a temporary copy of
+// the repository); each --ext adds another extension folder to the rounds (e.g. an older
+// production build, to compare before and after in the same run).
 //
-// Prints the medians, the ratio (Switchboard / empty) and the size of the bundle activation loads.
-// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]
+// Prints the medians, the ratios to the empty extension, and the size and require() time of the
+// bundle activation loads (and of the SDK file loaded with the first agent).
+// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]…
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { ensureTools, repoRoot, startWorkbench, waitForWorkbench } from '../../test/runner/workbench.mjs';
+import { ensureTools, repoRoot, startWorkbench } from '../../test/runner/workbench.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, ext: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, ext: { type: 'string', multiple: true } } });
 const RUNS = Number(values.runs);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const empty = path.join(here, 'empty-ext');
@@ -41,23 +43,27 @@ function productionBuild() {
   return dir;
 }
 
-/** One round: a fresh workbench with `extensionPath`; ms from the click on its icon to its view being ready. */
-async function round(extensionPath, tabName) {
-  const wb = await startWorkbench({ tools, extensionDevelopmentPath: extensionPath, workspace: path.join(repoRoot, 'test/fixtures/workspace') });
+/**
+ * One round: a fresh workbench with `extensionPath` and probe.cjs in its extension host. Returns
+ * `{ activateMs, readyMs }`: activate() as timed in the host, and from the start of activation
+ * (the host's clock, the same machine's) to the view's `body[data-ready]` in the page.
+ */
+async function round(extensionPath, { id, view }) {
+  const out = path.join(tmp, `probe-${Date.now()}.json`);
+  const wb = await startWorkbench({
+    tools, extensionDevelopmentPath: extensionPath, extensionTestsPath: path.join(here, 'probe.cjs'),
+    workspace: path.join(repoRoot, 'test/fixtures/workspace'), env: { BENCH_EXT_ID: id, BENCH_VIEW: view, BENCH_OUT: out },
+  });
   try {
-    const page = wb.page;
-    await waitForWorkbench(page);
-    // Settled: the explorer shows the workspace (the extension host is up), then a quiet moment
-    // so start-up work of the workbench itself does not land inside the measurement.
-    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
-    await page.waitForTimeout(2000);
-    const tab = page.getByRole('tab', { name: tabName });
-    await tab.waitFor({ timeout: 30_000 });
-    const view = page.frameLocator('iframe.webview').frameLocator('#active-frame');
-    const t0 = Date.now();
-    await tab.click();
-    await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
-    return Date.now() - t0;
+    const frame = wb.page.frameLocator('iframe.webview').frameLocator('#active-frame');
+    const ready = frame.locator('body[data-ready="true"]').waitFor({ timeout: 120_000 }).then(() => Date.now());
+    const readyAt = await Promise.race([ready, wb.failed, wb.exitCode.then(c => { throw new Error(`probe ended first (exit ${c})`); })]);
+    for (let i = 0; !fs.existsSync(out) && i < 100; i++) await new Promise(r => setTimeout(r, 50));
+    const { start, activateMs } = JSON.parse(fs.readFileSync(out, 'utf8'));
+    fs.writeFileSync(`${out}.done`, '');
+    const code = await wb.exitCode;
+    if (code !== 0) throw new Error(`probe failed (exit ${code}): see the extension host output above`);
+    return { activateMs, readyMs: readyAt - start };
   } finally {
     await wb.close();
   }
@@ -75,25 +81,32 @@ function requireMs(file) {
   return Number(r.stdout.trim());
 }
 try {
-  const ext = values.ext ? path.resolve(values.ext) : productionBuild();
-  const main = path.join(ext, JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')).main);
-  const emptyTimes = [];
-  const extTimes = [];
+  const exts = [productionBuild(), ...(values.ext ?? []).map(e => path.resolve(e))];
+  const label = e => (e.startsWith(tmp) ? 'Switchboard (this tree, production build)' : `Switchboard (${e})`);
+  const EMPTY = { id: 'bench.empty-baseline', view: 'emptyBaseline.view' };
+  const SWITCHBOARD = { id: 'switchboard-acp.switchboard-acp', view: 'switchboard.chat' };
+  const emptyRuns = [];
+  const runs = exts.map(() => []);
+  const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms`;
   for (let r = 0; r < RUNS; r++) {
-    emptyTimes.push(await round(empty, /Empty Baseline/));
-    extTimes.push(await round(ext, /Switchboard/));
-    console.log(`  round ${r + 1}/${RUNS}: empty ${emptyTimes[r]} ms, Switchboard ${extTimes[r]} ms`);
+    emptyRuns.push(await round(empty, EMPTY));
+    for (const [i, e] of exts.entries()) runs[i].push(await round(e, SWITCHBOARD));
+    console.log(`  round ${r + 1}/${RUNS}: empty ${fmt(emptyRuns[r])} | ${runs.map(t => fmt(t[r])).join(' | ')}`);
   }
-  const e = median(emptyTimes);
-  const s = median(extTimes);
-  console.log(`bench/activation: click on the view's icon -> view ready, ${RUNS} alternating rounds, medians`);
-  console.log(`  empty extension (one webview view): ${e} ms   [${emptyTimes.join(', ')}]`);
-  console.log(`  Switchboard (${path.relative(repoRoot, ext) || '.'}): ${s} ms   [${extTimes.join(', ')}]`);
-  console.log(`  ratio: ${(s / e).toFixed(2)}x;  cost over the empty extension: ${s - e} ms`);
-  const sdkFile = path.join(path.dirname(main), 'acp-sdk.js');
-  const loads = Array.from({ length: 9 }, () => requireMs(main));
-  console.log(`  activation loads ${path.basename(main)} (${kb(main)}): require() ${median(loads).toFixed(1)} ms median of 9 fresh processes`);
-  if (fs.existsSync(sdkFile)) console.log(`  on the first agent start: acp-sdk.js (${kb(sdkFile)}): require() ${median(Array.from({ length: 9 }, () => requireMs(sdkFile))).toFixed(1)} ms`);
+  const med = (xs, k) => median(xs.map(x => x[k]));
+  const ea = med(emptyRuns, 'activateMs'), er = med(emptyRuns, 'readyMs');
+  console.log(`bench/activation: ${RUNS} alternating rounds, medians (activate = bundle load + activate() in the extension host;`);
+  console.log(`  view ready = from the start of activation to the webview's first state, in the page)`);
+  console.log(`  empty extension (one webview view):  activate ${ea.toFixed(1)} ms, view ready ${er} ms`);
+  for (const [i, ext] of exts.entries()) {
+    const a = med(runs[i], 'activateMs'), v = med(runs[i], 'readyMs');
+    const main = path.join(ext, JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')).main);
+    const sdkFile = path.join(path.dirname(main), 'acp-sdk.js');
+    console.log(`  ${label(ext)}: activate ${a.toFixed(1)} ms, view ready ${v} ms`);
+    console.log(`    ratio to the empty extension: view ready ${(v / er).toFixed(2)}x (+${v - er} ms); activate ${(a / ea).toFixed(1)}x (+${(a - ea).toFixed(1)} ms)`);
+    console.log(`    activation loads ${path.basename(main)} (${kb(main)}): require() ${median(Array.from({ length: 9 }, () => requireMs(main))).toFixed(1)} ms (median of 9 fresh Node 24 processes, vscode stubbed)`);
+    if (fs.existsSync(sdkFile)) console.log(`    the first agent start loads acp-sdk.js (${kb(sdkFile)}): require() ${median(Array.from({ length: 9 }, () => requireMs(sdkFile))).toFixed(1)} ms`);
+  }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
