@@ -52,12 +52,12 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     const terminal = terminals.connect(agent);
     return {
       ...fs, terminal,
-      releaseSession: sessionId => terminal.releaseSession(sessionId),
+      releaseSession: sessionId => { fs.releaseSession(sessionId); return terminal.releaseSession(sessionId); },
       dispose() { fs.dispose(); terminal.dispose(); },
     };
   };
 
-  const diffs = new ToolDiffs();
+  const diffs = new ToolDiffs(files.content);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).

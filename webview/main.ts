@@ -6,7 +6,11 @@ import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChang
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
-import { renderMarkdown } from './markdown';
+import { escapeBidi } from '../src/common/bidi';
+import { isAllow, isReject, kindLabel, orderOptions } from '../src/common/permissionOptions';
+import { relativizePaths } from '../src/common/relativePaths';
+import { announce, keepFocus } from './a11y';
+import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
 import './chat.css';
 
@@ -46,6 +50,10 @@ let abilities: PromptAbilities = { image: false, embeddedContext: false };
 const mentions = new Set<string>();
 const images: PastedImage[] = [];
 const terminalTails = new Map<string, { text: string; exited: boolean }>();
+/** Workspace folders: titles show paths relative to them. */
+let roots: readonly string[] = [];
+/** The agent message being streamed; announced once when it is complete. */
+let speaking: string | undefined;
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
@@ -54,9 +62,13 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       pending = [];
       dirty.clear();
       rendered.clear();
+      speaking = undefined;
+      roots = msg.roots ?? [];
       transcriptEl.replaceChildren();
       activeTab = msg.activeTab;
       for (const item of msg.items) renderItem(item);
+      // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
+      if (msg.items.at(-1)?.kind === 'agent' && msg.tabs.find(t => t.id === msg.activeTab)?.state === 'busy') speaking = msg.items.at(-1)!.id;
       setTabs(msg.tabs, msg.activeTab);
       setMeta(msg.meta);
       setStatus(msg.status, msg.abilities);
@@ -125,12 +137,31 @@ function flush(): void {
     }
     // Something new below a streamed message: it is finished, show all of it now.
     renderDirty(true);
-    if (op.op === 'add') renderItem(op.item);
+    if (op.op === 'add') { announceAdded(op.item); renderItem(op.item); }
     else replaceItem(op.item);
   }
   renderDirty(false);
   if (dirty.size) schedule();
   if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+}
+
+/**
+ * Screen readers hear each answer once, complete: a streamed message is announced when the next
+ * item arrives below it (the turn's end at the latest), and a permission request when it appears.
+ */
+function announceAdded(item: Item): void {
+  if (speaking && speaking !== item.id) {
+    // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
+    const text = rendered.get(speaking)?.el.innerText ?? '';
+    announce(`Agent: ${text}`, 'message');
+    speaking = undefined;
+  }
+  if (item.kind === 'agent') speaking = item.id;
+  else if (item.kind === 'permission') {
+    const p = item.permission;
+    const options = p.options.map((o, i) => `${i + 1}: ${o.name}`).join(', ');
+    announce(`Permission needed: ${titleText(p.title)}. Press ${options}.`, 'permission');
+  } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
 }
 
 function renderDirty(force: boolean): void {
@@ -153,7 +184,7 @@ function replaceItem(item: Item): void {
   const r = build(item);
   // Keep what the user opened (raw input disclosure, thoughts) open across updates.
   old.el.querySelectorAll('details[open]').forEach(d => r.el.querySelector(`details[data-k="${(d as HTMLElement).dataset.k}"]`)?.setAttribute('open', ''));
-  old.el.replaceWith(r.el);
+  keepFocus(old.el, () => { old.el.replaceWith(r.el); return r.el; }, () => transcriptEl);
   rendered.set(item.id, r);
 }
 
@@ -166,8 +197,9 @@ function build(item: Item): Rendered {
       return { el, item };
     }
     case 'agent': {
-      const el = h('article', 'message agent', { 'aria-label': 'Agent' });
+      const el = h('article', `message agent${item.late ? ' late' : ''}`, { 'aria-label': item.late ? 'Agent, after its turn ended' : 'Agent' });
       const body = h('div', 'body markdown');
+      if (item.late) el.append(lateNote());
       el.append(body);
       return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
@@ -177,8 +209,11 @@ function build(item: Item): Rendered {
       el.append(h('summary', '', {}, 'Thinking'), body);
       return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
-    case 'tool':
-      return { el: buildTool(item.id, item.tool), item };
+    case 'tool': {
+      const el = buildTool(item.id, item.late ? { ...item.tool, status: lateStatus(item.tool.status) } : item.tool);
+      if (item.late) { el.classList.add('late'); el.prepend(lateNote()); }
+      return { el, item };
+    }
     case 'permission':
       return { el: buildPermission(item), item };
     case 'turnEnd':
@@ -208,6 +243,11 @@ function displayLimit(el: HTMLElement, itemId: string): { maxChars: number; onCu
     },
   };
 }
+/** Something the agent sent after its turn ended: marked, never shown as running. */
+function lateNote(): HTMLElement {
+  return h('div', 'late-note', { role: 'note' }, 'Arrived after the turn ended');
+}
+const lateStatus = (status: ToolCallView['status']): ToolCallView['status'] => (status === 'in_progress' ? 'pending' : status);
 
 const STOP_REASONS: Record<string, string> = {
   end_turn: 'Done', cancelled: 'Stopped', max_tokens: 'Stopped: the agent reached its token limit',
@@ -221,17 +261,18 @@ const TOOL_ICONS: Record<string, string> = {
 const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash' };
 
 function buildTool(itemId: string, t: ToolCallView): HTMLElement {
-  const el = h('article', `tool status-${t.status}`, { 'aria-label': `Tool call ${t.title}, ${t.status.replace('_', ' ')}` });
+  const el = h('article', `tool status-${t.status}`, { 'aria-label': `Tool call ${titleText(t.title)}, ${t.status.replace('_', ' ')}` });
   const head = h('div', 'tool-head');
-  head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), h('span', 'tool-title', { title: t.title }, t.title || 'Tool call'),
-    h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
+  head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), titleEl('span', 'tool-title', t.title || 'Tool call'),
+    h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
   el.append(head);
-  t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index)));
+  t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
+  if (t.output) el.append(buildCommandOutput(t.output, t.status));
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
-      const label = loc.path.split(/[\\/]/).pop() + (loc.line ? `:${loc.line}` : '');
-      const a = h('a', 'location', { href: '#', title: loc.path }, label);
+      const label = escapeBidi(loc.path.split(/[\\/]/).pop()!) + (loc.line ? `:${loc.line}` : '');
+      const a = h('a', 'location', { href: '#', title: escapeBidi(loc.path) }, label);
       a.addEventListener('click', e => { e.preventDefault(); send({ type: 'location/open', path: loc.path, line: loc.line ?? null }); });
       locs.append(a);
     }
@@ -247,7 +288,47 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   return el;
 }
 
-function buildToolContent(itemId: string, c: ToolContentView, index: number): HTMLElement {
+/** What a diff is: proposed and held for the user's answer, or already written by the agent (undoable). */
+function diffState(status: ToolCallView['status'] | 'permission' | 'allowed' | 'refused'): { text: string; cls: string } | undefined {
+  switch (status) {
+    case 'allowed': return { text: 'Allowed: the agent writes this change itself; keep or undo it under the changed files once written.', cls: 'applied' };
+    case 'refused': return { text: 'Not allowed: not written.', cls: 'not-applied' };
+    case 'permission': return { text: 'Not written yet: if you allow it, the agent writes this change itself (undoable afterwards).', cls: 'held' };
+    case 'completed': return { text: 'Written by the agent: keep or undo it under the changed files.', cls: 'applied' };
+    case 'failed': case 'cancelled': return { text: 'Not written.', cls: 'not-applied' };
+    default: return { text: 'Proposed: not written yet.', cls: 'held' };
+  }
+}
+
+/** Command output carried in rawOutput (Codex): shown like a terminal, stderr marked. */
+function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: ToolCallView['status']): HTMLElement {
+  const box = h('div', 'terminal command-output');
+  const head = h('div', 'terminal-head');
+  const exit = out.exitCode === null ? (status === 'completed' || status === 'failed' ? 'finished' : 'running') : `exit code ${out.exitCode}`;
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, `Output (${exit})`));
+  const pre = h('pre', 'terminal-tail');
+  if (out.stdout) pre.append(document.createTextNode(out.stdout));
+  if (out.stderr) pre.append(h('span', 'stderr', { title: 'stderr' }, out.stderr));
+  if (!out.stdout && !out.stderr) pre.append(h('span', 'hunk', {}, '(no output)'));
+  box.append(head, pre);
+  return box;
+}
+
+/** A tool or permission title: the agent's markdown, inline only, with workspace-relative paths. */
+function titleEl(tag: string, className: string, title: string): HTMLElement {
+  const el = h(tag, `${className} markdown`, { title });
+  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  return el;
+}
+
+/** The same title as plain text (labels, announcements). */
+function titleText(title: string): string {
+  const el = document.createElement('span');
+  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  return el.textContent ?? '';
+}
+
+function buildToolContent(itemId: string, c: ToolContentView, index: number, status: Parameters<typeof diffState>[0]): HTMLElement {
   switch (c.type) {
     case 'text': {
       const body = h('div', 'tool-text markdown');
@@ -257,7 +338,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
     case 'diff': {
       const box = h('div', 'diff');
       const head = h('div', 'diff-head');
-      head.append(h('span', 'diff-path', { title: c.path }, c.path.split(/[\\/]/).pop() + (c.isNew ? ' (new file)' : '')),
+      head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, escapeBidi(c.path.split(/[\\/]/).pop()!) + (c.isNew ? ' (new file)' : '')),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
         button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index })));
       const pre = h('pre', 'diff-lines');
@@ -265,7 +346,11 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
         pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));
       }
       if (c.preview.truncated) pre.append(h('span', 'hunk', {}, '…'));
-      box.append(head, pre);
+      const state = diffState(status);
+      box.append(head);
+      if (state) box.append(h('div', `diff-state ${state.cls}`, {}, state.text));
+      if (c.unlocated) box.append(h('div', 'diff-unlocated', { role: 'note' }, `Could not find this edit in the file (${c.unlocated}): shown without line numbers.`));
+      box.append(pre);
       return box;
     }
     case 'terminal': {
@@ -286,38 +371,43 @@ function fillTerminal(box: HTMLElement, terminalId: string): void {
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
   const p = item.permission;
-  const el = h('article', 'permission', { 'aria-label': `Permission request: ${p.title}` });
-  el.append(h('div', 'permission-title', {}, p.title));
-  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index)));
+  // Focusable: number keys answer this card only while it has focus.
+  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': `Permission request: ${titleText(p.title)}`, tabindex: '-1' });
+  if (p.late) el.append(lateNote());
+  el.append(titleEl('div', 'permission-title', p.title));
+  const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
+  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : allowed ? 'allowed' : 'refused')));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
     return el;
   }
+  el.tabIndex = 0;
+  // Shown for what they do: order, style and label come from the kind; a contradicting name is flagged.
+  const options = orderOptions(p.options);
   const row = h('div', 'actions', { role: 'group', 'aria-label': 'Options' });
-  p.options.forEach((o, i) => {
+  options.forEach((o, i) => {
+    const label = o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name;
+    const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
-    row.append(button(`${i + 1}. ${o.name}`, o.kind.startsWith('allow') ? 'allow' : 'secondary', () =>
-      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${o.name} (key ${i + 1})`));
+    row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${i + 1}. ${label}: ${kindLabel(o.kind)} (key ${i + 1})`));
   });
-  el.append(row, h('div', 'hint', {}, `Press 1–${p.options.length} to answer, Esc to stop the turn.`));
+  el.append(row);
+  if (options.some(o => o.misleading)) {
+    el.append(h('div', 'permission-warning', { role: 'note' }, "Careful: an option's name says the opposite of what it does. Each button shows what it does."));
+  }
+  el.append(h('div', 'hint', {}, `With this card focused, press 1–${options.length} to answer. Esc stops the turn.`));
+  el.addEventListener('keydown', e => {
+    if (e.target !== el || e.ctrlKey || e.metaKey || e.altKey) return;
+    const option = options[Number(e.key) - 1];
+    if (/^[1-9]$/.test(e.key) && option) {
+      e.preventDefault();
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: option.optionId });
+    }
+  });
   return el;
 }
-
-/** Number keys answer the oldest unanswered permission request, unless the user is typing. */
-document.addEventListener('keydown', e => {
-  const target = e.target as HTMLElement;
-  if (target === promptEl || target.tagName === 'SELECT' || target.tagName === 'INPUT' || e.ctrlKey || e.metaKey || e.altKey) return;
-  const n = Number(e.key);
-  if (!Number.isInteger(n) || n < 1) return;
-  for (const r of rendered.values()) {
-    if (r.item.kind === 'permission' && r.item.permission.outcome === undefined) {
-      const option = r.item.permission.options[n - 1];
-      if (option) { e.preventDefault(); send({ type: 'permission/answer', tab: activeTab, itemId: r.item.id, optionId: option.optionId }); }
-      return;
-    }
-  }
-});
 
 // Links and copy buttons inside rendered markdown.
 transcriptEl.addEventListener('click', e => {
@@ -339,13 +429,18 @@ transcriptEl.addEventListener('click', e => {
 // ---- agent writes waiting for review (the diff editor has the same Accept / Reject) -------------
 
 function renderWrites(writes: readonly PendingWriteView[]): void {
+  keepFocus(writesEl, () => buildWrites(writes), () => promptEl);
+}
+
+function buildWrites(writes: readonly PendingWriteView[]): void {
   writesEl.hidden = writes.length === 0;
   const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
   writesEl.replaceChildren(...writes.map(w => {
-    const name = w.path.split(/[\\/]/).pop()!;
+    const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
     const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
     card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
-    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your unsaved edits: compare before accepting.`));
+    card.append(h('div', 'diff-state held', {}, 'Held: nothing is written until you accept.'));
+    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your edits: Accept asks you what to keep.`));
     const row = h('div', 'actions');
     row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
       button('Reject', 'secondary', act('reject', w.id)), button('Accept all for this session', 'secondary', act('acceptAll', w.id)));
@@ -359,6 +454,10 @@ function renderWrites(writes: readonly PendingWriteView[]): void {
 const openFiles = new Set<string>();
 
 function renderChanges(turns: readonly TurnChangesView[]): void {
+  keepFocus(changesEl, () => buildChanges(turns), () => promptEl);
+}
+
+function buildChanges(turns: readonly TurnChangesView[]): void {
   const files = turns.reduce((n, t) => n + t.files.length, 0);
   changesEl.hidden = files === 0;
   if (!files) { changesEl.replaceChildren(); return; }
@@ -366,29 +465,42 @@ function renderChanges(turns: readonly TurnChangesView[]): void {
   const box = h('div', 'changes');
   for (const turn of turns) {
     const head = h('div', 'changes-head');
-    head.append(h('span', 'changes-title', {}, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
+    head.append(h('span', 'changes-title', { title: 'Already written by the agent: keep them, or undo them' }, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
+      h('span', 'diff-state applied', {}, 'written, undoable'),
       button('Keep all', 'secondary small', act('keep', turn.turnId)), button('Undo all', 'secondary small', act('undo', turn.turnId)));
     box.append(head);
     for (const f of turn.files) {
       const key = `${turn.turnId}|${f.path}`;
-      const row = h('details', 'change-file', { 'data-k': key });
-      if (openFiles.has(key)) row.setAttribute('open', '');
-      row.addEventListener('toggle', () => { if ((row as HTMLDetailsElement).open) openFiles.add(key); else openFiles.delete(key); });
-      const summary = h('summary', 'change-row');
+      const row = h('div', 'change-file', { 'data-k': key });
+      // A disclosure button (not <summary>: the file's own buttons may not sit inside another control).
       const name = f.path.split(/[\\/]/).pop()!;
-      summary.append(h('span', 'change-name', { title: f.path }, name + (f.kind === 'modified' ? '' : ` (${f.kind})`)),
-        h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`),
+      const open = openFiles.has(key);
+      const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: f.path });
+      toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
+        h('span', 'change-name', {}, name + (f.kind === 'modified' ? '' : ` (${f.kind})`)),
+        h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`));
+      const hunks = h('div', 'hunks');
+      hunks.hidden = !open;
+      toggle.addEventListener('click', () => {
+        const now = hunks.hidden;
+        hunks.hidden = !now;
+        toggle.setAttribute('aria-expanded', String(now));
+        toggle.firstElementChild!.className = `codicon codicon-chevron-${now ? 'down' : 'right'}`;
+        if (now) openFiles.add(key); else openFiles.delete(key);
+      });
+      const fileRow = h('div', 'change-row');
+      fileRow.append(toggle,
         button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path), `Open diff of ${name}`),
         button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path), `Keep the changes to ${name}`),
         button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path), `Undo the changes to ${name}`));
-      row.append(summary);
+      row.append(fileRow, hunks);
       for (const hk of f.hunks) {
         const hr = h('div', 'change-row hunk-row');
         hr.append(h('span', 'change-name', {}, `Line ${hk.curLine}`), h('span', 'diff-added', {}, `+${hk.added}`), h('span', 'diff-removed', {}, `-${hk.removed}`),
           button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path, hk.id), `Open diff at line ${hk.curLine}`),
           button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path, hk.id), `Keep the change at line ${hk.curLine}`),
           button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path, hk.id), `Undo the change at line ${hk.curLine}`));
-        row.append(hr);
+        hunks.append(hr);
       }
       box.append(row);
     }
@@ -399,35 +511,51 @@ function renderChanges(turns: readonly TurnChangesView[]): void {
 // ---- tabs, status, session state ---------------------------------------------------------------
 
 function setTabs(list: readonly TabInfo[], active: string | undefined): void {
+  // Arrow keys select a tab: the focus follows the selection into the rebuilt strip.
+  const onTab = document.activeElement?.getAttribute('role') === 'tab' && tabsEl.contains(document.activeElement);
+  keepFocus(tabsEl, () => buildTabs(list, active));
+  if (onTab) tabsEl.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  renderStatus();
+}
+
+function buildTabs(list: readonly TabInfo[], active: string | undefined): void {
   tabs = list;
   activeTab = active;
   tabsEl.replaceChildren();
   for (const tab of list) {
-    const el = h('div', `tab state-${tab.state}${tab.id === active ? ' active' : ''}`, {
-      role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1', title: `${tab.title} — ${tab.agentName} (${STATE_LABELS[tab.state]})`,
+    // A tab holds no other control (screen readers read a tab as one thing): its close button sits
+    // beside it, for the mouse; the keyboard closes the focused tab with Delete.
+    const el = h('div', `tab state-${tab.state}${tab.id === active ? ' active' : ''}`);
+    const label = h('div', 'tab-label', {
+      role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1',
+      title: `${tab.title} — ${tab.agentName} (${STATE_LABELS[tab.state]}). Delete closes it.`,
     });
-    el.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-label': STATE_LABELS[tab.state] }), h('span', 'tab-title', {}, tab.title));
-    const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: 'Close conversation', 'aria-label': `Close ${tab.title}` });
+    label.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-hidden': 'true' }), h('span', 'tab-title', {}, tab.title),
+      h('span', 'visually-hidden', {}, `, ${STATE_LABELS[tab.state]}`));
+    const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: `Close ${tab.title}`, 'aria-hidden': 'true', tabindex: '-1' });
     close.addEventListener('click', e => { e.stopPropagation(); send({ type: 'tab/close', tab: tab.id }); });
-    el.append(close);
+    el.append(label, close);
     el.addEventListener('click', () => send({ type: 'tab/select', tab: tab.id }));
-    el.addEventListener('keydown', e => {
+    label.addEventListener('keydown', e => {
       const i = tabs.findIndex(t => t.id === tab.id);
       if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
         const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
         send({ type: 'tab/select', tab: next.id });
       } else if (e.key === 'Enter' || e.key === ' ') send({ type: 'tab/select', tab: tab.id });
+      else if (e.key === 'Delete') send({ type: 'tab/close', tab: tab.id });
+      else return;
+      e.preventDefault();
     });
     tabsEl.append(el);
   }
-  tabsEl.append(button('', 'tab-new codicon codicon-add', () => send({ type: 'tab/new' }), 'New conversation'),
-    button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), "The agent's sessions"));
-  const current = list.find(t => t.id === active);
-  setBusy(current?.state === 'busy' || current?.state === 'waiting');
 }
 
-const STATE_ICONS = { idle: 'comment', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
-const STATE_LABELS = { idle: 'idle', busy: 'working', waiting: 'waiting for your permission', detached: 'agent not running' } as const;
+// Beside the tab list (a tab list holds tabs only).
+$<HTMLElement>('tab-actions').append(button('', 'tab-new codicon codicon-add', () => send({ type: 'tab/new' }), 'New conversation'),
+  button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), "The agent's sessions"));
+
+const STATE_ICONS = { idle: 'comment', starting: 'loading codicon-modifier-spin', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
+const STATE_LABELS = { idle: 'idle', starting: 'starting a session', busy: 'working', waiting: 'waiting for your permission', detached: 'agent not running' } as const;
 
 let busy = false;
 function setBusy(b: boolean): void {
@@ -436,13 +564,28 @@ function setBusy(b: boolean): void {
   sendEl.disabled = b;
 }
 
+let chatStatus: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
+
 function setStatus(status: ChatStatus, abs: PromptAbilities): void {
   abilities = abs;
-  statusEl.className = `status-${status.status}`;
-  statusEl.textContent = status.detail || (status.agentName ? `${status.agentName} · ${status.status === 'ready' ? 'running' : status.status}` : 'No agent running');
+  chatStatus = status;
   agentEl.textContent = status.agentName ?? 'Choose agent';
-  if (status.status === 'starting') setBusy(true);
-  else setTabs(tabs, activeTab);
+  setTabs(tabs, activeTab);
+}
+
+/** The status line and the composer's Send / Stop: from the agent's status and the shown tab's state. */
+function renderStatus(): void {
+  const status = chatStatus;
+  const state = tabs.find(t => t.id === activeTab)?.state;
+  // The agent runs, but this conversation's session is still opening (real agents take seconds):
+  // the prompt waits for it.
+  const opening = state === 'starting' && (status.status === 'ready' || status.status === 'stopped');
+  const text = opening ? (status.status === 'ready' ? `Starting a session with ${status.agentName}…` : 'Starting the agent…')
+    : status.detail || (status.agentName ? `${status.agentName} · ${status.status === 'ready' ? 'running' : status.status}` : 'No agent running');
+  statusEl.className = `status-${opening ? 'starting' : status.status}`;
+  // The status line is a live region: only a change is read out.
+  if (statusEl.textContent !== text) statusEl.textContent = text;
+  setBusy(status.status === 'starting' || state === 'starting' || state === 'busy' || state === 'waiting');
 }
 
 function setMeta(m: SessionMeta | undefined): void {
@@ -457,7 +600,7 @@ function setMeta(m: SessionMeta | undefined): void {
     const list = h('ol', 'plan-entries');
     for (const e of plan) {
       const li = h('li', `plan-entry ${e.status} priority-${e.priority}`, { title: `${e.status.replace('_', ' ')}, ${e.priority} priority` });
-      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { 'aria-label': e.status.replace('_', ' ') }),
+      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { role: 'img', 'aria-label': e.status.replace('_', ' ') }),
         h('span', '', {}, e.content), h('span', 'priority', {}, e.priority));
       list.append(li);
     }
@@ -549,13 +692,14 @@ promptEl.addEventListener('keydown', e => {
       return;
     }
     if ((e.key === 'Enter' || e.key === 'Tab') && current >= 0) { e.preventDefault(); items[current].click(); return; }
-    if (e.key === 'Escape') { e.preventDefault(); hideCompletions(); return; }
+    // Closing the picker is all Escape does here: it must not also stop the turn.
+    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); hideCompletions(); return; }
   }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
 });
 promptEl.addEventListener('input', updateCompletions);
 document.addEventListener('keydown', e => {
-  if (e.key === 'Escape' && busy && completionsEl.hidden) send({ type: 'turn/cancel' });
+  if (e.key === 'Escape' && busy && completionsEl.hidden && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'SELECT') send({ type: 'turn/cancel' });
 });
 stopEl.addEventListener('click', () => send({ type: 'turn/cancel' }));
 agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));
@@ -665,10 +809,21 @@ function showComposerNote(text: string): void {
   setTimeout(() => note.remove(), 4000);
 }
 
+// The transcript keeps to its end when it gets shorter because something appeared below it (the
+// changed-files list, a review card, the plan, a taller prompt box), if it was at its end before.
+// "At its end" is judged with the height the user last saw (as of the last layout), so a list that
+// appeared below since then does not count as the user having scrolled up.
+let shownHeight = transcriptEl.clientHeight;
+new ResizeObserver(() => {
+  const wasAtEnd = shownHeight === 0 || isAtEnd();
+  shownHeight = transcriptEl.clientHeight;
+  if (wasAtEnd) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+}).observe(transcriptEl);
+
 // ---- helpers -----------------------------------------------------------------------------------
 
 function isAtEnd(): boolean {
-  return transcriptEl.scrollHeight - transcriptEl.scrollTop - transcriptEl.clientHeight < 40;
+  return transcriptEl.scrollHeight - transcriptEl.scrollTop - shownHeight < 40;
 }
 
 function compact(n: number): string {

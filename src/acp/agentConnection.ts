@@ -1,7 +1,8 @@
 // One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
 // No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
@@ -37,26 +38,26 @@ export class AgentConnection {
 
   constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly services: ConnectionServices, private readonly log: Logger) {
     const child = process.child;
-    const raw = acp.ndJsonStream(
+    const raw = sdk.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
-    const app = acp.client({ name: 'switchboard' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+    const app = sdk.client({ name: 'switchboard' })
+      .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
+      .onRequest(sdk.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
     const { fs, terminal } = services;
     if (fs) {
-      app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
-        .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
+      app.onRequest(sdk.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
+        .onRequest(sdk.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
     }
     if (terminal) {
-      app.onRequest(acp.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
-        .onRequest(acp.methods.client.terminal.output, ({ params }) => terminal.output(params))
-        .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
-        .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
-        .onRequest(acp.methods.client.terminal.release, ({ params }) => terminal.release(params));
+      app.onRequest(sdk.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
+        .onRequest(sdk.methods.client.terminal.output, ({ params }) => terminal.output(params))
+        .onRequest(sdk.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
+        .onRequest(sdk.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
+        .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
     this.connection = app.connect(traced(raw, child.stdout, log));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
@@ -94,8 +95,8 @@ export class AgentConnection {
     const timer = setTimeout(() => controller.abort('timeout'), timeoutMs);
     try {
       const result = await Promise.race([
-        this.agent.request(acp.methods.agent.initialize, {
-          protocolVersion: acp.PROTOCOL_VERSION,
+        this.agent.request(sdk.methods.agent.initialize, {
+          protocolVersion: sdk.PROTOCOL_VERSION,
           clientCapabilities: this.capabilities(),
           clientInfo: CLIENT_INFO,
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
@@ -103,9 +104,9 @@ export class AgentConnection {
           throw new AgentStartError(`The agent exited during initialization (${exit.signal ?? `code ${exit.code}`}).`, 'closed');
         }),
       ]);
-      if (result.protocolVersion !== acp.PROTOCOL_VERSION) {
+      if (result.protocolVersion !== sdk.PROTOCOL_VERSION) {
         throw new AgentStartError(
-          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${acp.PROTOCOL_VERSION}.`, 'protocol');
+          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${sdk.PROTOCOL_VERSION}.`, 'protocol');
       }
       this.initResult = result;
       const who = result.agentInfo ? `${result.agentInfo.title ?? result.agentInfo.name} ${result.agentInfo.version}` : 'agent';
@@ -135,9 +136,9 @@ export class AgentConnection {
   /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
   async newSession(cwd: string): Promise<acp.NewSessionResponse> {
     try {
-      return await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      return await this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
     } catch (err) {
-      if (err instanceof acp.RequestError && err.code === -32000) {
+      if (err instanceof sdk.RequestError && err.code === -32000) {
         throw new AgentStartError(`The agent requires authentication: ${err.message}`, 'auth', this.initResult?.authMethods ?? []);
       }
       throw err;
@@ -145,46 +146,46 @@ export class AgentConnection {
   }
 
   loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    return this.agent.request(sdk.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
   }
 
   resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+    return this.agent.request(sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
   }
 
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
-    return this.agent.request(acp.methods.agent.session.list, { cwd, cursor: cursor ?? null });
+    return this.agent.request(sdk.methods.agent.session.list, { cwd, cursor: cursor ?? null });
   }
 
   closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.close, { sessionId });
+    return this.agent.request(sdk.methods.agent.session.close, { sessionId });
   }
 
   deleteSession(sessionId: string): Promise<acp.DeleteSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.delete, { sessionId });
+    return this.agent.request(sdk.methods.agent.session.delete, { sessionId });
   }
 
   setMode(sessionId: string, modeId: string): Promise<acp.SetSessionModeResponse> {
-    return this.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+    return this.agent.request(sdk.methods.agent.session.setMode, { sessionId, modeId });
   }
 
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean'
       ? { sessionId, configId, type: 'boolean', value }
       : { sessionId, configId, value };
-    return this.agent.request(acp.methods.agent.session.setConfigOption, params);
+    return this.agent.request(sdk.methods.agent.session.setConfigOption, params);
   }
 
   authenticate(methodId: string): Promise<acp.AuthenticateResponse> {
-    return this.agent.request(acp.methods.agent.authenticate, { methodId });
+    return this.agent.request(sdk.methods.agent.authenticate, { methodId });
   }
 
   prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
-    return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+    return this.agent.request(sdk.methods.agent.session.prompt, { sessionId, prompt });
   }
 
   cancel(sessionId: string): Promise<void> {
-    return this.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    return this.agent.notify(sdk.methods.agent.session.cancel, { sessionId });
   }
 
   /** Closes the connection and releases what it served (terminals, pending reviews). */

@@ -13,8 +13,12 @@ export interface DiffPreview {
 const MAX_LINES = 40;
 const MAX_LINE_CHARS = 300;
 
-export function compactDiff(oldText: string, newText: string): DiffPreview {
-  const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context: 1 });
+/**
+ * `lineNumbers: false` for a change whose place in the file is unknown (a snippet that could not be
+ * located): no `@@` headers, since their line numbers would be made up.
+ */
+export function compactDiff(oldText: string, newText: string, options: { lineNumbers?: boolean } = {}): DiffPreview {
+  const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context: 3 });
   let added = 0;
   let removed = 0;
   const lines: string[] = [];
@@ -25,7 +29,7 @@ export function compactDiff(oldText: string, newText: string): DiffPreview {
       if (l[0] === '+') added++;
       else if (l[0] === '-') removed++;
     }
-    const block = [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...body];
+    const block = options.lineNumbers === false ? body : [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...body];
     for (const l of block) {
       if (lines.length >= MAX_LINES) { truncated = true; break; }
       lines.push(l.length > MAX_LINE_CHARS ? l.slice(0, MAX_LINE_CHARS) + '…' : l);

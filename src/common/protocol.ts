@@ -24,8 +24,8 @@ export interface TabInfo {
   readonly id: string;
   readonly title: string;
   readonly agentName: string;
-  /** waiting = a permission request is unanswered; detached = no agent behind it. */
-  readonly state: 'idle' | 'busy' | 'waiting' | 'detached';
+  /** starting = its session is still opening; waiting = a permission request is unanswered; detached = no agent behind it. */
+  readonly state: 'idle' | 'starting' | 'busy' | 'waiting' | 'detached';
 }
 
 export interface MentionCandidate {
@@ -62,6 +62,8 @@ export type HostMessage =
     readonly meta: SessionMeta | undefined;
     readonly status: ChatStatus;
     readonly abilities: PromptAbilities;
+    /** The workspace folders (titles show paths relative to them). */
+    readonly roots?: readonly string[];
   }
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
   | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta }

@@ -1,30 +1,38 @@
 // The full texts behind the diff content of tool calls, so "open diff" on a chat card shows the
-// whole change in VS Code's diff editor. Both sides are virtual documents served from memory (the
-// URI carries only a key, never content); the store is bounded by the size of its texts.
+// whole change in VS Code's diff editor. Snippet diffs (Claude's old_string → new_string) are first
+// resolved to whole files (EditResolver). Both sides are served by the one in-memory diff provider
+// that the write reviews use too (host/fs/diffContent.ts); this store is bounded.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import { BoundedMap } from '../common/boundedTextMap';
+import { DiffContentProvider } from './fs/diffContent';
+import { EditResolver } from './review/editResolver';
 
-export const TOOL_DIFF_SCHEME = 'switchboard-tool-diff';
 /** Characters of diff texts kept (both sides); the oldest diffs are forgotten first. */
 const MAX_CHARS = 64 * 1024 * 1024;
 /** What an entry costs besides its texts, so many empty diffs are bounded too. */
 const ENTRY_OVERHEAD = 256;
+const cost = (e: Entry) => ENTRY_OVERHEAD + e.oldText.length + e.newText.length;
 
-interface Entry { readonly path: string; readonly oldText: string; readonly newText: string }
+interface Entry { readonly id: string; readonly path: string; readonly oldText: string; readonly newText: string }
 
-export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly entries = new BoundedMap<Entry>(MAX_CHARS, e => ENTRY_OVERHEAD + e.oldText.length + e.newText.length);
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  /** An open diff follows a later update of the same tool call. */
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
+export class ToolDiffs implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly resolver = new EditResolver();
+  private nextId = 1;
+  private chars = 0;
+
+  constructor(private readonly content: DiffContentProvider) {}
+
+  /** A tool call with its snippet diffs resolved to whole-file diffs (see EditResolver). */
+  prepare<T extends acp.ToolCallUpdate>(tab: string, toolCall: T, asPermission: boolean): T {
+    return this.resolver.prepare(tab, toolCall, asPermission);
+  }
 
   /** Keeps the texts of every diff in a tool call / update of the tab. */
-  record(tab: string, update: acp.SessionUpdate): void {
+  record(tab: string, update: acp.SessionUpdate, itemId?: (toolCallId: string) => string): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    this.recordContent(tab, `tool:${update.toolCallId}`, update.content);
+    this.recordContent(tab, itemId ? itemId(update.toolCallId) : `tool:${update.toolCallId}`, update.content);
   }
 
   /** Keeps the diffs of a transcript item's content (a tool card, a permission request). */
@@ -32,37 +40,47 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
     content?.forEach((c, index) => {
       if (c.type !== 'diff') return;
       const key = `${tab}/${itemId}/${index}`;
-      this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
-      for (const side of ['before', 'after']) this.changed.fire(this.uri(key, side, c.path));
+      // The same key keeps its id: an open diff follows a later update of the same tool call.
+      const previous = this.entries.get(key);
+      const id = previous?.id ?? `t${this.nextId++}`;
+      if (previous) { this.entries.delete(key); this.chars -= cost(previous); }
+      const entry: Entry = { id, path: c.path, oldText: c.oldText ?? '', newText: c.newText };
+      this.entries.set(key, entry);
+      this.chars += cost(entry);
+      this.content.set(this.uri(entry, 'before'), entry.oldText);
+      this.content.set(this.uri(entry, 'after'), entry.newText);
+      // Bounded by the size of the texts, not their number; the newest entry always stays.
+      while (this.chars > MAX_CHARS && this.entries.size > 1) {
+        const [oldKey, old] = this.entries.entries().next().value!;
+        this.entries.delete(oldKey);
+        this.chars -= cost(old);
+        if (old.id === id) continue;
+        this.content.delete(this.uri(old, 'before'));
+        this.content.delete(this.uri(old, 'after'));
+      }
     });
   }
 
   async open(tab: string, itemId: string, index: number, options: { preserveFocus?: boolean } = {}): Promise<void> {
-    const key = `${tab}/${itemId}/${index}`;
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(`${tab}/${itemId}/${index}`);
     if (!entry) {
       void vscode.window.showWarningMessage('This change is no longer available to compare.');
       return;
     }
-    const name = path.basename(entry.path);
-    const uri = (side: string) => this.uri(key, side, entry.path);
-    await vscode.commands.executeCommand('vscode.diff', uri('before'), uri('after'), `${name} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
+    await vscode.commands.executeCommand('vscode.diff', this.uri(entry, 'before'), this.uri(entry, 'after'),
+      `${path.basename(entry.path)} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
   }
 
-  private uri(key: string, side: string, filePath: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: TOOL_DIFF_SCHEME, path: `/${encodeURIComponent(key)}/${side}/${path.basename(filePath)}` });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const [, key, side] = uri.path.split('/');
-    const entry = this.entries.get(decodeURIComponent(key));
-    if (!entry) return '';
-    return side === 'before' ? entry.oldText : entry.newText;
+  private uri(entry: Entry, side: string): vscode.Uri {
+    return DiffContentProvider.uri(entry.id, side, entry.path);
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    for (const e of this.entries.values()) {
+      this.content.delete(this.uri(e, 'before'));
+      this.content.delete(this.uri(e, 'after'));
+    }
     this.entries.clear();
+    this.chars = 0;
   }
 }

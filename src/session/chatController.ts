@@ -17,6 +17,7 @@ import { pickAgent } from '../host/agentPicker';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
+import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { SavedChats } from './savedChats';
@@ -144,7 +145,10 @@ export class ChatController extends Disposable {
       return 'notSent';
     }
     try {
-      const runtime = await this.ensureRuntime();
+      // The conversation stays with its agent: another one takes over only when the user says so.
+      const agent = await agentForPrompt(tab, this.runtime?.isRunning ? this.runtime.spec : undefined);
+      if (!agent) return 'notSent';
+      const runtime = await this.ensureRuntime(agent === 'running' ? undefined : agent);
       if (!runtime || !(await this.ensureSession(tab, runtime))) return 'notSent';
       const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
       if ('refused' in built) {
@@ -346,7 +350,8 @@ export class ChatController extends Disposable {
     if (tab.runtime === runtime && tab.sessionId) return Promise.resolve(true);
     let pending = this.ensuring.get(tab.id);
     if (!pending) {
-      pending = this.openSessionFor(tab, runtime).finally(() => this.ensuring.delete(tab.id));
+      tab.setStarting(true);
+      pending = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
       this.ensuring.set(tab.id, pending);
     }
     return pending;
@@ -435,11 +440,14 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
-    tab.onRawUpdate(update => { this.diffs.record(tab.id, update); this.updateEmitter.fire({ tab, update }); });
+    tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
+    tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;
+      // The files it names are snapshotted now, before the agent's change lands (host/review).
+      this.updateEmitter.fire({ tab, update: { ...params.toolCall, sessionUpdate: 'tool_call_update', status: undefined } });
       this.diffs.recordContent(tab.id, itemId, content);
       const first = content?.findIndex(c => c.type === 'diff') ?? -1;
       if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });

@@ -170,6 +170,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'change/action':
         if (msg.action === 'keep') this.changes.keep(msg.turnId, msg.path, msg.hunkId);
+        // Undo of a whole turn asks first (the same confirmation as the Agent Changes view).
+        else if (msg.action === 'undo' && !msg.path) await vscode.commands.executeCommand('switchboard.undoAllChanges', { turnId: msg.turnId });
         else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
         else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
         break;
@@ -185,6 +187,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const message: HostMessage = {
       type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items,
       meta: chat.active.meta, status: chat.status, abilities: chat.abilities,
+      roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
     };
     if (only) {
       // Ops queued before this surface's snapshot are already in it; others get them as usual.
@@ -273,15 +276,18 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <title>Switchboard</title>
 </head>
 <body>
-<nav id="tabs" role="tablist" aria-label="Conversations"></nav>
-<header id="status" role="status" aria-live="polite"></header>
-<main id="transcript" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
+<header>
+<nav id="tab-bar" aria-label="Conversations"><div id="tabs" role="tablist" aria-label="Open conversations"></div><div id="tab-actions"></div></nav>
+<div id="status" role="status" aria-live="polite"></div>
+</header>
+<main aria-label="Conversation"><div id="transcript" role="log" aria-label="Conversation" aria-live="off" tabindex="0"></div></main>
+<div id="announcer" class="visually-hidden" aria-live="polite" aria-relevant="additions"></div>
 <section id="writes" aria-label="Edits waiting for your review" hidden></section>
 <section id="changes" aria-label="Changed files" hidden></section>
 <section id="plan" aria-label="Plan" hidden></section>
-<form id="composer">
+<form id="composer" aria-label="Prompt the agent">
   <ul id="completions" role="listbox" aria-label="Suggestions" hidden></ul>
-  <div id="attachments" aria-label="Attached files and images"></div>
+  <div id="attachments" role="group" aria-label="Attached files and images"></div>
   <textarea id="prompt" rows="3" placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)" aria-label="Prompt"></textarea>
   <div class="composer-actions">
     <button type="button" id="agent" class="secondary" title="Choose the agent"></button>

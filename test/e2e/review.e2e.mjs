@@ -33,9 +33,9 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
   const changes = view.locator('#changes');
   await changes.locator('.changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 15_000 });
-  const fileRow = changes.locator('details.change-file');
-  assert.match(await fileRow.locator('summary').textContent(), /list\.txt\s*\+2\s*-2/);
-  await fileRow.locator('summary .change-name').click(); // expand the hunks
+  const fileRow = changes.locator('.change-file');
+  assert.match(await fileRow.locator('.change-toggle').textContent(), /list\.txt\s*\+2\s*-2/);
+  await fileRow.locator('.change-toggle').click(); // expand the hunks
   await changes.locator('.hunk-row').nth(1).waitFor({ timeout: 5_000 });
   assert.equal(await changes.locator('.hunk-row').count(), 2);
   // The tree view in the Switchboard side bar lists the same file.

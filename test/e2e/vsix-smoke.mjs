@@ -1,16 +1,20 @@
 // Smoke test of the packaged VSIX, installed into a workbench the way a user installs it
 // (run by test/runner/run.mjs --only vsix; no extensionDevelopmentPath, no SWITCHBOARD_TEST).
-// It proves the production bundle activates and the chat webview renders.
+// It proves the production bundle activates, the chat webview renders, and an agent answers: the
+// ACP SDK, which the bundle loads only when the first agent starts (dist/acp-sdk.js), is in the VSIX.
 import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
+
+export const settings = (ctx) => scriptedAgentSettings(ctx, {
+  turns: [{ steps: [{ type: 'text', text: 'Hello from the packaged extension.' }] }],
+});
 
 export default async function ({ page, log, shotsDir }) {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  const tab = page.getByRole('tab', { name: /Switchboard/ });
-  await tab.waitFor({ timeout: 60_000 });
-  await tab.click();
-  log('opened the Switchboard view');
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  await view.locator('#prompt').waitFor({ timeout: 30_000 });
-  log('chat webview rendered (#prompt present)');
+  const { view, prompt } = await openChat(page);
+  log('chat webview rendered');
+  await prompt.fill('hi');
+  await prompt.press('Enter');
+  await view.locator('.message.agent', { hasText: 'Hello from the packaged extension.' }).waitFor({ timeout: 60_000 });
+  log('the agent answered through the lazily loaded SDK');
   await page.screenshot({ path: path.join(shotsDir, 'vsix-smoke.png') });
 }

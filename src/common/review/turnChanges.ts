@@ -33,7 +33,10 @@ export class TurnChanges {
    */
   record(path: string, before: string | null, after: string | null): void {
     const known = this.files.get(path);
-    this.set({ path, baseline: known ? known.baseline : before, current: after });
+    // "Created" may have been a guess (a file watcher saw a rename over the file): a later report
+    // that the file held text before this change, other than what the list says it holds, wins.
+    const corrected = known && known.baseline === null && before !== null && before !== known.current;
+    this.set({ path, baseline: known && !corrected ? known.baseline : before, current: after });
   }
 
   /**

@@ -1,5 +1,6 @@
-// Both sides of every review diff are virtual documents served from memory: no temp files, and
-// never content encoded into the URI. URIs look like switchboard-diff:/<id>/<side>/<file name>,
+// Both sides of every diff Switchboard opens (write reviews, applied writes, tool-call diffs) are
+// virtual documents served from this one provider, from memory: no temp files, and never content
+// encoded into the URI. URIs look like switchboard-diff:/<id>/<side>/<file name>,
 // so the editor picks the language from the file name.
 import * as path from 'node:path';
 import * as vscode from 'vscode';

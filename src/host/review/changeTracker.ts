@@ -8,7 +8,11 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { Disposable } from '../../common/disposable';
 import type { Logger } from '../../common/logger';
+import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
+import { diffMetaOf } from '../../common/review/snippet';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
+import { reconcileDirtyBuffer } from './bufferReconcile';
+import { gitIndexText, readDisk, readDiskSync } from './diskSources';
 import { FileSnapshots } from './fileSnapshots';
 
 export interface TurnView {
@@ -25,6 +29,8 @@ interface Turn {
   running: boolean;
   /** Disk checks still running for this turn: the turn ends after them. */
   readonly inflight: Set<Promise<void>>;
+  /** When the turn began (ms): a file modified since may already hold the agent's change. */
+  readonly started: number;
 }
 
 interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
@@ -36,6 +42,10 @@ const MAX_FILES_IN_NEW_FOLDER = 50;
 const MAX_TRACKED_CHARS = 2 * 1024 * 1024;
 /** Build output and caches: created by the commands an agent runs, not edits to review. */
 const GENERATED = /[\\/](node_modules|\.git|dist|out|build|target|coverage|__pycache__|\.next|\.nuxt|\.cache|\.turbo|\.venv|venv|\.gradle|bin|obj)[\\/]|\.(pyc|o|class|log|lock|map|tsbuildinfo)$/;
+/** Temporary files of atomic saves (Claude writes `.name.tmp.<pid>.<random>`, then renames it over `name`). */
+const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
+/** Files named by one tool call that are snapshotted when it is announced (a search may name hundreds). */
+const MAX_ANNOUNCED_FILES = 20;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 
@@ -57,7 +67,7 @@ export class ChangeTracker extends Disposable {
     super();
     this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set() });
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set(), started: 0 });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
@@ -85,7 +95,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set() });
+    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set(), started: Date.now() });
     this.runningTurn.set(tabId, turnId);
     return turnId;
   }
@@ -99,6 +109,7 @@ export class ChangeTracker extends Disposable {
     await this.settlePendingDiffs(turn);
     turn.running = false;
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
+    if (this.runningTurn.size === 0) this.kindOf.clear();
     if (turn.changes.isEmpty) this.turns.delete(turnId);
     this.changed();
   }
@@ -125,16 +136,51 @@ export class ChangeTracker extends Disposable {
     const turnId = this.runningTurn.get(tabId);
     const turn = turnId ? this.turns.get(turnId) : undefined;
     if (!turn) return;
-    for (const c of update.content ?? []) {
-      if (c.type === 'diff' && path.isAbsolute(c.path)) this.pendingDiffs.set(normalize(c.path), { turn, oldText: c.oldText ?? null, newText: c.newText });
+    if (update.kind) this.kindOf.set(update.toolCallId, update.kind);
+    const kind = this.kindOf.get(update.toolCallId);
+    const mayWrite = kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined;
+    const finished = update.status === 'completed' || update.status === 'failed';
+    // The files a tool call names are read now, before the agent's change lands: their baselines.
+    if (mayWrite && !finished) {
+      const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput)];
+      for (const p of named.filter((p): p is string => !!p && path.isAbsolute(p)).slice(0, MAX_ANNOUNCED_FILES)) this.announce(turn, normalize(p));
     }
-    const kind = update.kind;
-    if (update.status === 'completed' || update.status === 'failed') {
+    for (const c of update.content ?? []) {
+      // An edit not found in its file (`unlocated`) is a bare snippet: no baseline to take from it.
+      if (c.type !== 'diff' || !path.isAbsolute(c.path) || isUnlocated(c)) continue;
+      // `oldText: null` claims a new file (Claude's Write says so even over an existing one): the
+      // file's text seen before the change wins.
+      const filePath = normalize(c.path);
+      this.pendingDiffs.set(filePath, { turn, oldText: c.oldText ?? this.snapshots.get(filePath) ?? null, newText: c.newText });
+    }
+    if (finished) {
+      // Claude's tool response carries the whole file before the edit (null: the tool created it).
+      const response = claudeToolResponse(update._meta);
+      if (response && path.isAbsolute(response.filePath) && response.originalFile !== undefined) {
+        const filePath = normalize(response.filePath);
+        const original = response.originalFile;
+        this.track(turn, readDisk(filePath).then(now => {
+          if ((now ?? null) !== original && isInWorkspace(filePath)) this.record(turn, filePath, original, now ?? null, true);
+        }));
+      }
       this.track(turn, this.settlePendingDiffs(turn));
-      if (kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined || kind === null) {
+      if (mayWrite) {
         for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareWithSnapshot(turn, normalize(loc.path)));
       }
     }
+  }
+
+  private readonly kindOf = new Map<string, string>();
+
+  /**
+   * A file a tool call names: remember its text on disk now, unless it is already known, or was
+   * modified since the turn began (the agent may have written it before this announcement was read:
+   * then the diff's old text, the tool response or git's index must tell what it held).
+   */
+  private announce(turn: Turn, filePath: string): void {
+    if (this.ownerOf(filePath) || this.snapshots.get(filePath) !== undefined || !isInWorkspace(filePath)) return;
+    const file = readDiskSync(filePath);
+    if (file && file.mtimeMs < turn.started) this.snapshots.remember(filePath, file.text);
   }
 
   views(): TurnView[] {
@@ -186,6 +232,14 @@ export class ChangeTracker extends Disposable {
       const now = await readText(f);
       if ((now ?? null) !== turn.changes.get(f)?.current) turn.changes.updateCurrent(f, now ?? null);
       const target = turn.changes.undo(f, hunkId);
+      if (target?.text === null && turn.changes.get(f) === undefined) {
+        // Undo never destroys what existed before the turn: a "created" file that git tracks is restored instead.
+        const indexed = await gitIndexText(f);
+        if (indexed !== undefined) {
+          this.log.warn(`${f} was listed as created, but git tracks it: restored from the index instead of deleted`);
+          target.text = indexed;
+        }
+      }
       if (target) await writeFile(f, target.text);
       this.snapshots.remember(f, target?.text ?? undefined);
     }
@@ -200,10 +254,10 @@ export class ChangeTracker extends Disposable {
   private async settlePendingDiffs(turn: Turn): Promise<void> {
     for (const [filePath, d] of [...this.pendingDiffs]) {
       if (d.turn !== turn) continue;
-      const now = await readText(filePath);
+      const now = await readDisk(filePath);
       if (now === d.newText) {
         this.pendingDiffs.delete(filePath);
-        this.record(turn, filePath, d.oldText, d.newText);
+        this.record(turn, filePath, d.oldText, d.newText, true);
       } else if (!turn.running) {
         this.pendingDiffs.delete(filePath);
       }
@@ -231,31 +285,48 @@ export class ChangeTracker extends Disposable {
     turn.inflight.add(p);
   }
 
+  /**
+   * Compares the disk (never the buffer: an unsaved tab is not what the agent changed) with the last
+   * text seen on disk.
+   */
   private async compareWithSnapshot(turn: Turn, filePath: string): Promise<void> {
     if (!path.isAbsolute(filePath) || !isInWorkspace(filePath)) return;
     const owned = this.ownerOf(filePath)?.changes.get(filePath);
-    const before = owned ? owned.current : this.snapshots.get(filePath);
-    const now = await readText(filePath);
-    if (before === undefined || (before ?? undefined) === now) {
+    const before: string | null | undefined = this.snapshots.get(filePath) ?? owned?.current;
+    const now = await readDisk(filePath);
+    if (before === undefined || before === (now ?? null)) {
       if (now !== undefined) this.snapshots.remember(filePath, now);
       return;
     }
     this.log.info(`The agent changed ${filePath} on disk`);
-    this.record(turn, filePath, before, now ?? null);
+    this.record(turn, filePath, before, now ?? null, true);
   }
 
   /**
    * One file lives in one turn's list: a later turn's change to a file still undecided from an
    * earlier turn joins that earlier entry (its baseline stays the text before the first change).
    */
-  private record(turn: Turn, filePath: string, before: string | null, after: string | null): void {
+  private record(turn: Turn, filePath: string, before: string | null, after: string | null, onDisk = false): void {
     const owner = this.ownerOf(filePath) ?? turn;
+    // A file seen on disk before is never "created": a rename over an existing path is an edit.
+    const seen = this.snapshots.get(filePath);
+    if (before === null && !owner.changes.get(filePath) && seen !== undefined) before = seen;
+    const diskBefore = before ?? seen ?? null;
     owner.changes.record(filePath, before, after);
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
     this.snapshots.remember(filePath, after ?? undefined);
     this.changed();
+    // Written behind the editor's back: a tab with unsaved edits is merged with it, never left stale.
+    if (onDisk && diskBefore !== null && diskBefore !== after && this.reconciled.get(filePath) !== after) {
+      this.reconciled.set(filePath, after);
+      void reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
+        .catch(err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+    }
   }
+
+  /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
+  private readonly reconciled = new Map<string, string | null>();
 
   private ownerOf(filePath: string): Turn | undefined {
     for (const t of this.turns.values()) if (t.changes.get(filePath)) return t;
@@ -279,12 +350,20 @@ export class ChangeTracker extends Disposable {
       return;
     }
     if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) {
-      // A file that appears during the turn did not exist before it: its baseline is "no file".
-      if (created && !looksGenerated(filePath)) {
-        this.track(turn, readText(filePath).then(now => {
-          if (now !== undefined && now.length <= MAX_TRACKED_CHARS && !now.includes('\0') && !now.includes('\uFFFD')) this.record(turn, filePath, null, now);
-        }));
-      }
+      // A file nothing saw before that appears during the turn: new, unless git's index knows it
+      // (a rename over a tracked file is an edit, not a creation). A mere change of such a file is
+      // not listed: nothing knows what it held before the turn.
+      if (!created || looksGenerated(filePath)) return;
+      this.track(turn, (async () => {
+        const [now, indexed] = await Promise.all([readDisk(filePath), gitIndexText(filePath)]);
+        if (now === undefined || now.length > MAX_TRACKED_CHARS) return;
+        if (indexed !== undefined) {
+          if (indexed !== now) this.record(turn, filePath, indexed, now, true);
+          else this.snapshots.remember(filePath, now);
+        } else {
+          this.record(turn, filePath, null, now);
+        }
+      })());
       return;
     }
     this.track(turn, this.compareWithSnapshot(turn, filePath));
@@ -340,7 +419,11 @@ async function filesUnder(dir: vscode.Uri, max: number): Promise<vscode.Uri[]> {
 function looksGenerated(filePath: string): boolean {
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
   const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
-  return GENERATED.test(rel);
+  return GENERATED.test(rel) || TEMPORARY.test(path.basename(filePath));
+}
+
+function isUnlocated(c: { _meta?: { [key: string]: unknown } | null }): boolean {
+  return diffMetaOf(c)?.unlocated !== undefined;
 }
 
 /** One spelling per file (drive letter case, separators), whoever names it: agent or VS Code. */

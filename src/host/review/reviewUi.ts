@@ -52,16 +52,28 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
       this.register(vscode.commands.registerCommand(id, (arg?: Node | ChangeRef) => { const ref = toRef(arg); return ref ? run(ref) : undefined; }));
     cmd('switchboard.keepChange', ref => tracker.keep(ref.turnId, ref.path, ref.hunkId));
-    cmd('switchboard.undoChange', ref => tracker.undo(ref.turnId, ref.path, ref.hunkId));
+    // Undo of a whole turn asks first, from every surface: the tree, the chat, the command palette.
+    cmd('switchboard.undoChange', ref => (ref.path ? tracker.undo(ref.turnId, ref.path, ref.hunkId) : this.undoAll([ref.turnId])));
     cmd('switchboard.openChangeDiff', ref => this.openDiff(ref));
     this.register(vscode.commands.registerCommand('switchboard.keepAllChanges', () => { for (const t of tracker.views()) tracker.keep(t.turnId); }));
-    this.register(vscode.commands.registerCommand('switchboard.undoAllChanges', async () => {
-      const views = tracker.views();
-      const files = views.reduce((n, t) => n + t.files.length, 0);
-      if (!files) return;
-      const ok = await vscode.window.showWarningMessage(`Undo the agent's changes to ${files} file(s)?`, { modal: true }, 'Undo All');
-      if (ok) for (const t of views) await tracker.undo(t.turnId);
+    this.register(vscode.commands.registerCommand('switchboard.undoAllChanges', (arg?: Node | ChangeRef) => {
+      const ref = toRef(arg);
+      return this.undoAll(ref ? [ref.turnId] : tracker.views().map(t => t.turnId));
     }));
+  }
+
+  /** Undoes every change of these turns once the user confirmed; false when nothing was undone. */
+  async undoAll(turnIds: readonly string[]): Promise<boolean> {
+    const views = turnIds.map(id => this.tracker.viewOf(id)).filter((v): v is TurnView => !!v);
+    const files = views.flatMap(v => v.files);
+    if (!files.length) return false;
+    const created = files.filter(f => f.kind === 'created').length;
+    const detail = `Each file goes back to its text before the agent changed it${created ? `; ${created} file${created > 1 ? 's' : ''} the agent created will be deleted` : ''}. ` +
+      'Your own later edits are kept. Ctrl+Z in an editor brings a change back.';
+    const ok = await vscode.window.showWarningMessage(`Undo the agent's changes to ${files.length} file${files.length > 1 ? 's' : ''}?`, { modal: true, detail }, 'Undo All');
+    if (ok !== 'Undo All') return false;
+    for (const v of views) await this.tracker.undo(v.turnId);
+    return true;
   }
 
   /** Baseline (left, virtual) against the file as it is now (right, editable). */
@@ -103,6 +115,8 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     switch (node.type) {
       case 'turn': {
         const item = new vscode.TreeItem(`${node.turn.agentName}: ${node.turn.files.length} file(s)`, vscode.TreeItemCollapsibleState.Expanded);
+        item.description = 'written, undoable';
+        item.tooltip = 'The agent already wrote these changes: keep them, or undo them.';
         item.contextValue = 'switchboard.turn';
         item.iconPath = new vscode.ThemeIcon('hubot');
         return item;

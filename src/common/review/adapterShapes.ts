@@ -1,0 +1,66 @@
+// What today's adapters put beside the standard fields of a tool call, read defensively (the agent
+// is untrusted input): Claude's `rawInput` (file_path, old_string, new_string, replace_all) and
+// `_meta.claudeCode.toolResponse` (filePath, originalFile, …), and command output that Codex
+// carries only in `rawOutput` (stdout, stderr, exit code).
+
+const str = (v: unknown): v is string => typeof v === 'string';
+const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The file an edit tool call names in its raw input (Claude: file_path; others: path / filePath). */
+export function rawInputPath(rawInput: unknown): string | undefined {
+  if (!obj(rawInput)) return undefined;
+  const p = rawInput.file_path ?? rawInput.filePath ?? rawInput.path ?? rawInput.notebook_path;
+  return str(p) ? p : undefined;
+}
+
+/** Claude's Edit input: the snippet and whether every occurrence is replaced. */
+export function rawInputSnippet(rawInput: unknown): { oldText: string; newText: string; replaceAll: boolean } | undefined {
+  if (!obj(rawInput) || !str(rawInput.old_string) || !str(rawInput.new_string)) return undefined;
+  return { oldText: rawInput.old_string, newText: rawInput.new_string, replaceAll: rawInput.replace_all === true };
+}
+
+export interface ClaudeToolResponse {
+  readonly filePath: string;
+  /** The whole file before the tool ran; null when the tool created it; undefined when not sent. */
+  readonly originalFile: string | null | undefined;
+}
+
+/** `_meta.claudeCode.toolResponse` of an Edit / Write / MultiEdit, when it names a file. */
+export function claudeToolResponse(meta: unknown): ClaudeToolResponse | undefined {
+  if (!obj(meta) || !obj(meta.claudeCode) || !obj(meta.claudeCode.toolResponse)) return undefined;
+  const r = meta.claudeCode.toolResponse;
+  if (!str(r.filePath)) return undefined;
+  const originalFile = str(r.originalFile) ? r.originalFile : r.originalFile === null ? null : undefined;
+  return { filePath: r.filePath, originalFile };
+}
+
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+}
+
+const MAX_OUTPUT_CHARS = 64 * 1024;
+
+/**
+ * Command output carried in `rawOutput`, as Codex shapes it (`stdout`, `stderr`, `exit_code`,
+ * `aggregated_output`, `formatted_output`) and as other agents do (`output`, `exitCode`).
+ * Undefined when `rawOutput` is not command output.
+ */
+export function commandOutput(rawOutput: unknown): CommandOutput | undefined {
+  if (!obj(rawOutput)) return undefined;
+  const code = rawOutput.exit_code ?? rawOutput.exitCode ?? (obj(rawOutput.metadata) ? rawOutput.metadata.exit_code : undefined);
+  const exitCode = typeof code === 'number' && Number.isFinite(code) ? code : null;
+  let stdout = str(rawOutput.stdout) ? rawOutput.stdout : undefined;
+  const stderr = str(rawOutput.stderr) ? rawOutput.stderr : '';
+  if (stdout === undefined) {
+    const alt = rawOutput.aggregated_output ?? rawOutput.formatted_output ?? rawOutput.output;
+    if (str(alt)) stdout = alt;
+  }
+  if (stdout === undefined && !stderr && exitCode === null) return undefined;
+  return { stdout: clip(stdout ?? ''), stderr: clip(stderr), exitCode };
+}
+
+function clip(s: string): string {
+  return s.length > MAX_OUTPUT_CHARS ? `… (${s.length - MAX_OUTPUT_CHARS} earlier characters not shown)\n` + s.slice(-MAX_OUTPUT_CHARS) : s;
+}

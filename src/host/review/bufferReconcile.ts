@@ -1,0 +1,57 @@
+// The agent rewrote a file on disk while its tab had unsaved edits. VS Code keeps a dirty tab as it
+// is, so the tab would show stale text and its next save would silently revert the agent (or stop at
+// a save conflict). Instead the tab is reverted to the agent's version (VS Code then knows the new
+// disk version) and the user's edits are applied again on top, merged three-way (disk before, the
+// buffer, disk after; common/review/reconcile.ts): the tab stays dirty with both, overlaps are
+// marked as conflicts, and the user is told at once.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { lineEdits } from '../../common/fs/merge';
+import type { Logger } from '../../common/logger';
+import { reconcileBuffer } from '../../common/review/reconcile';
+
+export interface ReconcileResult {
+  readonly conflicts: number;
+}
+
+/** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
+export async function reconcileDirtyBuffer(filePath: string, diskBefore: string, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
+  const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
+  if (!doc?.isDirty) return undefined;
+  const name = path.basename(filePath);
+  if (diskAfter === null) {
+    void vscode.window.showWarningMessage(`${agentName} deleted ${name} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.`);
+    return undefined;
+  }
+  const buffer = doc.getText();
+  if (buffer === diskAfter) return undefined;
+  const { text, conflicts } = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
+  const previous = vscode.window.activeTextEditor;
+  // "Revert File" acts on the active editor: make this one active (without taking the focus if its
+  // group is the active one), revert it to the disk, and never revert anything else.
+  await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+  let tookFocus = false;
+  if (vscode.window.activeTextEditor?.document !== doc) {
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
+    tookFocus = true;
+  }
+  if (vscode.window.activeTextEditor?.document === doc) {
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  const now = doc.getText();
+  if (now !== diskAfter) log.warn(`Could not reload ${filePath} from disk before merging the unsaved edits into the agent's version`);
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
+  if (edit.size && !(await vscode.workspace.applyEdit(edit))) log.warn(`Could not merge the unsaved edits into ${filePath}`);
+  if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
+    await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
+  }
+  log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
+  const message = conflicts
+    ? `${agentName} changed ${name} on disk while you had unsaved edits. Your edits were merged into its version; ${conflicts} place${conflicts > 1 ? 's' : ''} where you both changed the same lines ${conflicts > 1 ? 'are' : 'is'} marked as a conflict in the file.`
+    : `${agentName} changed ${name} on disk while you had unsaved edits. Your edits were merged into its version: save to keep both.`;
+  void vscode.window.showWarningMessage(message, 'Show File').then(choice => {
+    if (choice) void vscode.window.showTextDocument(doc);
+  });
+  return { conflicts };
+}

@@ -1,0 +1,45 @@
+// Where the review reads a file's text from besides the editor: the disk (what an agent that edits
+// in its own process sees and writes, whatever the tab shows) and, when nothing else knows what a
+// file held before the turn, git's index (`git show :<path>`, so a tracked file the agent replaced
+// is never taken for a new one).
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+const MAX_BYTES = 8 * 1024 * 1024;
+
+/** The file's text on disk; undefined when it is missing, too large, binary or not UTF-8. */
+export async function readDisk(filePath: string): Promise<string | undefined> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(filePath));
+    return bytes.byteLength > MAX_BYTES ? undefined : decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same, synchronously, with its modification time: for the moment a tool call names a file. */
+export function readDiskSync(filePath: string): { text: string; mtimeMs: number } | undefined {
+  try {
+    const st = statSync(filePath);
+    if (st.size > MAX_BYTES) return undefined;
+    const text = decode(readFileSync(filePath));
+    return text === undefined ? undefined : { text, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function decode(bytes: Uint8Array): string | undefined {
+  const text = new TextDecoder().decode(bytes);
+  return text.includes('\0') || text.includes('\uFFFD') ? undefined : text;
+}
+
+/** The text git's index holds for the file (its staged version); undefined when it is not tracked or git is unavailable. */
+export function gitIndexText(filePath: string): Promise<string | undefined> {
+  return new Promise(resolve => {
+    execFile('git', ['show', `:./${path.basename(filePath)}`], { cwd: path.dirname(filePath), encoding: 'buffer', timeout: 3000, maxBuffer: MAX_BYTES, windowsHide: true },
+      (err, stdout) => resolve(err ? undefined : decode(stdout)));
+  });
+}

@@ -1,0 +1,246 @@
+// Agents that edit files in their own process and only report it, as today's Claude and Codex
+// adapters do (the scripted agent's claudeEdit / claudeWrite / codexEdit / codexExec steps): atomic
+// temp-file-and-rename writes, snippet diffs, `originalFile` in the tool response, output only in
+// rawOutput. Each test checks the exact bytes on disk and in the editor after Keep, Undo or Undo all.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+
+import { api, useScriptedAgent, waitFor } from './helpers';
+
+const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
+
+describe('In-process edits (Claude and Codex adapters)', () => {
+  let sb: SwitchboardApi;
+
+  before(async () => { sb = await api(); });
+  beforeEach(async () => {
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+    for (const t of sb.review.views()) sb.review.keep(t.turnId);
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => { await sb.chat.stop(); });
+
+  /** Sends the prompt and allows every permission request until the turn ends. */
+  async function turnAllowing(prompt: string, optionId = 'allow'): Promise<void> {
+    const done = sb.chat.sendPrompt(prompt);
+    let finished = false;
+    void done.finally(() => { finished = true; });
+    const answered = new Set<string>();
+    while (!finished) {
+      for (const item of sb.chat.items) {
+        if (item.kind === 'permission' && item.permission.outcome === undefined && !answered.has(item.id)) {
+          answered.add(item.id);
+          sb.chat.answerPermission(item.id, optionId);
+        }
+      }
+      await new Promise(r => setTimeout(r, 20));
+    }
+    await done;
+  }
+
+  function changeOf(file: string) {
+    const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
+    return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
+  }
+
+  it('Claude edits a closed file by renaming a temp file over it: listed as modified, Undo all restores it', async () => {
+    const file = path.join(root(), 'inproc-closed.txt');
+    const before = numbered(30);
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 17\n', new: 'line seventeen\n', quiet: true },
+      // The agent keeps working while the file watcher reports the rename.
+      { type: 'sleep', ms: 1500 },
+    ] }] });
+    await turnAllowing('edit inproc-closed');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified', 'a rename over an existing file is an edit, not a creation');
+    assert.deepEqual(change.file.hunks.map(h => [h.curLine, h.added, h.removed]), [[17, 1, 1]]);
+    await sb.review.undo(change.turnId);
+    assert.equal(fs.existsSync(file), true, 'Undo all must never delete a file that existed before the turn');
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  it('Claude in accept-edits mode (no permission, the write races the announcement): still an edit, Undo all restores it', async () => {
+    const file = path.join(root(), 'inproc-auto.txt');
+    const before = numbered(12);
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 4\n', new: 'line four\n', permission: false, quiet: true },
+      { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true },
+      { type: 'sleep', ms: 1500 },
+    ] }] });
+    await sb.chat.sendPrompt('edit inproc-auto');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified');
+    assert.deepEqual(change.file.hunks.map(h => h.curLine), [4, 9]);
+    await sb.review.undo(change.turnId);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {
+    const repo = path.join(root(), 'inproc-git');
+    fs.mkdirSync(repo, { recursive: true });
+    const file = path.join(repo, 'tracked.txt');
+    fs.writeFileSync(file, 'committed\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', 'tracked.txt');
+    git('commit', '-qm', 'init');
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeWrite', path: file, content: 'rewritten\n', silent: true },
+      { type: 'sleep', ms: 2000 },
+    ] }] });
+    await sb.chat.sendPrompt('rewrite tracked');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified');
+    await sb.review.undo(change.turnId);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'committed\n');
+  });
+
+  it("Claude's snippet diff is shown with context and real line numbers, once, in a file open and clean; Keep keeps it", async () => {
+    const file = path.join(root(), 'inproc-clean.txt');
+    const before = numbered(30);
+    const after = before.replace('line 17\n', 'line seventeen\n');
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 17\n', new: 'line seventeen\n', toolCallId: 'toolu_1', quiet: true },
+      { type: 'sleep', ms: 500 },
+    ] }] });
+    await turnAllowing('edit inproc-clean');
+    const permission = sb.chat.items.find(i => i.kind === 'permission');
+    assert.ok(permission?.kind === 'permission');
+    const diff = permission.permission.content?.find(c => c.type === 'diff');
+    assert.ok(diff?.type === 'diff', 'the permission card shows the diff');
+    assert.equal(diff.preview.lines[0], '@@ -14,7 +14,7 @@', 'the snippet is located at line 17, with 3 lines of context');
+    assert.deepEqual(diff.preview.lines.filter(l => /^[+-]/.test(l)), ['-line 17', '+line seventeen']);
+    const tool = sb.chat.items.find(i => i.kind === 'tool' && i.tool.toolCallId === 'toolu_1');
+    assert.ok(tool?.kind === 'tool');
+    assert.equal(tool.tool.content.filter(c => c.type === 'diff').length, 0, 'the same diff is not drawn a second time on the tool card');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified');
+    await waitFor('the clean tab to show the agent text', () => doc.getText() === after);
+    sb.review.keep(change.turnId, file);
+    assert.equal(changeOf(file), undefined);
+    assert.equal(fs.readFileSync(file, 'utf8'), after);
+    assert.equal(doc.getText(), after);
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('Claude edits a file with unsaved edits: listed against the disk, the tab merges both, the next save reverts nothing; Undo keeps the user edit', async () => {
+    const file = path.join(root(), 'inproc-dirty.txt');
+    const before = numbered(30);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), 'user two'));
+    assert.equal(doc.isDirty, true);
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 17\n', new: 'line seventeen\n', quiet: true },
+      { type: 'sleep', ms: 500 },
+    ] }] });
+    await turnAllowing('edit inproc-dirty');
+    const agentOnly = before.replace('line 17\n', 'line seventeen\n');
+    const both = agentOnly.replace('line 2\n', 'user two\n');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.deepEqual(change.file.hunks.map(h => [h.curLine, h.added, h.removed]), [[17, 1, 1]], "only the agent's edit is listed");
+    assert.equal(fs.readFileSync(file, 'utf8'), agentOnly, 'the agent wrote the disk');
+    await waitFor('the tab to hold both edits', () => doc.getText() === both);
+    assert.equal(doc.isDirty, true, "the user's edit is still unsaved");
+    assert.equal(await doc.save(), true, 'saving is no conflict');
+    assert.equal(fs.readFileSync(file, 'utf8'), both, 'the save keeps the agent edit');
+    await sb.review.undo(change.turnId, file);
+    const userOnly = before.replace('line 2\n', 'user two\n');
+    assert.equal(doc.getText(), userOnly);
+    assert.equal(fs.readFileSync(file, 'utf8'), userOnly);
+  });
+
+  it('an agent edit overlapping unsaved edits is marked as a conflict in the tab, nothing lost', async () => {
+    const file = path.join(root(), 'inproc-conflict.txt');
+    const before = numbered(10);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(e => e.replace(new vscode.Range(4, 0, 4, 6), 'user five'));
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeEdit', path: file, old: 'line 5\n', new: 'agent five\n', quiet: true },
+      { type: 'sleep', ms: 500 },
+    ] }] });
+    await turnAllowing('edit inproc-conflict');
+    const expected = before.replace('line 5\n', "<<<<<<< Your unsaved edits\nuser five\n=======\nagent five\n>>>>>>> Scripted's change on disk\n");
+    await waitFor('the conflict to be marked in the tab', () => doc.getText() === expected, 10_000).catch(() => assert.equal(doc.getText(), expected));
+    assert.equal(fs.readFileSync(file, 'utf8'), before.replace('line 5\n', 'agent five\n'));
+  });
+
+  it("Codex's whole-file edit, written in place: listed once in the chat, Undo restores the exact bytes", async () => {
+    const file = path.join(root(), 'inproc-codex.txt');
+    const before = 'alpha\r\nbeta\r\ngamma\r\n';
+    const after = 'alpha\r\nBETA\r\ngamma\r\n';
+    fs.writeFileSync(file, before);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: after, toolCallId: 'call_1', quiet: true }, { type: 'sleep', ms: 500 }] }] });
+    await turnAllowing('edit inproc-codex');
+    const diffs = sb.chat.items.flatMap(i => (i.kind === 'tool' ? i.tool.content : i.kind === 'permission' ? i.permission.content ?? [] : []).filter(c => c.type === 'diff'));
+    assert.equal(diffs.length, 1, 'the diff is shown once (permission card), not again on the tool card');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    assert.equal(change.file.kind, 'modified');
+    await sb.review.undo(change.turnId);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  it("Codex's command output carried only in rawOutput is readable as terminal output", async () => {
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'codexExec', command: 'npm test', stdout: '3 passing\n', stderr: '1 warning\n', exitCode: 1, toolCallId: 'exec_1', quiet: true },
+    ] }] });
+    await sb.chat.sendPrompt('run the tests');
+    const tool = await waitFor('the command card', () => sb.chat.items.find(i => i.kind === 'tool' && i.tool.toolCallId === 'exec_1'));
+    assert.ok(tool.kind === 'tool');
+    assert.deepEqual(tool.tool.output, { stdout: '3 passing\n', stderr: '1 warning\n', exitCode: 1 });
+    assert.equal(tool.tool.status, 'failed');
+  });
+
+  it('an edit whose snippet is not in the file is said to be unlocated, never drawn at line 1', async () => {
+    const file = path.join(root(), 'inproc-missing.txt');
+    fs.writeFileSync(file, numbered(5));
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'claudeEdit', path: file, old: 'not there\n', new: 'here\n', quiet: true }] }] });
+    await turnAllowing('edit inproc-missing', 'reject');
+    const permission = sb.chat.items.find(i => i.kind === 'permission');
+    assert.ok(permission?.kind === 'permission');
+    const diff = permission.permission.content?.find(c => c.type === 'diff');
+    assert.ok(diff?.type === 'diff');
+    assert.equal(diff.unlocated, 'the edited text is not in the file');
+    assert.equal(diff.preview.lines.some(l => l.startsWith('@@')), false, 'no made-up line numbers');
+    assert.equal(fs.readFileSync(file, 'utf8'), numbered(5));
+  });
+
+  it("Claude's Write: a new file is created (Undo all deletes it), an existing closed file is modified (Undo all restores it)", async () => {
+    const created = path.join(root(), 'inproc-new', 'made.txt');
+    const existing = path.join(root(), 'inproc-write.txt');
+    fs.writeFileSync(existing, 'old content\n');
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'claudeWrite', path: created, content: 'fresh\n', quiet: true },
+      { type: 'claudeWrite', path: existing, content: 'new content\n', quiet: true },
+      { type: 'sleep', ms: 1000 },
+    ] }] });
+    await turnAllowing('write files');
+    const files = await waitFor('both files listed', () => {
+      const all = sb.review.views().flatMap(t => t.files);
+      return all.length === 2 ? all : undefined;
+    });
+    assert.deepEqual(files.map(f => [path.basename(f.path), f.kind]).sort(), [['inproc-write.txt', 'modified'], ['made.txt', 'created']]);
+    for (const t of sb.review.views()) await sb.review.undo(t.turnId);
+    assert.equal(fs.existsSync(created), false);
+    assert.equal(fs.readFileSync(existing, 'utf8'), 'old content\n');
+  });
+});
+
