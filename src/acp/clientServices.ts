@@ -31,6 +31,8 @@ export interface ConnectionServices {
   onPermissionAnswered?(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void;
   /** The user stopped the session's turn: end what waits on the user for it (pending reviews). */
   cancelSession?(sessionId: string): void;
+  /** The session's next turn starts: a Stop no longer applies to what it asks. */
+  beginTurn?(sessionId: string): void;
   /** A session ended (its conversation closed): release what belongs to it. */
   releaseSession?(sessionId: string): Promise<void>;
   dispose(): void;

@@ -83,6 +83,12 @@ export class AgentRuntime {
     this.sinks.delete(sessionId);
   }
 
+  /** A turn: `session/prompt`. Writes of the session are accepted again after a Stop. */
+  prompt(sessionId: string, blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+    this.served.beginTurn?.(sessionId);
+    return this.connection.prompt(sessionId, blocks);
+  }
+
   /** Stop: `session/cancel`, after ending what of the session waits on the user (its pending reviews). */
   cancel(sessionId: string): Promise<void> {
     this.served.cancelSession?.(sessionId);

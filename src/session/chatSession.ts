@@ -192,7 +192,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
     try {
-      const result = await runtime.connection.prompt(sessionId, blocks);
+      const result = await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));

@@ -51,6 +51,20 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     return doc;
   };
 
+  /** The agent reads `file` in one turn; the returned function sends the turn that writes `content`. */
+  async function readThenWrite(file: string, content: string): Promise<() => Promise<unknown>> {
+    await useScriptedAgent({ turns: [
+      { match: '^write', steps: [{ type: 'write', path: file, content }] },
+      { steps: [{ type: 'read', path: file, quiet: true }] },
+    ] }, AGENT);
+    await sb.chat.sendPrompt('read');
+    return () => {
+      const done = sb.chat.sendPrompt('write');
+      done.catch(() => { /* asserted by the caller */ });
+      return done;
+    };
+  }
+
   before(async () => {
     sb = await api();
     ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -291,20 +305,16 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
   it('write: the user edits line 1 while the agent rewrites line 10 → both changes are in the file', async () => {
     const file = write(fresh('merge.txt'), numbered(20));
     const agentVersion = numbered(20).replace('line 10\n', 'line 10, rewritten by the agent\n');
-    const { log, done } = await turn([
-      { type: 'read', path: file, quiet: true },
-      { type: 'sleep', ms: 1500 },
-      { type: 'write', path: file, content: agentVersion },
-    ]);
-    await outcome(log, 0);
+    const sendWrite = await readThenWrite(file, agentVersion);
     const doc = await openDirty(file, (d, e) => e.replace(d.uri, d.lineAt(0).range, 'line 1, edited by the user'));
+    const written = sendWrite();
     const review = await reviewFor(file);
     assert.equal(review.conflicts, 0);
     const input = (await diffTabOf(review.id)).input as vscode.TabInputTextDiff;
     const both = numbered(20).replace('line 1\n', 'line 1, edited by the user\n').replace('line 10\n', 'line 10, rewritten by the agent\n');
     assert.equal(await textOf(input.modified), both, 'the proposal keeps the user edit');
     await vscode.commands.executeCommand('switchboard.acceptWrite', review.id);
-    await done;
+    await written;
     assert.equal(doc.getText(), both);
     assert.equal(fs.readFileSync(file, 'utf8'), both);
   });
@@ -312,16 +322,12 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
   it('write: overlapping edits are shown as a conflict, and the user decides', async () => {
     const file = write(fresh('conflict.txt'), numbered(12));
     const agentVersion = numbered(12).replace('line 5\n', 'agent 5\n');
-    const { log, done } = await turn([
-      { type: 'read', path: file, quiet: true },
-      { type: 'sleep', ms: 1500 },
-      { type: 'write', path: file, content: agentVersion },
-    ]);
-    await outcome(log, 0);
+    const sendWrite = await readThenWrite(file, agentVersion);
     await openDirty(file, (d, e) => {
       e.replace(d.uri, d.lineAt(4).range, 'user 5');
       e.replace(d.uri, d.lineAt(0).range, 'user 1');
     });
+    const written = sendWrite();
     const review = await reviewFor(file);
     // The review follows the buffer: under load the write may come before the user's typing.
     await waitFor('the review to show the overlap as one conflict', () => review.conflicts === 1);
@@ -336,7 +342,7 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     assert.equal(fs.readFileSync(file, 'utf8'), numbered(12));
     await vscode.commands.executeCommand('switchboard.resolveConflict', review.id, 0, 'theirs');
     assert.ok(review.accept());
-    await done;
+    await written;
     assert.equal(fs.readFileSync(file, 'utf8'), numbered(12).replace('line 1\n', 'user 1\n').replace('line 5\n', 'agent 5\n'));
   });
 

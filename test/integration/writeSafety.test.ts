@@ -29,7 +29,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
   const setting = (key: string, value: unknown) =>
     vscode.workspace.getConfiguration('switchboard').update(key, value, vscode.ConfigurationTarget.Global);
 
-  async function turns(list: { match?: string; steps: Step[] }[], extra: object = {}): Promise<string> {
+  async function turns(list: { match?: string; steps: Step[]; onCancel?: Step[] }[], extra: object = {}): Promise<string> {
     const { log } = await useScriptedAgent({ ...extra, turns: list }, AGENT);
     return log;
   }
@@ -239,6 +239,29 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     await vscode.commands.executeCommand('switchboard.acceptWrite', review.id);
     assert.match(sb.files.whyEnded(review.id) ?? '', /stopped/);
     assert.equal(fs.readFileSync(file, 'utf8'), 'before\n');
+  });
+
+  it('a write that arrives after Stop (a tool already in flight) is refused; the next turn writes again', async () => {
+    const file = fresh('in-flight.txt', 'before\n');
+    const log = await turns([
+      { match: 'again', steps: [{ type: 'write', path: file, content: 'next turn\n' }] },
+      { steps: [{ type: 'text', text: 'working' }, { type: 'sleep', ms: 30_000 }],
+        onCancel: [{ type: 'write', path: file, content: 'after stop\n' }] },
+    ]);
+    const done = send();
+    await waitFor('the agent to work', () => sb.chat.items.some(i => i.kind === 'agent' && i.text.includes('working')));
+    await sb.chat.cancelTurn();
+    await done;
+    const late = await waitFor('the late write\'s answer', () => outcomes(log).find(o => o.type === 'write'));
+    assert.equal(late.error?.code, -32800, JSON.stringify(late));
+    assert.equal(sb.files.reviews.length, 0, 'no review opened after Stop');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'before\n');
+
+    const next = send('again');
+    const review = await reviewFor(file);
+    assert.ok(sb.files.accept(review.id));
+    await next;
+    assert.equal(fs.readFileSync(file, 'utf8'), 'next turn\n');
   });
 
   it('closing the conversation ends its pending reviews; other conversations keep theirs', async () => {

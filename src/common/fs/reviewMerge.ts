@@ -29,6 +29,8 @@ export interface MergeLabels {
 export class ReviewMerge {
   private oursText: string;
   private conflictList: ReviewConflict[] = [];
+  /** The identity of each conflict in conflictList, where its choice is kept. */
+  private keys: string[] = [];
   private proposedText = '';
   private resultText: string | undefined;
   /** Choices by conflict identity (its three sides and its rank among identical ones). */
@@ -64,8 +66,6 @@ export class ReviewMerge {
     this.compute();
     return true;
   }
-
-  private keys: string[] = [];
 
   private compute(): void {
     const regions = this.oursText === this.base || this.oursText === this.theirs

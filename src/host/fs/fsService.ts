@@ -64,8 +64,10 @@ export interface AgentFsServices {
    * call carries `diff` content pre-approves a write of exactly that content to that path.
    */
   onPermissionAnswered(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void;
-  /** The user stopped the session's turn: its pending and queued writes end unwritten. */
+  /** The user stopped the session's turn: its pending and queued writes end unwritten, and later ones until its next turn. */
   cancelSession(sessionId: string): void;
+  /** The session's next turn starts: its writes are served again. */
+  beginTurn(sessionId: string): void;
   /** The session's conversation was closed: the same, for good. */
   releaseSession(sessionId: string): void;
   dispose(): void;
@@ -141,6 +143,7 @@ export class FsService extends Disposable {
       fs: handlers,
       onPermissionAnswered: (params, response) => handlers.onPermissionAnswered(params, response),
       cancelSession: sessionId => handlers.endSession(sessionId, 'the turn was stopped'),
+      beginTurn: sessionId => handlers.beginTurn(sessionId),
       releaseSession: sessionId => handlers.endSession(sessionId, 'the conversation was closed'),
       dispose: () => handlers.dispose(),
     };
@@ -281,6 +284,8 @@ class AgentFs implements FsHandlers {
   private readonly acceptAll = new Set<string>();
   /** sessionId → how many times its turn was stopped: a write queued before a Stop is not run after it. */
   private readonly stops = new Map<string, number>();
+  /** Sessions stopped (or closed) and not prompted since: a write that still arrives is refused. */
+  private readonly stopped = new Set<string>();
   private approvals: { sessionId: string; key: string; content: string }[] = [];
   private readonly queues = new Map<string, Promise<unknown>>();
   private disposed = false;
@@ -308,7 +313,9 @@ class AgentFs implements FsHandlers {
     // One write per file at a time: the second review opens once the first is decided.
     const stops = this.stops.get(params.sessionId) ?? 0;
     return this.serialize(pathKey(target.real), () => {
-      if ((this.stops.get(params.sessionId) ?? 0) !== stops) throw sdk.RequestError.requestCancelled(undefined, 'the turn was stopped');
+      if (this.stopped.has(params.sessionId) || (this.stops.get(params.sessionId) ?? 0) !== stops) {
+        throw sdk.RequestError.requestCancelled(undefined, 'the turn was stopped');
+      }
       return this.write(params, target, signal);
     });
   }
@@ -329,8 +336,13 @@ class AgentFs implements FsHandlers {
   /** Stop or close: the session's pending reviews end unwritten, queued writes are refused, "Accept all" is revoked. */
   endSession(sessionId: string, reason: string): void {
     this.stops.set(sessionId, (this.stops.get(sessionId) ?? 0) + 1);
+    this.stopped.add(sessionId);
     this.acceptAll.delete(sessionId);
     this.service.reviewManager.cancelSession(this, sessionId, reason);
+  }
+
+  beginTurn(sessionId: string): void {
+    this.stopped.delete(sessionId);
   }
 
   dispose(): void {
