@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EditResolver } from '../../src/host/review/editResolver';
-import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet } from '../../src/common/review/adapterShapes';
+import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet, rawInputSnippets } from '../../src/common/review/adapterShapes';
 import { reconcileBuffer } from '../../src/common/review/reconcile';
 import { locateEdit } from '../../src/common/review/snippet';
 import { TurnChanges } from '../../src/common/review/turnChanges';
@@ -60,6 +60,7 @@ describe('adapter shapes', () => {
     assert.equal(rawInputPath({ file_path: '/w/a.ts', old_string: 'x' }), '/w/a.ts');
     assert.equal(rawInputPath({ command: 'ls' }), undefined);
     assert.deepEqual(rawInputSnippet({ file_path: '/w/a', old_string: 'x', new_string: 'y' }), { oldText: 'x', newText: 'y', replaceAll: false });
+    assert.deepEqual(rawInputSnippets({ file_path: '/w/a', edits: [{ old_string: 'x', new_string: 'y', replace_all: true }, { nope: 1 }] }), [{ oldText: 'x', newText: 'y', replaceAll: true }]);
     assert.deepEqual(claudeToolResponse({ claudeCode: { toolResponse: { filePath: '/w/a', originalFile: 'o\n' } } }), { filePath: '/w/a', originalFile: 'o\n' });
     assert.deepEqual(claudeToolResponse({ claudeCode: { toolResponse: { type: 'create', filePath: '/w/b', originalFile: null } } }), { filePath: '/w/b', originalFile: null });
     assert.equal(claudeToolResponse({ claudeCode: { toolResponse: 'ok' } }), undefined);
