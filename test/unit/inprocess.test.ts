@@ -105,6 +105,16 @@ describe('Transcript: in-process tool calls', () => {
     assert.equal(diffs.length, 1);
   });
 
+  it('a tool card that keeps one of two diffs still opens the right one (its index as sent)', () => {
+    const t = new Transcript();
+    const other = { type: 'diff' as const, path: '/w/b.txt', oldText: 'x\n', newText: 'y\n' };
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Edit', kind: 'edit', status: 'pending', content: [diff, other] });
+    t.addPermission({ requestId: 'c2', title: 'Edit', content: contentViews([diff]), options: [] });
+    const item = t.get('tool:c2');
+    assert.ok(item?.kind === 'tool');
+    assert.deepEqual(item.tool.content.map(c => c.type === 'diff' && [c.path, c.index]), [['/w/b.txt', 1]]);
+  });
+
   it('command output carried in rawOutput becomes terminal-like output', () => {
     const t = new Transcript();
     t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'ls', kind: 'execute', status: 'in_progress' });
