@@ -340,7 +340,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
       const head = h('div', 'diff-head');
       head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, escapeBidi(c.path.split(/[\\/]/).pop()!) + (c.isNew ? ' (new file)' : '')),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
-        button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index })));
+        button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index: c.index ?? index })));
       const pre = h('pre', 'diff-lines');
       for (const line of c.preview.lines) {
         pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));

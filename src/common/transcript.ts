@@ -19,6 +19,8 @@ export type ToolContentView =
     readonly type: 'diff'; readonly path: string; readonly isNew: boolean; readonly preview: DiffPreview;
     /** A snippet edit that could not be found in the file: shown bare, without line numbers, and why. */
     readonly unlocated?: string;
+    /** Its index in the tool call's content as the agent sent it ("open diff" finds the full texts by it). */
+    readonly index?: number;
   }
   | { readonly type: 'terminal'; readonly terminalId: string };
 
@@ -293,12 +295,12 @@ export function blockText(block: ContentBlock): string {
 
 export function contentViews(content: readonly ToolCallContent[] | null | undefined): ToolContentView[] {
   if (!content) return [];
-  return content.flatMap((c): ToolContentView[] => {
+  return content.flatMap((c, index): ToolContentView[] => {
     switch (c.type) {
       case 'content': return [{ type: 'text', text: blockText(c.content) }];
       case 'diff': {
         const unlocated = diffMetaOf(c)?.unlocated;
-        return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText, { lineNumbers: !unlocated }), ...(unlocated ? { unlocated } : {}) }];
+        return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText, { lineNumbers: !unlocated }), index, ...(unlocated ? { unlocated } : {}) }];
       }
       case 'terminal': return [{ type: 'terminal', terminalId: c.terminalId }];
       default: return [];

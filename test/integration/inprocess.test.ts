@@ -70,7 +70,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
-  it('Claude in accept-edits mode (no permission, the write races the announcement): still an edit, Undo all restores it', async () => {
+  it('Claude in accept-edits mode (no permission, the write races the announcement): still an edit; Undo one hunk, keep the other', async () => {
     const file = path.join(root(), 'inproc-auto.txt');
     const before = numbered(12);
     fs.writeFileSync(file, before);
@@ -83,8 +83,10 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     const change = await waitFor('the change to be listed', () => changeOf(file));
     assert.equal(change.file.kind, 'modified');
     assert.deepEqual(change.file.hunks.map(h => h.curLine), [4, 9]);
-    await sb.review.undo(change.turnId);
-    assert.equal(fs.readFileSync(file, 'utf8'), before);
+    await sb.review.undo(change.turnId, file, change.file.hunks[1].id);
+    sb.review.keep(change.turnId, file);
+    assert.equal(changeOf(file), undefined);
+    assert.equal(fs.readFileSync(file, 'utf8'), before.replace('line 4\n', 'line four\n'));
   });
 
   it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet } from '../../src/common/review/adapterShapes';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EditResolver } from '../../src/host/review/editResolver';
+import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet, rawInputSnippets } from '../../src/common/review/adapterShapes';
 import { reconcileBuffer } from '../../src/common/review/reconcile';
 import { locateEdit } from '../../src/common/review/snippet';
 import { TurnChanges } from '../../src/common/review/turnChanges';
@@ -56,6 +60,7 @@ describe('adapter shapes', () => {
     assert.equal(rawInputPath({ file_path: '/w/a.ts', old_string: 'x' }), '/w/a.ts');
     assert.equal(rawInputPath({ command: 'ls' }), undefined);
     assert.deepEqual(rawInputSnippet({ file_path: '/w/a', old_string: 'x', new_string: 'y' }), { oldText: 'x', newText: 'y', replaceAll: false });
+    assert.deepEqual(rawInputSnippets({ file_path: '/w/a', edits: [{ old_string: 'x', new_string: 'y', replace_all: true }, { nope: 1 }] }), [{ oldText: 'x', newText: 'y', replaceAll: true }]);
     assert.deepEqual(claudeToolResponse({ claudeCode: { toolResponse: { filePath: '/w/a', originalFile: 'o\n' } } }), { filePath: '/w/a', originalFile: 'o\n' });
     assert.deepEqual(claudeToolResponse({ claudeCode: { toolResponse: { type: 'create', filePath: '/w/b', originalFile: null } } }), { filePath: '/w/b', originalFile: null });
     assert.equal(claudeToolResponse({ claudeCode: { toolResponse: 'ok' } }), undefined);
@@ -100,6 +105,16 @@ describe('Transcript: in-process tool calls', () => {
     assert.equal(diffs.length, 1);
   });
 
+  it('a tool card that keeps one of two diffs still opens the right one (its index as sent)', () => {
+    const t = new Transcript();
+    const other = { type: 'diff' as const, path: '/w/b.txt', oldText: 'x\n', newText: 'y\n' };
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Edit', kind: 'edit', status: 'pending', content: [diff, other] });
+    t.addPermission({ requestId: 'c2', title: 'Edit', content: contentViews([diff]), options: [] });
+    const item = t.get('tool:c2');
+    assert.ok(item?.kind === 'tool');
+    assert.deepEqual(item.tool.content.map(c => c.type === 'diff' && [c.path, c.index]), [['/w/b.txt', 1]]);
+  });
+
   it('command output carried in rawOutput becomes terminal-like output', () => {
     const t = new Transcript();
     t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'ls', kind: 'execute', status: 'in_progress' });
@@ -131,5 +146,40 @@ describe('TurnChanges: a guessed "created" is corrected', () => {
     t.record('/w/b.txt', null, 'one\n');
     t.record('/w/b.txt', 'one\n', 'two\n');
     assert.equal(t.get('/w/b.txt')?.baseline, null);
+  });
+});
+
+describe('EditResolver (snippet diffs of tool calls become whole-file diffs)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-resolver-'));
+  const file = path.join(dir, 'a.txt');
+  const claude = (status: 'pending' | 'completed' | undefined, meta?: { [key: string]: unknown }) => ({
+    toolCallId: 'toolu_1', status, rawInput: { file_path: file, old_string: 'b\n', new_string: 'B\n' },
+    content: [{ type: 'diff' as const, path: file, oldText: 'b\n', newText: 'B\n' }], _meta: meta,
+  });
+
+  it("resolves Claude's snippet when announced, and the same way once written", () => {
+    fs.writeFileSync(file, 'a\nb\nc\n');
+    const r = new EditResolver();
+    const announced = r.prepare('tab1', claude('pending'));
+    assert.deepEqual(announced.content?.[0], { type: 'diff', path: file, oldText: 'a\nb\nc\n', newText: 'a\nB\nc\n', _meta: { switchboard: { snippetLine: 2 } } });
+    fs.writeFileSync(file, 'a\nB\nc\n');
+    assert.deepEqual(r.prepare('tab1', claude('completed')).content?.[0], announced.content?.[0]);
+  });
+
+  it('uses originalFile from the tool response when the snippet is not in the file any more', () => {
+    fs.writeFileSync(file, 'something else\n');
+    const r = new EditResolver();
+    const done = r.prepare('tab1', claude('completed', { claudeCode: { toolResponse: { filePath: file, originalFile: 'x\nb\n' } } }));
+    assert.equal((done.content?.[0] as { oldText: string }).oldText, 'x\nb\n');
+    assert.equal((done.content?.[0] as { newText: string }).newText, 'x\nB\n');
+  });
+
+  it("fills the old text of Claude's Write over an existing file; leaves a whole-file diff that is not found as it is", () => {
+    fs.writeFileSync(file, 'old\n');
+    const r = new EditResolver();
+    const write = r.prepare('tab1', { toolCallId: 'w', status: 'pending', content: [{ type: 'diff' as const, path: file, oldText: null as string | null, newText: 'new\n' }] });
+    assert.equal((write.content?.[0] as { oldText: string | null }).oldText, 'old\n');
+    const whole = { toolCallId: 'c', status: 'pending' as const, content: [{ type: 'diff' as const, path: file, oldText: 'unrelated\n', newText: 'other\n' }] };
+    assert.equal(r.prepare('tab1', whole), whole, 'no snippet evidence: not marked unlocated');
   });
 });

@@ -19,6 +19,17 @@ export function rawInputSnippet(rawInput: unknown): { oldText: string; newText: 
   return { oldText: rawInput.old_string, newText: rawInput.new_string, replaceAll: rawInput.replace_all === true };
 }
 
+/** Every snippet of Claude's Edit (`old_string`/`new_string`) or MultiEdit (`edits: [...]`) input. */
+export function rawInputSnippets(rawInput: unknown): { oldText: string; newText: string; replaceAll: boolean }[] {
+  const one = rawInputSnippet(rawInput);
+  if (one) return [one];
+  if (!obj(rawInput) || !Array.isArray(rawInput.edits)) return [];
+  return rawInput.edits.slice(0, 100).flatMap(e => {
+    const s = rawInputSnippet(e);
+    return s ? [s] : [];
+  });
+}
+
 export interface ClaudeToolResponse {
   readonly filePath: string;
   /** The whole file before the tool ran; null when the tool created it; undefined when not sent. */

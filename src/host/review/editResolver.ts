@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { claudeToolResponse, rawInputSnippet } from '../../common/review/adapterShapes';
+import { claudeToolResponse, rawInputSnippets } from '../../common/review/adapterShapes';
 import { DiffMeta, Located, locateEdit } from '../../common/review/snippet';
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -32,7 +32,7 @@ export class EditResolver {
     if (!update.content?.some(c => c.type === 'diff')) return update;
     const status = update.status ?? this.statusOf.get(callKey);
     const phase = asPermission || status === 'pending' || status === 'in_progress' ? 'before' : status === 'completed' ? 'after' : 'unknown';
-    const snippet = rawInputSnippet(update.rawInput);
+    const snippets = rawInputSnippets(update.rawInput);
     const response = claudeToolResponse(update._meta);
     let changed = false;
     const content = update.content.map(c => {
@@ -53,8 +53,9 @@ export class EditResolver {
         const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : undefined;
         // Only an edit the agent's input shows to be a snippet (Claude's old_string) can be "unlocated";
         // any other diff that is not found in the file is taken as the whole file, as sent.
-        const isSnippet = !!snippet && snippet.oldText === c.oldText && snippet.newText === c.newText;
-        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: isSnippet && snippet.replaceAll }, { before, now: readDisk(c.path), phase });
+        const snippet = snippets.find(e => e.oldText === c.oldText && e.newText === c.newText);
+        const isSnippet = !!snippet;
+        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: !!snippet?.replaceAll }, { before, now: readDisk(c.path), phase });
         if (located.kind === 'unlocated' && !isSnippet) located = { kind: 'whole' };
         // An unlocated edit may still be found once more is known (the tool response): not cached.
         if (located.kind !== 'unlocated') remember(this.resolved, key, located);
