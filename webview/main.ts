@@ -399,7 +399,7 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   }
   el.append(h('div', 'hint', {}, `With this card focused, press 1–${options.length} to answer. Esc stops the turn.`));
   el.addEventListener('keydown', e => {
-    if (e.target !== el || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!el.contains(e.target as Node) || e.ctrlKey || e.metaKey || e.altKey) return;
     const option = options[Number(e.key) - 1];
     if (/^[1-9]$/.test(e.key) && option) {
       e.preventDefault();

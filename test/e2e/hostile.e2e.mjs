@@ -23,7 +23,7 @@ export const settings = ({ repoRoot, node24 }) => {
       ] }] },
       { match: '^slow', steps: [
         { type: 'update', update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the code' }] } },
-        { type: 'sleep', ms: 3000 }, { type: 'text', text: 'slow done' },
+        { type: 'sleep', ms: 8000 }, { type: 'text', text: 'slow done' },
       ] },
       { match: '^fence', steps: [
         { type: 'text', text: FENCE[0], messageId: 'm1' }, { type: 'sleep', ms: 400 },
@@ -92,7 +92,7 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.fill('/');
   await prompt.dispatchEvent('input');
   await view.locator('#completions:not([hidden]) li').first().waitFor({ timeout: 10_000 });
-  await view.locator('#stop:not([hidden])').waitFor({ timeout: 5_000 }); // the turn is running
+  await view.locator('#stop:not([hidden])').waitFor({ timeout: 10_000 }); // the turn is running
   await prompt.press('Escape');
   await view.locator('#completions[hidden]').waitFor({ state: 'attached', timeout: 5_000 });
   await waitCount(turnsDone, before + 1);
@@ -115,7 +115,7 @@ export default async function ({ page, log, shotsDir }) {
 }
 
 async function waitCount(count, n) {
-  const end = Date.now() + 20_000;
+  const end = Date.now() + 40_000;
   while ((await count()) < n) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${n} turn ends`);
     await new Promise(r => setTimeout(r, 100));
