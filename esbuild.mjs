@@ -1,5 +1,6 @@
 // Builds every bundle of the project.
-//   dist/extension.js       the extension (node, CJS, `vscode` external; bundles the ESM-only ACP SDK)
+//   dist/extension.js       the extension (node, CJS, `vscode` external), what activation loads
+//   dist/acp-sdk.js         the ESM-only ACP SDK + zod as CJS, required on first use (src/common/acpSdk.ts)
 //   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
@@ -26,8 +27,38 @@ const list = (dir, suffix) => {
     .map(String).filter(f => f.endsWith(suffix)).map(f => path.join(dir, f));
 };
 
+// The extension bundle requires the SDK as a file next to it, so activation does not load it.
+const SDK = '@agentclientprotocol/sdk';
+const sdkAsSibling = {
+  name: 'acp-sdk-as-sibling',
+  setup(build) {
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, args => {
+      // Only the lazy loader may reach the runtime; a static value import elsewhere would load it at activation.
+      if (!args.importer.endsWith(path.join('src', 'common', 'acpSdk.ts'))) {
+        return { errors: [{ text: `${path.relative(process.cwd(), args.importer)}: import the ACP SDK's values through \`sdk\` from src/common/acpSdk.ts (loaded on first use), and its types with \`import type\`` }] };
+      }
+      return { path: './acp-sdk.js', external: true };
+    });
+  },
+};
+/** Fails the build when the activation bundle pulls in a heavy module statically again. */
+const heavyGuard = {
+  name: 'heavy-guard',
+  setup(build) {
+    build.onEnd(result => {
+      if (!result.metafile) return;
+      const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
+      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol)\//.test(f));
+      if (heavy.length) {
+        result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK or zod (they load on first use from dist/acp-sdk.js; use \`sdk\` from src/common/acpSdk.ts for values and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
+      }
+    });
+  },
+};
+
 const builds = [
-  { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
+  { ...nodeBase, entryPoints: { 'acp-sdk': SDK }, outdir: 'dist' },
   {
     ...base, platform: 'browser', format: 'iife', target: 'es2022',
     entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = 0;
-for (const name of ['stream', 'fs-read', 'terminal']) {
+for (const name of ['activation', 'stream', 'fs-read', 'terminal']) {
   console.log(`\n==> bench/${name}`);
   const r = spawnSync(process.execPath, [path.join(here, name, 'run.mjs'), ...process.argv.slice(2)], { stdio: 'inherit' });
   if (r.status !== 0) { failed++; console.log(`bench/${name} failed (exit ${r.status ?? r.signal})`); }

@@ -1,6 +1,7 @@
 // Composition root: creates the log, the services, the chat controller and its views, and
 // registers the commands. Nothing else lives here.
 import * as vscode from 'vscode';
+import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
 import { pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
@@ -33,6 +34,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const channel = vscode.window.createOutputChannel('Switchboard', { log: true });
   context.subscriptions.push(channel);
   const log = createLogger(channel);
+  // npx/uvx agents start here, never in the workspace (whose node_modules could substitute them).
+  AgentProcess.launchDir = context.globalStorageUri.fsPath;
 
   // What each agent connection serves besides the chat (fs, terminals); see acp/clientServices.ts.
   // fs/*: reads of what the user sees, writes reviewed in a diff (host/fs). The chat renders
@@ -49,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     const terminal = terminals.connect(agent);
     return {
       ...fs, terminal,
-      releaseSession: sessionId => terminal.releaseSession(sessionId),
+      releaseSession: sessionId => { fs.releaseSession(sessionId); return terminal.releaseSession(sessionId); },
       dispose() { fs.dispose(); terminal.dispose(); },
     };
   };

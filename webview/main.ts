@@ -4,9 +4,11 @@
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
-import type { Item, ToolCallView, ToolContentView, TranscriptOp } from '../src/common/transcript';
+import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { relativizePaths } from '../src/common/relativePaths';
+import { escapeBidi } from '../src/common/bidi';
+import { isAllow, isReject, kindLabel, orderOptions } from '../src/common/permissionOptions';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
@@ -157,8 +159,9 @@ function announceAdded(item: Item): void {
   if (item.kind === 'agent') speaking = item.id;
   else if (item.kind === 'permission') {
     const p = item.permission;
-    const options = p.options.map((o, i) => `${i + 1}: ${o.name}`).join(', ');
-    announce(`Permission needed: ${titleText(p.title)}. Press ${options}.`, 'permission');
+    // Numbered and named as the card's buttons are.
+    const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name}`).join(', ');
+    announce(`Permission needed: ${titleText(p.title)}. Options ${options}.`, 'permission');
   } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
 }
 
@@ -195,19 +198,23 @@ function build(item: Item): Rendered {
       return { el, item };
     }
     case 'agent': {
-      const el = h('article', 'message agent', { 'aria-label': 'Agent' });
+      const el = h('article', `message agent${item.late ? ' late' : ''}`, { 'aria-label': item.late ? 'Agent, after its turn ended' : 'Agent' });
       const body = h('div', 'body markdown');
+      if (item.late) el.append(lateNote());
       el.append(body);
-      return { el, item, stream: new StreamedMarkdown(body, item.text) };
+      return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
     case 'thought': {
       const el = h('details', 'thought', { 'data-k': 'thought' });
       const body = h('div', 'body markdown');
       el.append(h('summary', '', {}, 'Thinking'), body);
-      return { el, item, stream: new StreamedMarkdown(body, item.text) };
+      return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
-    case 'tool':
-      return { el: buildTool(item.id, item.tool), item };
+    case 'tool': {
+      const el = buildTool(item.id, item.late ? { ...item.tool, status: lateStatus(item.tool.status) } : item.tool);
+      if (item.late) { el.classList.add('late'); el.prepend(lateNote()); }
+      return { el, item };
+    }
     case 'permission':
       return { el: buildPermission(item), item };
     case 'turnEnd':
@@ -225,6 +232,23 @@ function build(item: Item): Rendered {
     }
   }
 }
+
+/** A very long message shows its beginning, and a note with the full text one click away (in an editor). */
+function displayLimit(el: HTMLElement, itemId: string): { maxChars: number; onCut(): void } {
+  return {
+    maxChars: MESSAGE_DISPLAY_MAX_CHARS,
+    onCut: () => {
+      const note = h('div', 'message-cut', { role: 'note' }, `This message is too long to show here; only its first ${MESSAGE_DISPLAY_MAX_CHARS.toLocaleString('en')} characters are shown. `);
+      note.append(button('Open the full message', 'secondary', () => send({ type: 'item/openText', tab: activeTab, itemId })));
+      el.append(note);
+    },
+  };
+}
+/** Something the agent sent after its turn ended: marked, never shown as running. */
+function lateNote(): HTMLElement {
+  return h('div', 'late-note', { role: 'note' }, 'Arrived after the turn ended');
+}
+const lateStatus = (status: ToolCallView['status']): ToolCallView['status'] => (status === 'in_progress' ? 'pending' : status);
 
 const STOP_REASONS: Record<string, string> = {
   end_turn: 'Done', cancelled: 'Stopped', max_tokens: 'Stopped: the agent reached its token limit',
@@ -247,8 +271,8 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
-      const label = loc.path.split(/[\\/]/).pop() + (loc.line ? `:${loc.line}` : '');
-      const a = h('a', 'location', { href: '#', title: loc.path }, label);
+      const label = escapeBidi(loc.path.split(/[\\/]/).pop()!) + (loc.line ? `:${loc.line}` : '');
+      const a = h('a', 'location', { href: '#', title: escapeBidi(loc.path) }, label);
       a.addEventListener('click', e => { e.preventDefault(); send({ type: 'location/open', path: loc.path, line: loc.line ?? null }); });
       locs.append(a);
     }
@@ -266,15 +290,15 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
 
 /** A tool or permission title: the agent's markdown, inline only, with workspace-relative paths. */
 function titleEl(tag: string, className: string, title: string): HTMLElement {
-  const el = h(tag, `${className} markdown`, { title });
-  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  const el = h(tag, `${className} markdown`, { title: escapeBidi(title) });
+  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
   return el;
 }
 
 /** The same title as plain text (labels, announcements). */
 function titleText(title: string): string {
   const el = document.createElement('span');
-  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
   return el.textContent ?? '';
 }
 
@@ -288,7 +312,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number): HT
     case 'diff': {
       const box = h('div', 'diff');
       const head = h('div', 'diff-head');
-      head.append(h('span', 'diff-path', { title: c.path }, c.path.split(/[\\/]/).pop() + (c.isNew ? ' (new file)' : '')),
+      head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, escapeBidi(c.path.split(/[\\/]/).pop()!) + (c.isNew ? ' (new file)' : '')),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
         button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index })));
       const pre = h('pre', 'diff-lines');
@@ -317,7 +341,9 @@ function fillTerminal(box: HTMLElement, terminalId: string): void {
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
   const p = item.permission;
-  const el = h('article', 'permission', { 'aria-label': `Permission request: ${titleText(p.title)}` });
+  // Focusable: number keys answer this card only while it has focus.
+  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': `Permission request: ${titleText(p.title)}`, tabindex: '-1' });
+  if (p.late) el.append(lateNote());
   el.append(titleEl('div', 'permission-title', p.title));
   p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index)));
   if (p.outcome !== undefined) {
@@ -325,30 +351,32 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
     return el;
   }
+  el.tabIndex = 0;
+  // Shown for what they do: order, style and label come from the kind; a contradicting name is flagged.
+  const options = orderOptions(p.options);
   const row = h('div', 'actions', { role: 'group', 'aria-label': 'Options' });
-  p.options.forEach((o, i) => {
+  options.forEach((o, i) => {
+    const label = o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name;
+    const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
-    row.append(button(`${i + 1}. ${o.name}`, o.kind.startsWith('allow') ? 'allow' : 'secondary', () =>
-      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${i + 1}. ${o.name} (key ${i + 1})`));
+    row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${i + 1}. ${label}: ${kindLabel(o.kind)} (key ${i + 1})`));
   });
-  el.append(row, h('div', 'hint', {}, `Press 1–${p.options.length} to answer, Esc to stop the turn.`));
+  el.append(row);
+  if (options.some(o => o.misleading)) {
+    el.append(h('div', 'permission-warning', { role: 'note' }, "Careful: an option's name says the opposite of what it does. Each button shows what it does."));
+  }
+  el.append(h('div', 'hint', {}, `With this card focused, press 1–${options.length} to answer. Esc stops the turn.`));
+  el.addEventListener('keydown', e => {
+    if (e.target !== el || e.ctrlKey || e.metaKey || e.altKey) return;
+    const option = options[Number(e.key) - 1];
+    if (/^[1-9]$/.test(e.key) && option) {
+      e.preventDefault();
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: option.optionId });
+    }
+  });
   return el;
 }
-
-/** Number keys answer the oldest unanswered permission request, unless the user is typing. */
-document.addEventListener('keydown', e => {
-  const target = e.target as HTMLElement;
-  if (target === promptEl || target.tagName === 'SELECT' || target.tagName === 'INPUT' || e.ctrlKey || e.metaKey || e.altKey) return;
-  const n = Number(e.key);
-  if (!Number.isInteger(n) || n < 1) return;
-  for (const r of rendered.values()) {
-    if (r.item.kind === 'permission' && r.item.permission.outcome === undefined) {
-      const option = r.item.permission.options[n - 1];
-      if (option) { e.preventDefault(); send({ type: 'permission/answer', tab: activeTab, itemId: r.item.id, optionId: option.optionId }); }
-      return;
-    }
-  }
-});
 
 // Links and copy buttons inside rendered markdown.
 transcriptEl.addEventListener('click', e => {
@@ -377,10 +405,10 @@ function buildWrites(writes: readonly PendingWriteView[]): void {
   writesEl.hidden = writes.length === 0;
   const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
   writesEl.replaceChildren(...writes.map(w => {
-    const name = w.path.split(/[\\/]/).pop()!;
+    const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
     const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
     card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
-    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your unsaved edits: compare before accepting.`));
+    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your edits: Accept asks you what to keep.`));
     const row = h('div', 'actions');
     row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
       button('Reject', 'secondary', act('reject', w.id)), button('Accept all for this session', 'secondary', act('acceptAll', w.id)));
@@ -631,13 +659,14 @@ promptEl.addEventListener('keydown', e => {
       return;
     }
     if ((e.key === 'Enter' || e.key === 'Tab') && current >= 0) { e.preventDefault(); items[current].click(); return; }
-    if (e.key === 'Escape') { e.preventDefault(); hideCompletions(); return; }
+    // Closing the picker is all Escape does here: it must not also stop the turn.
+    if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); hideCompletions(); return; }
   }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
 });
 promptEl.addEventListener('input', updateCompletions);
 document.addEventListener('keydown', e => {
-  if (e.key === 'Escape' && busy && completionsEl.hidden) send({ type: 'turn/cancel' });
+  if (e.key === 'Escape' && busy && completionsEl.hidden && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'SELECT') send({ type: 'turn/cancel' });
 });
 stopEl.addEventListener('click', () => send({ type: 'turn/cancel' }));
 agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));

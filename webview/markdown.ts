@@ -29,3 +29,13 @@ const PURIFY_INLINE = { ALLOWED_TAGS: ['code', 'em', 'strong', 'del', 's'], ALLO
 export function renderInlineMarkdown(text: string): string {
   return DOMPurify.sanitize(md.renderInline(text), PURIFY_INLINE) as unknown as string;
 }
+
+/**
+ * Line numbers where the top-level blocks of `text` start, as markdown-it parses it (so fences
+ * indented inside list items, setext headings and lazy lines are judged exactly as rendered).
+ */
+export function topLevelBlockStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (const t of md.parse(text, {})) if (t.level === 0 && t.nesting !== -1 && t.map) starts.push(t.map[0]);
+  return starts;
+}

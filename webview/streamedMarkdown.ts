@@ -1,8 +1,10 @@
 // Markdown that grows while it streams. Finished blocks (up to the last blank line outside a code
 // fence) are rendered once and frozen; only the open tail is re-rendered, and no more often than
 // its own render cost allows (at most ~20% of the time), so a long answer stays cheap to stream.
-// Text that arrives between two renders is shown at once as plain text, then formatted.
-import { renderMarkdown } from './markdown';
+// Text that arrives between two renders is shown at once as plain text, then formatted. A message
+// longer than `maxChars` shows only its beginning (onCut is called once): the full text is one
+// click away in an editor, never a frozen view.
+import { renderMarkdown, topLevelBlockStarts } from './markdown';
 
 const COST_FACTOR = 4;
 
@@ -13,20 +15,37 @@ export class StreamedMarkdown {
   private raw: Text | undefined;
   private notBefore = 0;
 
-  constructor(private readonly container: HTMLElement, private text: string) {
+  private cut = false;
+
+  constructor(
+    private readonly container: HTMLElement, private text: string,
+    private readonly limit: { readonly maxChars: number; onCut(): void } = { maxChars: Infinity, onCut: () => {} },
+  ) {
     this.tail = document.createElement('div');
     container.append(this.tail);
+    this.text = this.within(text);
     this.render(true);
   }
 
   append(more: string): void {
-    this.text += more;
+    if (this.cut) return;
+    const before = this.text.length;
+    this.text = this.within(this.text + more);
+    more = this.text.slice(before);
+    if (!more) return;
     if (!this.raw) {
       this.raw = document.createTextNode('');
       (this.tail.lastElementChild ?? this.tail).append(this.raw);
     }
     // Visible at once; formatted at the next markdown render.
     this.raw.appendData(more);
+  }
+
+  /** The text cut to the display limit; the first cut tells the owner. */
+  private within(text: string): string {
+    if (text.length <= this.limit.maxChars) return text;
+    if (!this.cut) { this.cut = true; this.limit.onCut(); }
+    return text.slice(0, this.limit.maxChars);
   }
 
   /** Renders unless it rendered too recently (returns false: call again later) or `force` is set. */
@@ -48,23 +67,22 @@ export class StreamedMarkdown {
 }
 
 /**
- * Offset just after the last blank line that is outside a fenced code block, or 0. Blocks before
- * it can no longer change as more text arrives (lists split there render the same).
+ * Offset where the last top-level block of `text` starts, when a blank line precedes it, or 0.
+ * Every block before it is complete: nothing that arrives later can change how it renders, so it is
+ * rendered once and frozen. The blocks come from markdown-it's own parse, so a code fence inside a
+ * list item (indented four or more spaces) is never cut at a blank line inside it.
  */
 export function lastBlockBoundary(text: string): number {
-  /** The open fence (its character and length); it closes only with the same character, as long or longer. */
-  let fence: { char: string; length: number } | undefined;
-  let boundary = 0;
-  let pos = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    if (nl < 0) break;
-    const line = text.slice(pos, nl);
-    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-    if (m && !fence) fence = { char: m[1][0], length: m[1].length };
-    else if (m && fence && m[1][0] === fence.char && m[1].length >= fence.length && m[2].trim() === '') fence = undefined;
-    else if (!fence && line.trim() === '' && pos > 0) boundary = nl + 1;
-    pos = nl + 1;
+  const starts = topLevelBlockStarts(text);
+  // The last block stays open; freeze up to the start of the last block that follows a blank line.
+  const lines = text.split('\n');
+  for (let i = starts.length - 1; i >= 1; i--) {
+    const line = starts[i];
+    if (line > 0 && lines[line - 1].trim() === '') {
+      let offset = 0;
+      for (let k = 0; k < line; k++) offset += lines[k].length + 1;
+      return offset;
+    }
   }
-  return boundary;
+  return 0;
 }

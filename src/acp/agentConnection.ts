@@ -1,7 +1,9 @@
 // One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
 // No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../common/acpSdk';
+import { describeConnectionLoss } from '../common/connectionLoss';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
@@ -20,34 +22,55 @@ export class AgentStartError extends Error {
 
 export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' };
 
+/** After the agent's output ended, how long it has to exit before that counts as a broken connection. */
+const EXIT_AFTER_EOF_MS = 300;
+
 export class AgentConnection {
   private readonly connection: acp.ClientConnection;
   private initResult: acp.InitializeResponse | undefined;
+  private closing = false;
+  /**
+   * Resolves with what went wrong when the connection ends while the agent process still runs and
+   * nobody closed it: a message over the SDK's size limit, a stream error, or the agent closing its
+   * stdout. (An agent that exits is reported by its exit instead.) Never rejects.
+   */
+  readonly broken: Promise<string>;
 
   constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly services: ConnectionServices, private readonly log: Logger) {
     const child = process.child;
-    const raw = acp.ndJsonStream(
+    const raw = sdk.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
-    const app = acp.client({ name: 'switchboard' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+    const app = sdk.client({ name: 'switchboard' })
+      .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params))
+      .onRequest(sdk.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
     const { fs, terminal } = services;
     if (fs) {
-      app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
-        .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
+      app.onRequest(sdk.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
+        .onRequest(sdk.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
     }
     if (terminal) {
-      app.onRequest(acp.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
-        .onRequest(acp.methods.client.terminal.output, ({ params }) => terminal.output(params))
-        .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
-        .onRequest(acp.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
-        .onRequest(acp.methods.client.terminal.release, ({ params }) => terminal.release(params));
+      app.onRequest(sdk.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
+        .onRequest(sdk.methods.client.terminal.output, ({ params }) => terminal.output(params))
+        .onRequest(sdk.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
+        .onRequest(sdk.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
+        .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
     this.connection = app.connect(traced(raw, child.stdout, log));
+    this.broken = this.connection.closed.then(async () => {
+      if (this.closing) return new Promise<string>(() => {});
+      // A request on a closed connection rejects at once with the reason it closed.
+      const reason = await this.connection.agent.request('$/switchboard/closed', {}).then(() => undefined, (err: unknown) => err);
+      const loss = describeConnectionLoss(reason);
+      if (loss.kind === 'eof') {
+        const exited = await Promise.race([this.process.exited.then(() => true), delay(EXIT_AFTER_EOF_MS).then(() => false)]);
+        if (exited || this.closing) return new Promise<string>(() => {});
+      }
+      return loss.message;
+    });
   }
 
   get agent(): acp.ClientContext {
@@ -68,8 +91,8 @@ export class AgentConnection {
     const timer = setTimeout(() => controller.abort('timeout'), timeoutMs);
     try {
       const result = await Promise.race([
-        this.agent.request(acp.methods.agent.initialize, {
-          protocolVersion: acp.PROTOCOL_VERSION,
+        this.agent.request(sdk.methods.agent.initialize, {
+          protocolVersion: sdk.PROTOCOL_VERSION,
           clientCapabilities: this.capabilities(),
           clientInfo: CLIENT_INFO,
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
@@ -77,9 +100,9 @@ export class AgentConnection {
           throw new AgentStartError(`The agent exited during initialization (${exit.signal ?? `code ${exit.code}`}).`, 'closed');
         }),
       ]);
-      if (result.protocolVersion !== acp.PROTOCOL_VERSION) {
+      if (result.protocolVersion !== sdk.PROTOCOL_VERSION) {
         throw new AgentStartError(
-          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${acp.PROTOCOL_VERSION}.`, 'protocol');
+          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${sdk.PROTOCOL_VERSION}.`, 'protocol');
       }
       this.initResult = result;
       const who = result.agentInfo ? `${result.agentInfo.title ?? result.agentInfo.name} ${result.agentInfo.version}` : 'agent';
@@ -109,9 +132,9 @@ export class AgentConnection {
   /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
   async newSession(cwd: string): Promise<acp.NewSessionResponse> {
     try {
-      return await this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      return await this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
     } catch (err) {
-      if (err instanceof acp.RequestError && err.code === -32000) {
+      if (err instanceof sdk.RequestError && err.code === -32000) {
         throw new AgentStartError(`The agent requires authentication: ${err.message}`, 'auth', this.initResult?.authMethods ?? []);
       }
       throw err;
@@ -119,50 +142,51 @@ export class AgentConnection {
   }
 
   loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    return this.agent.request(sdk.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
   }
 
   resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+    return this.agent.request(sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
   }
 
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
-    return this.agent.request(acp.methods.agent.session.list, { cwd, cursor: cursor ?? null });
+    return this.agent.request(sdk.methods.agent.session.list, { cwd, cursor: cursor ?? null });
   }
 
   closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.close, { sessionId });
+    return this.agent.request(sdk.methods.agent.session.close, { sessionId });
   }
 
   deleteSession(sessionId: string): Promise<acp.DeleteSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.delete, { sessionId });
+    return this.agent.request(sdk.methods.agent.session.delete, { sessionId });
   }
 
   setMode(sessionId: string, modeId: string): Promise<acp.SetSessionModeResponse> {
-    return this.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+    return this.agent.request(sdk.methods.agent.session.setMode, { sessionId, modeId });
   }
 
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
     const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean'
       ? { sessionId, configId, type: 'boolean', value }
       : { sessionId, configId, value };
-    return this.agent.request(acp.methods.agent.session.setConfigOption, params);
+    return this.agent.request(sdk.methods.agent.session.setConfigOption, params);
   }
 
   authenticate(methodId: string): Promise<acp.AuthenticateResponse> {
-    return this.agent.request(acp.methods.agent.authenticate, { methodId });
+    return this.agent.request(sdk.methods.agent.authenticate, { methodId });
   }
 
   prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
-    return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+    return this.agent.request(sdk.methods.agent.session.prompt, { sessionId, prompt });
   }
 
   cancel(sessionId: string): Promise<void> {
-    return this.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    return this.agent.notify(sdk.methods.agent.session.cancel, { sessionId });
   }
 
   /** Closes the connection and releases what it served (terminals, pending reviews). */
   close(): void {
+    this.closing = true;
     this.connection.close();
     this.services.dispose();
   }
@@ -190,3 +214,5 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger):
   void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
   return { readable: stream.readable, writable: outgoing.writable };
 }
+
+const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));

@@ -1,19 +1,25 @@
 // The agent as an operating-system process: spawn with the user's environment, collect stderr,
 // and stop it for sure (close stdin, SIGTERM, SIGKILL after a grace period; on POSIX the whole
-// process group, so `npx` wrappers and their children go too).
+// process group, so `npx` wrappers and their children go too). The group is watched by the
+// extension host's watchdog (processGuard.ts) until it is gone, so it ends even if the host is killed.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { AgentSpec } from '../common/agentConfig';
+import os from 'node:os';
+import path from 'node:path';
+import { AgentSpec, runsRegistryPackage } from '../common/agentConfig';
 import { LineTail } from '../common/lineTail';
 import type { Logger } from '../common/logger';
 import { planSpawn } from '../common/spawnPlan';
 import { terminalEnv } from '../common/terminal/spawnPlan';
+import { processGuard } from './processGuard';
 
 export interface AgentExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
   /** True when we asked it to stop. */
   readonly requested: boolean;
+  /** Why Switchboard ended it (its connection broke), when it did. */
+  readonly failure?: string;
 }
 
 export class AgentSpawnError extends Error {
@@ -26,14 +32,24 @@ export class AgentProcess {
   readonly stderrTail = new LineTail(20);
   readonly exited: Promise<AgentExit>;
   private stopRequested = false;
+  private failureReason: string | undefined;
   private exitInfo: AgentExit | undefined;
 
-  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, log: Logger) {
+  /**
+   * Where agents that run a package from a registry (`npx`, `uvx`, …) are started, instead of the
+   * workspace: there, a package of the same name in the workspace's node_modules (or its .npmrc,
+   * uv.toml) would decide what runs. Set by the composition root; a folder of our own.
+   */
+  static launchDir: string | undefined;
+
+  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger) {
+    processGuard.watch(child.pid);
     this.exited = new Promise(resolve => {
       child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal, requested: this.stopRequested };
+        this.exitInfo = { code, signal, requested: this.stopRequested, ...(this.failureReason ? { failure: this.failureReason } : {}) };
         log.info(`Agent "${spec.name}" (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`);
         resolve(this.exitInfo);
+        void this.sweep();
       });
     });
     child.stderr.setEncoding('utf8');
@@ -53,13 +69,19 @@ export class AgentProcess {
     return this.exitInfo !== undefined;
   }
 
+  /** Set once the connection broke and the process is being stopped for it. */
+  get failure(): string | undefined {
+    return this.failureReason;
+  }
+
   /** Spawns and resolves once the OS has started the process, or rejects with an AgentSpawnError. */
-  static start(spec: AgentSpec, cwd: string, log: Logger): Promise<AgentProcess> {
+  static start(spec: AgentSpec, workspaceCwd: string, log: Logger): Promise<AgentProcess> {
     const plan = planSpawn(spec.command, spec.args, {
       platform: process.platform,
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
     });
+    const cwd = runsRegistryPackage(spec.command, spec.args) ? neutralDir(AgentProcess.launchDir) : workspaceCwd;
     log.info(`Starting agent "${spec.name}": ${[spec.command, ...spec.args].join(' ')} (cwd ${cwd})`);
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
@@ -104,6 +126,31 @@ export class AgentProcess {
     return exit;
   }
 
+  /**
+   * The connection broke (see AgentConnection.broken): ends the agent now, SIGTERM right away and
+   * SIGKILL after the grace period; the exit carries `failure` so the chat can name it.
+   */
+  async fail(reason: string, graceMs = 2000): Promise<AgentExit> {
+    if (!this.exitInfo && !this.stopRequested && !this.failureReason) {
+      this.failureReason = reason;
+      this.log.error(`Agent "${this.spec.name}" (pid ${this.pid}): ${reason}. Stopping it.`);
+      this.child.stdin.end();
+      this.signal('SIGTERM');
+      if (!(await this.exitsWithin(graceMs))) this.signal('SIGKILL');
+    }
+    return this.exited;
+  }
+
+  /** After the agent exited: what is left in its group gets SIGTERM, then SIGKILL; then the watchdog forgets it. */
+  private async sweep(graceMs = 2000): Promise<void> {
+    if (process.platform === 'win32') { processGuard.unwatch(this.pid); return; }
+    this.signal('SIGTERM');
+    const end = Date.now() + graceMs;
+    while (groupExists(this.pid) && Date.now() < end) await new Promise(r => setTimeout(r, 100));
+    if (groupExists(this.pid)) this.signal('SIGKILL');
+    processGuard.unwatch(this.pid);
+  }
+
   private exitsWithin(ms: number): Promise<boolean> {
     return new Promise(resolve => {
       const timer = setTimeout(() => resolve(false), ms);
@@ -121,5 +168,26 @@ export class AgentProcess {
     } catch {
       try { this.child.kill(sig); } catch { /* already gone */ }
     }
+  }
+}
+
+/** True while any process (a zombie included) is in the process group `pgid`. */
+function groupExists(pgid: number | undefined): boolean {
+  if (pgid === undefined) return false;
+  try { process.kill(-pgid, 0); return true; } catch { return false; }
+}
+
+/** A folder of our own with a package.json and a uv.toml, so npm and uv look no further up for a project. */
+function neutralDir(base: string | undefined): string {
+  const dir = path.join(base ?? path.join(os.homedir(), '.switchboard'), 'agent-launch');
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const pkg = path.join(dir, 'package.json');
+    if (!fs.existsSync(pkg)) fs.writeFileSync(pkg, '{ "name": "switchboard-agent-launch", "private": true }\n');
+    const uv = path.join(dir, 'uv.toml');
+    if (!fs.existsSync(uv)) fs.writeFileSync(uv, '');
+    return dir;
+  } catch {
+    return os.homedir();
   }
 }

@@ -29,6 +29,8 @@ export interface ConnectionServices {
   readonly terminal?: TerminalHandlers;
   /** Every answered permission request (an allowed edit with `diff` content pre-approves that write). */
   onPermissionAnswered?(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void;
+  /** The user stopped the session's turn: end what waits on the user for it (pending reviews). */
+  cancelSession?(sessionId: string): void;
   /** A session ended (its conversation closed): release what belongs to it. */
   releaseSession?(sessionId: string): Promise<void>;
   dispose(): void;

@@ -105,3 +105,22 @@ export function pickDefaultAgent(agents: readonly AgentSpec[], defaultName: unkn
   if (typeof defaultName !== 'string' || !defaultName) return undefined;
   return agents.find(a => a.name === defaultName);
 }
+
+/** Package runners: the command fetches and runs a package by name (`npx -y pkg`, `uvx tool`, `pnpm dlx pkg`). */
+const RUNNERS: Readonly<Record<string, readonly string[] | true>> = {
+  npx: true, pnpx: true, bunx: true, uvx: true,
+  npm: ['exec', 'x'], pnpm: ['dlx'], yarn: ['dlx'], bun: ['x'], pipx: ['run'], uv: ['tool'],
+};
+
+/**
+ * True when the command runs a package from a registry by name. Started in the workspace, such a
+ * runner would take a package of that name from the workspace (node_modules/.bin, .npmrc, uv.toml)
+ * instead: these agents are started from a neutral folder.
+ */
+export function runsRegistryPackage(command: string, args: readonly string[]): boolean {
+  const base = command.split(/[\\/]/).pop()!.toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
+  const rule = Object.hasOwn(RUNNERS, base) ? RUNNERS[base] : undefined;
+  if (rule === true) return true;
+  const sub = args.find(a => !a.startsWith('-'));
+  return !!rule && sub !== undefined && rule.includes(sub);
+}

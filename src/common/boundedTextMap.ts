@@ -1,41 +1,59 @@
-// A map of texts bounded by their total length: the least recently set entries go first. For the
-// texts an agent last read (the base of its next write) and similar caches that must not grow with
-// every file a long session touches.
-export class BoundedTextMap {
-  private readonly texts = new Map<string, string>();
+// Maps bounded by the total size of their values, not by their count: the least recently set
+// entries go first. For the texts an agent last read (the base of its next write), the texts behind
+// diffs and similar caches that must not grow with every file a long session touches. An entry
+// larger than the whole budget is not kept.
+export class BoundedMap<V> {
+  private readonly values = new Map<string, { value: V; size: number }>();
   private total = 0;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(private readonly maxSize: number, private readonly sizeOf: (value: V) => number) {}
 
-  get(key: string): string | undefined {
-    return this.texts.get(key);
+  get(key: string): V | undefined {
+    return this.values.get(key)?.value;
   }
 
-  set(key: string, text: string): void {
+  has(key: string): boolean {
+    return this.values.has(key);
+  }
+
+  set(key: string, value: V): void {
     this.delete(key);
-    if (text.length > this.maxChars) return;
-    this.texts.set(key, text);
-    this.total += text.length;
-    for (const [k, t] of this.texts) {
-      if (this.total <= this.maxChars) break;
-      this.texts.delete(k);
-      this.total -= t.length;
+    const size = this.sizeOf(value);
+    if (size > this.maxSize) return;
+    this.values.set(key, { value, size });
+    this.total += size;
+    for (const [k, v] of this.values) {
+      if (this.total <= this.maxSize) break;
+      this.values.delete(k);
+      this.total -= v.size;
     }
   }
 
   delete(key: string): void {
-    const old = this.texts.get(key);
+    const old = this.values.get(key);
     if (old === undefined) return;
-    this.texts.delete(key);
-    this.total -= old.length;
+    this.values.delete(key);
+    this.total -= old.size;
   }
 
   clear(): void {
-    this.texts.clear();
+    this.values.clear();
     this.total = 0;
   }
 
   get size(): number {
-    return this.texts.size;
+    return this.values.size;
+  }
+
+  /** The sum of the sizes of what is kept (≤ the budget). */
+  get totalSize(): number {
+    return this.total;
+  }
+}
+
+/** Texts bounded by their total length in characters. */
+export class BoundedTextMap extends BoundedMap<string> {
+  constructor(maxChars: number) {
+    super(maxChars, text => text.length);
   }
 }

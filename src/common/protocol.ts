@@ -99,6 +99,7 @@ export type ViewMessage =
   | { readonly type: 'link/open'; readonly href: string }
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
+  | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
   | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
   | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string };
@@ -134,6 +135,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'permission/answer', tab: m.tab as string | undefined, itemId: m.itemId, optionId: m.optionId };
+    case 'item/openText':
+      if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
     case 'item/action':
       if (!str(m.itemId) || !ACTIONS.includes(m.action as ItemAction)) return undefined;
       return { type: 'item/action', itemId: m.itemId, action: m.action as ItemAction };

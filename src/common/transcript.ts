@@ -3,7 +3,11 @@
 // small list of operations the webview must apply, so a 10,000-chunk answer costs 10,000 appends,
 // never 10,000 re-renders of the transcript.
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import { escapeBidi } from './bidi';
 import { compactDiff, DiffPreview } from './diffPreview';
+
+/** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
+export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
 
 export type ItemAction = 'restart' | 'retry' | 'openSettings' | 'authenticate' | 'showLog';
 
@@ -24,21 +28,28 @@ export interface ToolCallView {
   readonly rawOutput?: string;
 }
 
+/** A question's option as the card shows it; `misleading` when its name says the opposite of its kind. */
+export interface PermissionOptionView { readonly optionId: string; readonly name: string; readonly kind: string; readonly misleading?: boolean }
+
 export interface PermissionView {
   readonly requestId: string;
   readonly title: string;
   /** What the agent wants to do (e.g. the diff of an edit), when the request carries it. */
   readonly content?: readonly ToolContentView[];
-  readonly options: readonly { optionId: string; name: string; kind: string }[];
-  /** The answer once given: the chosen option's name, or "cancelled". */
+  readonly options: readonly PermissionOptionView[];
+  /** The answer once given: what the chosen option did (see describeChoice), or "cancelled". */
   readonly outcome?: string;
+  /** The kind of the chosen option: what the answer granted. */
+  readonly outcomeKind?: string;
+  /** Asked outside a turn (a request that arrived after the turn ended). */
+  readonly late?: boolean;
 }
 
 export type Item =
   | { readonly kind: 'user'; readonly id: string; readonly text: string }
-  | { readonly kind: 'agent'; readonly id: string; readonly text: string }
-  | { readonly kind: 'thought'; readonly id: string; readonly text: string }
-  | { readonly kind: 'tool'; readonly id: string; readonly tool: ToolCallView }
+  | { readonly kind: 'agent'; readonly id: string; readonly text: string; readonly late?: boolean }
+  | { readonly kind: 'thought'; readonly id: string; readonly text: string; readonly late?: boolean }
+  | { readonly kind: 'tool'; readonly id: string; readonly tool: ToolCallView; readonly late?: boolean }
   | { readonly kind: 'permission'; readonly id: string; readonly permission: PermissionView }
   | { readonly kind: 'turnEnd'; readonly id: string; readonly stopReason: string }
   | { readonly kind: 'error'; readonly id: string; readonly message: string; readonly details?: string; readonly actions: readonly ItemAction[] }
@@ -56,14 +67,35 @@ export class Transcript {
   private readonly index = new Map<string, number>();
   private nextId = 1;
   /** The message currently being streamed: chunks of the same kind and messageId extend it. */
-  private open: { kind: StreamKind; id: string; messageId: string | null } | undefined;
+  private open: { kind: StreamKind; id: string; messageId: string | null; late: boolean } | undefined;
+  /**
+   * Tool-call ids are scoped to their session: each session the tab talks to gets a new scope, so
+   * an id an agent reuses in a new session adds a card instead of rewriting an old one.
+   */
+  private scope = 0;
+  private scopeSession: string | undefined;
+  /** toolCallId → the late card (a tool call touched after its turn ended); cleared by each turn. */
+  private readonly lateTools = new Map<string, string>();
 
   /** A transcript that continues from saved items (a window reload restores the conversation). */
   static from(items: readonly Item[]): Transcript {
     const t = new Transcript();
     for (const item of items) t.add(item);
     t.nextId = items.reduce((max, i) => Math.max(max, Number(/^i(\d+)$/.exec(i.id)?.[1] ?? 0)), 0) + 1;
+    // Restored cards belong to sessions of the past: whatever comes next never rewrites them.
+    t.scope = items.reduce((max, i) => Math.max(max, i.kind === 'tool' ? Number(/^tool:(\d+):/.exec(i.id)?.[1] ?? 0) + 1 : 0), 0);
     return t;
+  }
+
+  /** The conversation continues in session `key` (one per session of one agent process); another key starts a new scope. */
+  enterSession(key: string): void {
+    if (this.scopeSession !== undefined && this.scopeSession !== key) this.scope++;
+    this.scopeSession = key;
+  }
+
+  /** The item id of tool call `toolCallId` in the current session. */
+  toolItemId(toolCallId: string): string {
+    return this.scope === 0 ? `tool:${toolCallId}` : `tool:${this.scope}:${toolCallId}`;
   }
 
   snapshot(): readonly Item[] {
@@ -75,31 +107,34 @@ export class Transcript {
     return i === undefined ? undefined : this.items[i];
   }
 
-  /** Applies one `session/update`. Unknown or display-less variants yield no operations. */
-  applyUpdate(update: SessionUpdate): TranscriptOp[] {
+  /**
+   * Applies one `session/update`. Unknown or display-less variants yield no operations. `late`: it
+   * arrived after its turn ended; it is shown as late and never changes what the turn showed.
+   */
+  applyUpdate(update: SessionUpdate, late = false): TranscriptOp[] {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
-        return this.stream('user', update.content, update.messageId);
+        return this.stream('user', update.content, update.messageId, late);
       case 'agent_message_chunk':
-        return this.stream('agent', update.content, update.messageId);
+        return this.stream('agent', update.content, update.messageId, late);
       case 'agent_thought_chunk':
-        return this.stream('thought', update.content, update.messageId);
+        return this.stream('thought', update.content, update.messageId, late);
       case 'tool_call':
         return this.upsertTool(update.toolCallId, {
-          title: update.title, kind: update.kind ?? 'other', status: update.status ?? 'pending',
+          title: escapeBidi(update.title), kind: update.kind ?? 'other', status: update.status ?? 'pending',
           content: contentViews(update.content), locations: update.locations ?? [],
           rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput),
-        }, true);
+        }, true, late);
       case 'tool_call_update': {
         const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = {};
-        if (update.title != null) Object.assign(patch, { title: update.title });
+        if (update.title != null) Object.assign(patch, { title: escapeBidi(update.title) });
         if (update.kind != null) Object.assign(patch, { kind: update.kind });
         if (update.status != null) Object.assign(patch, { status: update.status });
         if (update.content != null) Object.assign(patch, { content: contentViews(update.content) });
         if (update.locations != null) Object.assign(patch, { locations: update.locations });
         if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
         if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput) });
-        return this.upsertTool(update.toolCallId, patch, false);
+        return this.upsertTool(update.toolCallId, patch, false, late);
       }
       default:
         return [];
@@ -108,6 +143,7 @@ export class Transcript {
 
   addUser(text: string): TranscriptOp[] {
     this.open = undefined;
+    this.lateTools.clear();
     return [this.add({ kind: 'user', id: this.newId(), text })];
   }
 
@@ -142,17 +178,17 @@ export class Transcript {
     return { id, ops: [this.add({ kind: 'permission', id, permission })] };
   }
 
-  resolvePermission(id: string, outcome: string): TranscriptOp[] {
+  resolvePermission(id: string, outcome: string, outcomeKind?: string): TranscriptOp[] {
     const item = this.get(id);
     if (!item || item.kind !== 'permission' || item.permission.outcome !== undefined) return [];
-    return [this.replace({ ...item, permission: { ...item.permission, outcome } })];
+    return [this.replace({ ...item, permission: { ...item.permission, outcome, ...(outcomeKind ? { outcomeKind } : {}) } })];
   }
 
-  private stream(kind: StreamKind, content: ContentBlock, messageId: string | null | undefined): TranscriptOp[] {
+  private stream(kind: StreamKind, content: ContentBlock, messageId: string | null | undefined, late: boolean): TranscriptOp[] {
     const text = blockText(content);
     const mid = messageId ?? null;
     const open = this.open;
-    if (open && open.kind === kind && open.messageId === mid) {
+    if (open && open.kind === kind && open.messageId === mid && open.late === late) {
       if (!text) return [];
       const i = this.index.get(open.id)!;
       const item = this.items[i] as Extract<Item, { kind: StreamKind }>;
@@ -160,24 +196,39 @@ export class Transcript {
       return [{ op: 'append', id: open.id, text }];
     }
     const id = this.newId();
-    this.open = { kind, id, messageId: mid };
-    return [this.add({ kind, id, text })];
+    this.open = { kind, id, messageId: mid, late };
+    return [this.add(kind === 'user' || !late ? { kind, id, text } : { kind, id, text, late: true })];
   }
 
-  private upsertTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean): TranscriptOp[] {
+  private upsertTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean, late: boolean): TranscriptOp[] {
     this.open = undefined;
-    const id = 'tool:' + toolCallId;
-    const existing = this.get(id);
+    const inTurn = this.get(this.toolItemId(toolCallId));
+    if (late) {
+      // After its turn: a late card of its own (the finished turn's card stays as it was).
+      const lateId = this.lateTools.get(toolCallId);
+      const lateItem = lateId ? this.get(lateId) : undefined;
+      const base = lateItem?.kind === 'tool' ? lateItem.tool : inTurn?.kind === 'tool' ? inTurn.tool : undefined;
+      const tool = base ? { ...base, ...patch } : this.newTool(toolCallId, patch, isNew);
+      if (lateItem) return [this.replace({ kind: 'tool', id: lateItem.id, tool, late: true })];
+      const id = this.newId();
+      this.lateTools.set(toolCallId, id);
+      return [this.add({ kind: 'tool', id, tool, late: true })];
+    }
+    const id = this.toolItemId(toolCallId);
+    const existing = inTurn;
     if (existing && existing.kind === 'tool') {
       // Agents send `tool_call` twice for one id (generic, then refined): both are upserts.
       return [this.replace({ ...existing, tool: { ...existing.tool, ...patch } })];
     }
-    const tool: ToolCallView = {
+    return [this.add({ kind: 'tool', id, tool: this.newTool(toolCallId, patch, isNew) })];
+  }
+
+  private newTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean): ToolCallView {
+    return {
       toolCallId, title: patch.title ?? (isNew ? '' : 'Tool call'), kind: patch.kind ?? 'other',
       status: patch.status ?? 'pending', content: patch.content ?? [], locations: patch.locations ?? [],
       rawInput: patch.rawInput, rawOutput: patch.rawOutput,
     };
-    return [this.add({ kind: 'tool', id, tool })];
   }
 
   private add(item: Item): TranscriptOp {

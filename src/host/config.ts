@@ -3,6 +3,7 @@
 // binary (defence in depth on top of the manifest's `machine` scope and restrictedConfigurations).
 import * as vscode from 'vscode';
 import { AgentConfigResult, resolveAgents } from '../common/agentConfig';
+import { OutsideTurnPolicy, parseOutsideTurnPolicy } from '../common/requestGuard';
 
 export const SECTION = 'switchboard';
 
@@ -26,6 +27,22 @@ export function readDefaultAgentName(): string | undefined {
 
 export async function writeDefaultAgentName(name: string): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(Settings.defaultAgent, name, vscode.ConfigurationTarget.Global);
+}
+
+/** The user's own value, else the default: a repository cannot loosen what guards the user. */
+function guardValue<T>(key: string): T | undefined {
+  const i = vscode.workspace.getConfiguration(SECTION).inspect<T>(key);
+  return i?.globalValue ?? i?.defaultValue;
+}
+
+/** switchboard.requestsOutsideTurn: fs/terminal requests while the session has no turn running. */
+export function readRequestsOutsideTurn(): OutsideTurnPolicy {
+  return parseOutsideTurnPolicy(guardValue('requestsOutsideTurn'));
+}
+
+/** switchboard.terminal.confirmCommands: confirm commands the user did not allow in this turn. */
+export function readConfirmCommands(): boolean {
+  return guardValue<boolean>('terminal.confirmCommands') === true;
 }
 
 export function readInitializeTimeoutMs(): number {

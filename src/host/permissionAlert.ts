@@ -2,15 +2,29 @@
 // item (click to show the chat) and one notification per request. Nothing is answered for the user.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
-import type { ChatController } from '../session/chatController';
+
+/** A conversation whose agent waits for a permission answer. */
+export interface WaitingTab {
+  readonly id: string;
+  readonly agentName: string;
+  /** Ids of the permission requests not yet answered (unique within the tab). */
+  readonly pendingPermissionIds: readonly string[];
+}
+
+/** What the alert watches; the session layer's chat controller implements it. */
+export interface PermissionWaits {
+  readonly waitingTabs: readonly WaitingTab[];
+  /** Fires when tabs (and so what they wait for) change. */
+  readonly onTabs: vscode.Event<unknown>;
+}
 
 export class PermissionAlert extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('switchboard.permission', vscode.StatusBarAlignment.Left, 1000));
   private notified = new Set<string>();
 
-  constructor(private readonly chat: ChatController, private readonly isChatVisible: () => boolean, onVisibility: vscode.Event<boolean>) {
+  constructor(private readonly chat: PermissionWaits, private readonly isChatVisible: () => boolean, onVisibility: vscode.Event<boolean>) {
     super();
-    this.item.name = 'Switchboard: agent waiting';
+    this.item.name = vscode.l10n.t('Switchboard: agent waiting');
     this.item.command = 'switchboard.openChat';
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.register(chat.onTabs(() => this.update()));
@@ -25,14 +39,15 @@ export class PermissionAlert extends Disposable {
       return;
     }
     const names = [...new Set(waiting.map(t => t.agentName))].join(', ');
-    this.item.text = `$(bell-dot) ${names} is waiting for you`;
-    this.item.tooltip = 'An agent asks for permission. Click to open the chat.';
+    this.item.text = `$(bell-dot) ${vscode.l10n.t('{0} is waiting for you', names)}`;
+    this.item.tooltip = vscode.l10n.t('An agent asks for permission. Click to open the chat.');
     this.item.show();
     // Item ids repeat across tabs: a request is known by its tab and its id.
     const fresh = waiting.flatMap(t => t.pendingPermissionIds.map(id => `${t.id}/${id}`)).filter(id => !this.notified.has(id));
     if (fresh.length) {
       fresh.forEach(id => this.notified.add(id));
-      void vscode.window.showInformationMessage(`${names} asks for permission.`, 'Open Chat').then(choice => {
+      const open = vscode.l10n.t('Open Chat');
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} asks for permission.', names), open).then(choice => {
         if (choice) void vscode.commands.executeCommand('switchboard.openChat');
       });
     }

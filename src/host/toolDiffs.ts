@@ -1,26 +1,30 @@
 // The full texts behind the diff content of tool calls, so "open diff" on a chat card shows the
 // whole change in VS Code's diff editor. Both sides are virtual documents served from memory (the
-// URI carries only a key, never content); the store is bounded.
+// URI carries only a key, never content); the store is bounded by the size of its texts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
+import { BoundedMap } from '../common/boundedTextMap';
 
 export const TOOL_DIFF_SCHEME = 'switchboard-tool-diff';
-const MAX_ENTRIES = 100;
+/** Characters of diff texts kept (both sides); the oldest diffs are forgotten first. */
+const MAX_CHARS = 64 * 1024 * 1024;
+/** What an entry costs besides its texts, so many empty diffs are bounded too. */
+const ENTRY_OVERHEAD = 256;
 
 interface Entry { readonly path: string; readonly oldText: string; readonly newText: string }
 
 export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<Entry>(MAX_CHARS, e => ENTRY_OVERHEAD + e.oldText.length + e.newText.length);
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** An open diff follows a later update of the same tool call. */
   readonly onDidChange = this.changed.event;
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(TOOL_DIFF_SCHEME, this);
 
   /** Keeps the texts of every diff in a tool call / update of the tab. */
-  record(tab: string, update: acp.SessionUpdate): void {
+  record(tab: string, update: acp.SessionUpdate, itemId?: (toolCallId: string) => string): void {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    this.recordContent(tab, `tool:${update.toolCallId}`, update.content);
+    this.recordContent(tab, itemId ? itemId(update.toolCallId) : `tool:${update.toolCallId}`, update.content);
   }
 
   /** Keeps the diffs of a transcript item's content (a tool card, a permission request). */
@@ -28,9 +32,7 @@ export class ToolDiffs implements vscode.TextDocumentContentProvider, vscode.Dis
     content?.forEach((c, index) => {
       if (c.type !== 'diff') return;
       const key = `${tab}/${itemId}/${index}`;
-      this.entries.delete(key);
       this.entries.set(key, { path: c.path, oldText: c.oldText ?? '', newText: c.newText });
-      if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       for (const side of ['before', 'after']) this.changed.fire(this.uri(key, side, c.path));
     });
   }

@@ -6,9 +6,10 @@ import { AgentExit, AgentProcess } from '../acp/agentProcess';
 import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import type { Logger } from '../common/logger';
+import { GatedSession, gateServices, unknownSession } from './requestGate';
 
 /** What a session does with the traffic addressed to it. */
-export interface SessionSink {
+export interface SessionSink extends GatedSession {
   onUpdate(update: acp.SessionUpdate): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
 }
@@ -29,12 +30,14 @@ export class AgentRuntime {
   static async start(spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger): Promise<AgentRuntime> {
     const proc = await AgentProcess.start(spec, cwd, log);
     let runtime: AgentRuntime | undefined;
-    const served = services({ agentName: spec.name, cwd });
+    // Only this agent's live sessions are served (an unknown session id gets -32602).
+    const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));
     const connection = new AgentConnection(proc, {
       onSessionUpdate: params => runtime?.route(params.sessionId)?.onUpdate(params.update),
       requestPermission: async (params, signal) => {
         const sink = runtime?.route(params.sessionId);
-        const response: acp.RequestPermissionResponse = sink ? await sink.requestPermission(params, signal) : { outcome: { outcome: 'cancelled' } };
+        if (!sink) throw unknownSession(params.sessionId);
+        const response = await sink.requestPermission(params, signal);
         served.onPermissionAnswered?.(params, response);
         return response;
       },
@@ -42,6 +45,9 @@ export class AgentRuntime {
     runtime = new AgentRuntime(spec, cwd, proc, connection, served);
     // However the agent ends, what its connection served (terminals, pending reviews) is released.
     void proc.exited.then(() => connection.close());
+    // A connection that breaks while the agent runs (a message over the size limit, a closed
+    // stdout) ends the agent: never a live process behind a dead chat. The exit names the reason.
+    void connection.broken.then(reason => proc.fail(reason));
     try {
       await connection.initialize(initTimeoutMs);
     } catch (err) {
@@ -65,7 +71,7 @@ export class AgentRuntime {
   }
 
   get isRunning(): boolean {
-    return !this.process.hasExited && !this.stopping;
+    return !this.process.hasExited && !this.stopping && !this.process.failure;
   }
 
   /** Routes traffic of `sessionId` to `sink`; attach before `session/load`, which replays history first. */
@@ -77,7 +83,13 @@ export class AgentRuntime {
     this.sinks.delete(sessionId);
   }
 
-  /** The session's conversation was closed: release what it still holds (its terminals). */
+  /** Stop: `session/cancel`, after ending what of the session waits on the user (its pending reviews). */
+  cancel(sessionId: string): Promise<void> {
+    this.served.cancelSession?.(sessionId);
+    return this.connection.cancel(sessionId);
+  }
+
+  /** The session's conversation was closed: release what it still holds (its terminals, its reviews). */
   releaseSession(sessionId: string): void {
     this.detach(sessionId);
     void this.served.releaseSession?.(sessionId);

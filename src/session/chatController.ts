@@ -7,6 +7,7 @@ import { AgentStartError } from '../acp/agentConnection';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
+import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import type { ChatStatus, PastedImage, PromptAbilities, TabInfo } from '../common/protocol';
@@ -16,6 +17,7 @@ import { pickAgent } from '../host/agentPicker';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
+import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { SavedChats } from './savedChats';
@@ -143,7 +145,10 @@ export class ChatController extends Disposable {
       return 'notSent';
     }
     try {
-      const runtime = await this.ensureRuntime();
+      // The conversation stays with its agent: another one takes over only when the user says so.
+      const agent = await agentForPrompt(tab, this.runtime?.isRunning ? this.runtime.spec : undefined);
+      if (!agent) return 'notSent';
+      const runtime = await this.ensureRuntime(agent === 'running' ? undefined : agent);
       if (!runtime || !(await this.ensureSession(tab, runtime))) return 'notSent';
       const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
       if ('refused' in built) {
@@ -326,7 +331,7 @@ export class ChatController extends Disposable {
     void runtime.exited.then(exit => {
       if (exit.requested) return;
       if (this.runtime === runtime) this.runtime = undefined;
-      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code === 0 ? 'exited' : `crashed (exit code ${exit.code})`;
+      const how = describeAgentEnd(exit);
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
       for (const tab of bound) tab.unbind();
@@ -435,7 +440,7 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
-    tab.onRawUpdate(update => { this.diffs.record(tab.id, update); this.updateEmitter.fire({ tab, update }); });
+    tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {

@@ -3,7 +3,10 @@
 // keeps its transcript and can be reattached.
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
+import { escapeBidi } from '../common/bidi';
 import { Disposable } from '../common/disposable';
+import { describeChoice, isAllow, isMisleading, orderOptions } from '../common/permissionOptions';
+import { permissionCommandText } from '../common/requestGuard';
 import type { Logger } from '../common/logger';
 import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
@@ -13,13 +16,17 @@ import type { AgentRuntime, SessionSink } from './agentRuntime';
 interface PendingPermission {
   readonly resolve: (r: acp.RequestPermissionResponse) => void;
   readonly options: readonly acp.PermissionOption[];
+  /** What an allowed answer permits (title and command of the tool call), for the command check. */
+  readonly permits?: string;
 }
 
 export class ChatSession extends Disposable implements SessionSink {
   private transcriptValue = new Transcript();
   private metaValue: SessionMeta = EMPTY_META;
   private runtimeValue: AgentRuntime | undefined;
-  private turn: { cancelled: boolean } | undefined;
+  private turn: { cancelled: boolean; allowed: string[] } | undefined;
+  /** `session/load` is replaying the history: its updates are the past, not late ones. */
+  private replaying = false;
   private readonly permissions = new Map<string, PendingPermission>();
   lastPrompt: acp.ContentBlock[] | undefined;
 
@@ -61,6 +68,11 @@ export class ChatSession extends Disposable implements SessionSink {
   get meta(): SessionMeta { return this.metaValue; }
   get runtime(): AgentRuntime | undefined { return this.runtimeValue; }
   get busy(): boolean { return this.turn !== undefined || this.reserved; }
+  /** A turn is running: the agent's requests belong to it (else they are late; see RequestGate). */
+  get inTurn(): boolean { return this.turn !== undefined; }
+  get allowedThisTurn(): readonly string[] { return this.turn?.allowed ?? []; }
+  /** The transcript item id of a tool call in the current session. */
+  toolItemId(toolCallId: string): string { return this.transcriptValue.toolItemId(toolCallId); }
 
   /** Held from the moment a prompt is sent until its turn starts (the session may still be opening). */
   private reserved = false;
@@ -105,6 +117,9 @@ export class ChatSession extends Disposable implements SessionSink {
     if (this.runtimeValue && this.sessionId) this.runtimeValue.detach(this.sessionId);
     this.runtimeValue = runtime;
     this.sessionId = sessionId;
+    // Scoped per session *and* agent process: a restarted agent may hand out the same ids again.
+    this.transcriptValue.enterSession(`${runtimeSerial(runtime)}/${sessionId}`);
+    if (response !== undefined) this.replaying = false;
     this.agentName = runtime.spec.name;
     runtime.attach(sessionId, this);
     this.setMeta(metaFromResponse(this.metaValue, response));
@@ -126,6 +141,7 @@ export class ChatSession extends Disposable implements SessionSink {
   clearForReplay(): Transcript {
     const old = this.transcriptValue;
     this.transcriptValue = new Transcript();
+    this.replaying = true;
     this.resetEmitter.fire();
     return old;
   }
@@ -134,6 +150,7 @@ export class ChatSession extends Disposable implements SessionSink {
   restoreAfterFailedLoad(old: Transcript): void {
     this.unbind();
     this.sessionId = undefined;
+    this.replaying = false;
     this.transcriptValue = old;
     this.resetEmitter.fire();
   }
@@ -145,7 +162,8 @@ export class ChatSession extends Disposable implements SessionSink {
       this.setMeta(meta);
       return;
     }
-    const ops = this.transcriptValue.applyUpdate(update);
+    // After the turn ended (and outside a history replay) it is late: shown apart from the answer.
+    const ops = this.transcriptValue.applyUpdate(update, !this.turn && !this.replaying);
     if (ops.length) this.emit(ops);
   }
 
@@ -158,7 +176,7 @@ export class ChatSession extends Disposable implements SessionSink {
       this.emit(this.transcriptValue.addNotice('The agent is still working on the previous prompt. Stop it first or wait.'));
       return;
     }
-    const turn = { cancelled: false };
+    const turn = { cancelled: false, allowed: [] as string[] };
     this.turn = turn;
     this.reserved = false;
     this.lastPrompt = blocks;
@@ -195,24 +213,50 @@ export class ChatSession extends Disposable implements SessionSink {
     this.turn.cancelled = true;
     // The protocol requires every pending permission request to be answered `cancelled` after a cancel.
     this.cancelPermissions();
-    await runtime.connection.cancel(this.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
+    await runtime.cancel(this.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
   }
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.turn?.cancelled) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    const { id, ops } = this.transcriptValue.addPermission({
+    const { id, promise } = this.ask({
       requestId: String(params.toolCall.toolCallId),
-      title: params.toolCall.title ?? 'The agent asks for permission',
-      options: params.options.map(o => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+      title: escapeBidi(params.toolCall.title ?? 'The agent asks for permission'),
+      options: params.options,
       content: params.toolCall.content ? contentViews(params.toolCall.content) : undefined,
-    });
+      late: !this.turn,
+    }, permissionCommandText(params.toolCall));
     this.permissionEmitter.fire({ itemId: id, params });
-    this.emit(ops);
-    return new Promise(resolve => {
-      this.permissions.set(id, { resolve, options: params.options });
-      this.stateEmitter.fire();
-      signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
+    signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
+    return promise;
+  }
+
+  /** A question of Switchboard's own in this conversation (a late request, an unasked command). */
+  async confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean> {
+    const options = [{ optionId: 'allow', name: question.allow, kind: 'allow_once' as const }, { optionId: 'deny', name: question.deny, kind: 'reject_once' as const }];
+    return (await this.choose(question.title, options, question.late)) === 'allow';
+  }
+
+  /** Asks in the conversation; resolves with the chosen option id, or undefined (no answer, cancelled). */
+  async choose(title: string, options: readonly acp.PermissionOption[], late = false): Promise<string | undefined> {
+    const answer = (await this.ask({ requestId: '', title, late, options }).promise).outcome;
+    return answer.outcome === 'selected' ? answer.optionId : undefined;
+  }
+
+  private ask(
+    q: { requestId: string; title: string; options: readonly acp.PermissionOption[]; content?: ReturnType<typeof contentViews>; late: boolean },
+    permits?: string,
+  ): { id: string; promise: Promise<acp.RequestPermissionResponse> } {
+    // Shown for what they do: ordered by kind, names that contradict their kind flagged.
+    const options = orderOptions(q.options).map(o => ({ optionId: o.optionId, name: escapeBidi(o.name), kind: o.kind, ...(isMisleading(o) ? { misleading: true } : {}) }));
+    const { id, ops } = this.transcriptValue.addPermission({
+      requestId: q.requestId, title: q.title, options, content: q.content, ...(q.late ? { late: true } : {}),
     });
+    this.emit(ops);
+    const promise = new Promise<acp.RequestPermissionResponse>(resolve => {
+      this.permissions.set(id, { resolve, options: q.options, permits });
+      this.stateEmitter.fire();
+    });
+    return { id, promise };
   }
 
   answerPermission(itemId: string, optionId: string | null): void {
@@ -221,7 +265,9 @@ export class ChatSession extends Disposable implements SessionSink {
     const option = optionId === null ? undefined : pending.options.find(o => o.optionId === optionId);
     if (optionId !== null && !option) return; // not one of this request's options: ignore, never cancel
     this.permissions.delete(itemId);
-    this.emit(this.transcriptValue.resolvePermission(itemId, option ? option.name : 'cancelled'));
+    // Recorded by what the option did (its kind), whatever it was called.
+    this.emit(this.transcriptValue.resolvePermission(itemId, option ? escapeBidi(describeChoice(option)) : 'cancelled', option?.kind));
+    if (option && isAllow(option.kind) && pending.permits) this.turn?.allowed.push(pending.permits);
     pending.resolve(option
       ? { outcome: { outcome: 'selected', optionId: option.optionId } }
       : { outcome: { outcome: 'cancelled' } });
@@ -283,6 +329,14 @@ export class ChatSession extends Disposable implements SessionSink {
   private emit(ops: readonly TranscriptOp[]): void {
     if (ops.length) this.opsEmitter.fire(ops);
   }
+}
+
+const serials = new WeakMap<AgentRuntime, number>();
+let nextSerial = 1;
+function runtimeSerial(runtime: AgentRuntime): number {
+  let n = serials.get(runtime);
+  if (n === undefined) serials.set(runtime, (n = nextSerial++));
+  return n;
 }
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
-import type { TranscriptOp } from '../common/transcript';
+import type { Item, TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
 import type { ChangeTracker } from '../host/review/changeTracker';
@@ -161,6 +161,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(msg.tab ?? chat.activeTab, msg.itemId, msg.index); break;
+      case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
         else if (msg.action === 'reject') this.writes.reject(msg.id);
@@ -299,4 +300,14 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <script nonce="${nonce}" src="${asset('chat.js')}"></script>
 </body>
 </html>`;
+}
+
+/** The full text of a message too long for the chat, in an untitled Markdown editor. */
+async function openMessageText(item: Item | undefined): Promise<void> {
+  if (!item || (item.kind !== 'agent' && item.kind !== 'thought')) {
+    void vscode.window.showInformationMessage('That message is no longer in the conversation.');
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: item.text });
+  await vscode.window.showTextDocument(doc, { preview: true });
 }

@@ -45,6 +45,7 @@ export const settings = ({ workspace, repoRoot, node24 }) => {
         { type: 'toolCall', toolCall: { toolCallId: 'e2', title: 'Edit `{{cwd}}/notes.txt`', kind: 'edit', status: 'in_progress',
           content: [{ type: 'diff', path: notes, oldText: NOTES, newText: CHANGED_NOTES }], locations: [{ path: notes, line: 2 }] } },
         { type: 'permission', quiet: true, toolCall: { toolCallId: 'e2', title: 'Edit `{{cwd}}/notes.txt`' } },
+        { type: 'sleep', ms: 2000 },
         { type: 'diskWrite', path: notes, content: CHANGED_NOTES },
         { type: 'toolCallUpdate', update: { toolCallId: 'e2', status: 'completed', rawOutput: { ok: true } } },
         { type: 'text', text: SECOND },
@@ -131,11 +132,17 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
     assert.equal(await view.locator('body').evaluate(() => document.activeElement?.id), 'prompt', 'focus stayed in the prompt box');
   });
 
-  // A card that updates keeps the keyboard focus: focus "Open diff" of the pending edit, answer
-  // the permission with its number key, the card turns "completed" and the focus is still there.
+  // Answer with the keyboard: focus the card, press its number key; the answered card keeps the focus.
+  await firstPermission.focus();
+  await page.keyboard.press('1');
+  await view.locator('.permission.answered').waitFor({ timeout: 15_000 });
+  await check('the answered permission card keeps the focus', async () => {
+    assert.equal(await view.locator('body').evaluate(() => document.activeElement?.classList.contains('permission')), true);
+  });
+  // A card that updates keeps the keyboard focus: focus "Open diff" of the edit still in progress;
+  // the card turns "completed" and the focus is still there.
   const editCard = view.locator('.tool', { hasText: 'notes.txt' });
   await editCard.getByRole('button', { name: 'Open diff' }).focus();
-  await page.keyboard.press('1');
   await view.locator('.tool.status-completed', { hasText: 'notes.txt' }).waitFor({ timeout: 15_000 });
   const focused = await view.locator('body').evaluate(() => {
     const a = document.activeElement;
@@ -157,7 +164,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   await check('each permission request is announced', async () => {
     const permissions = announced.filter(a => a.kind === 'permission').map(a => a.text);
     assert.equal(permissions.length, 2, JSON.stringify(permissions));
-    assert.match(permissions[1], /npm test -- --watch.*1: Allow once, 2: Allow always, 3: Reject/);
+    assert.match(permissions[1], /npm test -- --watch\. Options 1: Allow once, 2: Allow always, 3: Reject/);
   });
 
   // ---- axe: dark, high contrast dark, high contrast light -----------------------------------------

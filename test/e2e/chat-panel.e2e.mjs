@@ -78,12 +78,14 @@ export default async function ({ page, log, shotsDir }) {
   await page.screenshot({ path: path.join(shotsDir, 'chat-panel-diff-editor.png') });
   log('diff editor opened');
 
-  // Second turn: answer the permission with the keyboard ("2" = Reject) once focus left the prompt box.
+  // Second turn: answer the permission with the keyboard ("2" = Reject) with its card focused
+  // (digits pressed anywhere else answer nothing).
   await prompt.fill('second: run something');
   await prompt.press('Enter');
-  await view.locator('.permission:not(.answered)').waitFor({ timeout: 15_000 });
-  await view.locator('#transcript').focus();
-  await view.locator('#transcript').press('2');
+  const card = view.locator('.permission:not(.answered)');
+  await card.waitFor({ timeout: 15_000 });
+  await card.focus();
+  await card.press('2');
   await view.locator('.turn-end').nth(1).waitFor({ timeout: 15_000 });
   assert.match(await view.locator('.permission-outcome').nth(1).textContent(), /You chose: Reject/);
   assert.match(await view.locator('.message.agent').last().textContent(), /permission: no/);

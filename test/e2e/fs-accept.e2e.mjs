@@ -62,7 +62,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   assert.match(text, /Scripted FS wants to read a file outside the workspace/);
   assert.ok(text.includes(outside), `the dialog names ${outside}:\n${text}`);
   await page.screenshot({ path: path.join(shotsDir, 'fs-outside-modal.png') });
-  await dialog.getByRole('button', { name: 'Allow' }).click();
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
   await view.locator('.message.agent', { hasText: 'read: "outside the workspace\\n"' }).waitFor({ timeout: 30_000 });
   log('outside read allowed from the modal');
 }

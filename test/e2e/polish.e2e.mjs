@@ -110,7 +110,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
     }
   });
   await page.screenshot({ path: path.join(shotsDir, 'polish-titles.png') });
-  await view.locator('#transcript').focus();
+  await view.locator('.permission:not(.answered)').focus();
   await page.keyboard.press('1');
   await view.locator('.turn-end').waitFor({ timeout: 15_000 });
 

@@ -328,8 +328,13 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     assert.match(tab.label, /conflict/);
     const input = tab.input as vscode.TabInputTextDiff;
     assert.match(await textOf(input.original), /user 5/);
-    assert.match(await textOf(input.modified), /^user 1\n[^]*agent 5/);
-    review.accept();
+    assert.match(await textOf(input.modified), /^user 1\n[^]*<<<<<<< [^]*user 5\n=======\nagent 5\n>>>>>>> /);
+    // The overlap is the user's to settle: Accept alone decides nothing.
+    assert.equal(review.accept(), false);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(fs.readFileSync(file, 'utf8'), numbered(12));
+    await vscode.commands.executeCommand('switchboard.resolveConflict', review.id, 0, 'theirs');
+    assert.ok(review.accept());
     await done;
     assert.equal(fs.readFileSync(file, 'utf8'), numbered(12).replace('line 1\n', 'user 1\n').replace('line 5\n', 'agent 5\n'));
   });

@@ -3,8 +3,9 @@
 //
 //   1. integration  mocha suites of out/test/integration/ (index.js exports run()) in the extension host
 //   2. e2e          each test/e2e/*.e2e.mjs drives the UI with playwright, in a fresh workbench
-//   3. vsix         package a production VSIX (from a copy of the repo, so the dev build in dist/ and
-//                   out/ is never clobbered), install it like a user would, run test/e2e/vsix-smoke.mjs
+//   3. vsix         `npm run package` (in a copy of the repo, so the dev build in dist/ and out/ is
+//                   never clobbered) -> dist-vsix/<name>-<version>.vsix, installed like a user would
+//                   install it, then test/e2e/vsix-smoke.mjs
 //
 // Usage: node test/runner/run.mjs [--only integration|e2e|vsix[,…]] [--grep <mocha pattern>]
 //                                 [--e2e <name>] [--no-build] [--help]
@@ -15,7 +16,7 @@
 // Env: TEST_TIMEOUT (s, default 300) hard limit per workbench; VERBOSE=1; KEEP_TMP=1;
 //      SWITCHBOARD_SERVER=code-server (default: the bare VS Code server); CHROMIUM=/path/to/chromium.
 // Exit status: 0 when every part passed, 1 otherwise (130 on Ctrl+C).
-// Screenshots (and the packaged VSIX) go to test-results/.
+// Screenshots go to test-results/screenshots/, the VSIX to dist-vsix/.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -186,10 +187,13 @@ if (only.includes('e2e')) {
 if (only.includes('vsix')) {
   heading('VSIX: package, install, smoke test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-vsix-'));
-  const vsix = path.join(tmp, 'switchboard.vsix');
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const vsixName = `${manifest.name}-${manifest.version}.vsix`;
+  const vsix = path.join(repoRoot, 'dist-vsix', vsixName);
   const packaged = await part('vsix:package', async () => {
-    // Package from a copy of the working tree, so the production build never replaces the dev build
-    // (dist/ with sourcemaps, out/test/) that the other parts and the developer use.
+    // `npm run package` (scripts/package.mjs: production build, vsce, the content and gallery
+    // checks), exactly as a release runs it, in a copy of the working tree so the production build
+    // never replaces the dev build (dist/ with sourcemaps, out/test/) the other parts use.
     const pkg = path.join(tmp, 'pkg');
     const skip = new Set(['node_modules', '.git', '.vscode-test', 'out', 'dist', 'dist-vsix', 'test-results']);
     fs.cpSync(repoRoot, pkg, {
@@ -197,22 +201,13 @@ if (only.includes('vsix')) {
       filter: src => { const rel = path.relative(repoRoot, src); return !skip.has(rel) && !rel.endsWith('.vsix'); },
     });
     fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
-    await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: pkg });
-    // @vscode/vsce 4 declares Node >= 22: run the project's copy with Node 24 (npx as a fallback).
-    const vsce = path.join(repoRoot, 'node_modules/@vscode/vsce/vsce');
-    const [cmd, pre] = fs.existsSync(vsce) ? [tools.node24, [vsce]] : ['npx', ['--yes', '@vscode/vsce']];
-    // stdin is closed: a vsce question (e.g. "LICENSE not found, continue?") aborts instead of hanging.
-    // Its own file tree is only shown on failure; the listing below is read from the VSIX itself.
-    const said = await run(cmd, [...pre, 'package', '--no-dependencies', '--out', vsix], { cwd: pkg, timeoutSec: 180, capture: true });
-    for (const l of said.split('\n').filter(l => /WARNING|warn/i.test(l))) console.log('  vsce:', l.trim());
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    process.env.SWITCHBOARD_TOOLS_DIR ||= tools.toolsDir; // scripts/package.mjs runs vsce on its Node 24
+    await run(npm, ['run', '--silent', 'package'], { cwd: pkg, timeoutSec: 240 });
+    fs.mkdirSync(path.dirname(vsix), { recursive: true });
+    fs.copyFileSync(path.join(pkg, 'dist-vsix', vsixName), vsix);
     const entries = readZipEntries(vsix);
-    const kb = (n) => (n / 1024).toFixed(1).padStart(8);
-    console.log(`\n  ${path.basename(vsix)}: ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) console.log(`  ${kb(e.size)} KB  ${e.name}`);
-    const manifest = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
-    const keep = path.join(resultsDir, `${manifest.name}-${manifest.version}.vsix`);
-    fs.copyFileSync(vsix, keep);
-    log(`kept a copy: ${path.relative(repoRoot, keep)}`);
+    log(`VSIX size: ${path.relative(repoRoot, vsix)} ${(fs.statSync(vsix).size / 1024).toFixed(1)} KB, ${entries.length} files`);
   });
   if (packaged === 'PASS') {
     await part('vsix:smoke', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BoundedTextMap } from '../../src/common/boundedTextMap';
+import { BoundedMap, BoundedTextMap } from '../../src/common/boundedTextMap';
 
 describe('BoundedTextMap', () => {
   it('forgets the least recently set texts beyond its budget', () => {
@@ -16,5 +16,16 @@ describe('BoundedTextMap', () => {
     const m = new BoundedTextMap(3);
     m.set('x', 'abcd');
     assert.equal(m.size, 0);
+  });
+
+  it('bounds any value by its size, not by the number of entries', () => {
+    const m = new BoundedMap<{ a: string; b: string }>(100, v => v.a.length + v.b.length);
+    for (let i = 0; i < 1000; i++) m.set(`k${i}`, { a: 'x', b: 'y' });
+    assert.equal(m.size, 50);
+    m.set('big', { a: 'a'.repeat(60), b: 'b'.repeat(30) });
+    assert.equal(m.totalSize, 100);
+    assert.equal(m.size, 6);
+    assert.equal(m.get('k999')?.a, 'x');
+    assert.equal(m.get('k993'), undefined);
   });
 });

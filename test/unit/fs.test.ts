@@ -212,7 +212,8 @@ describe('fs: errors the agent reads', () => {
       [FsErrors.directory(p), -32602, `Path is a directory, not a file: ${p}`],
       [FsErrors.binary(p), -32602, `File is binary (it contains NUL bytes), not text: ${p}`],
       [FsErrors.encoding(p), -32602, `File is not valid UTF-8 text: ${p}`],
-      [FsErrors.userRejected(p), -32603, `User rejected the edit to ${p}`],
+      [FsErrors.userRejected(p), -32001, `User rejected the edit to ${p}`],
+      [FsErrors.invalidPath('/a\0b', 'the path contains a NUL byte'), -32602, 'Invalid path (the path contains a NUL byte): "/a\\u0000b"'],
     ];
     for (const [e, code, message] of cases) {
       assert.ok(e instanceof acp.RequestError);

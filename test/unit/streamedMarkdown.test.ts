@@ -28,3 +28,17 @@ describe('lastBlockBoundary (what of a streaming answer can be frozen)', () => {
     assert.equal(closed.slice(0, lastBlockBoundary(closed)), text + '```\n\n');
   });
 });
+
+describe('lastBlockBoundary with lists (hostile streaming)', () => {
+  it('never cuts a fence indented inside a nested list item at a blank line in it', () => {
+    const text = 'Steps:\n\n1. Install\n\n   - nested:\n\n     ```sh\n     npm install\n\n     npm test\n';
+    assert.equal(text.slice(0, lastBlockBoundary(text)), 'Steps:\n\n', 'the list holding the open fence stays open');
+    const done = text + '     ```\n\n   - after\n\nThe end.';
+    assert.equal(done.slice(0, lastBlockBoundary(done)), done.slice(0, done.indexOf('The end.')));
+  });
+
+  it('keeps a list item whose number is wide (content indented four spaces) whole', () => {
+    const text = 'Intro\n\n10. Run:\n\n    ```\n    a\n\n    b\n';
+    assert.equal(text.slice(0, lastBlockBoundary(text)), 'Intro\n\n');
+  });
+});

@@ -1,25 +1,34 @@
 // The errors an agent gets from fs/read_text_file and fs/write_text_file. The agent's model reads
 // the message, so each one names the path and says exactly what is wrong.
 import { pathToFileURL } from 'node:url';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../acpSdk';
 
 /** JSON-RPC codes used here: the standard ones plus ACP's "resource not found". */
 export const FsErrorCode = {
   invalidParams: -32602,
   notFound: -32002,
-  /** Refused by the user or by policy; JSON-RPC has no closer standard code. */
-  refused: -32603,
+  /**
+   * Refused by the user or by policy (documented in the README's security table): an agent tells
+   * it from a crash (-32603) by the code, and the cause by `data.reason`.
+   */
+  refused: -32001,
+  internal: -32603,
 } as const;
 
+/** `data.reason` of every refusal (code -32001): who or what said no. */
+export type RefusalReason = 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'outsideTurn';
+
 export type FsErrorReason =
-  | 'relative' | 'notFound' | 'directory' | 'binary' | 'encoding' | 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'io';
+  | 'relative' | 'invalidPath' | 'notFound' | 'directory' | 'binary' | 'encoding' | RefusalReason | 'io' | 'tooLarge';
 
 const err = (code: number, message: string, path: string, reason: FsErrorReason) =>
-  new acp.RequestError(code, message, { path, reason });
+  new sdk.RequestError(code, message, { path, reason });
 
 export const FsErrors = {
   relative: (path: string) => err(FsErrorCode.invalidParams, `Path must be absolute: ${path}`, path, 'relative'),
-  notFound: (path: string) => new acp.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
+  invalidPath: (path: string, problem: string) => err(FsErrorCode.invalidParams, `Invalid path (${problem}): ${JSON.stringify(path)}`, path, 'invalidPath'),
+  notFound: (path: string) => new sdk.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
   directory: (path: string) => err(FsErrorCode.invalidParams, `Path is a directory, not a file: ${path}`, path, 'directory'),
   binary: (path: string) => err(FsErrorCode.invalidParams, `File is binary (it contains NUL bytes), not text: ${path}`, path, 'binary'),
   encoding: (path: string) => err(FsErrorCode.invalidParams, `File is not valid UTF-8 text: ${path}`, path, 'encoding'),
@@ -27,8 +36,22 @@ export const FsErrors = {
     `Access denied: ${path} is outside the workspace (setting switchboard.fs.outsideWorkspace is "deny")`, path, 'outsideWorkspace'),
   userDenied: (path: string) => err(FsErrorCode.refused, `The user denied access to ${path} (outside the workspace)`, path, 'userDenied'),
   userRejected: (path: string) => err(FsErrorCode.refused, `User rejected the edit to ${path}`, path, 'userRejected'),
-  io: (path: string, what: string) => err(FsErrorCode.refused, `${what}: ${path}`, path, 'io'),
+  outsideTurn: (path: string) => err(FsErrorCode.refused,
+    `Refused: the request for ${path} arrived outside a turn (setting switchboard.requestsOutsideTurn is "deny")`, path, 'outsideTurn'),
+  io: (path: string, what: string) => err(FsErrorCode.internal, `${what}: ${path}`, path, 'io'),
+  /** The reply would be over `maxBytes` as JSON: the agent must read a window of lines. */
+  tooLarge: (path: string, replyBytes: number, maxBytes: number, lines: number) => new sdk.RequestError(FsErrorCode.invalidParams,
+    `File is too large to read at once: ${path} (${lines} lines, a ${mib(replyBytes)} reply; the limit is ${mib(maxBytes)}). ` +
+    `Read it in parts with "line" and "limit", e.g. line 1, limit 2000.`,
+    { path, reason: 'tooLarge', lines, maxBytes }),
 };
+
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** A refusal of something that is not a file (a terminal, a request outside a turn), same code and reasons. */
+export function refusal(message: string, reason: RefusalReason, data: Record<string, unknown> = {}): acp.RequestError {
+  return new sdk.RequestError(FsErrorCode.refused, message, { ...data, reason });
+}
 
 function fileUri(path: string): string {
   try { return pathToFileURL(path).href; } catch { return path; }

@@ -2,8 +2,8 @@
 //
 // The agent's write is applied as the change from the text it last read (base) to its new content
 // (theirs), merged into the current buffer (ours), so the user's concurrent edits survive. Where
-// both changed the same lines differently, that region is a conflict: the merged text takes one
-// side (the agent's by default, which the review diff then shows against the user's text).
+// both changed the same lines differently, that region is a conflict: `mergeRegions` reports it
+// for the user to settle (see reviewMerge.ts); `merge3` settles it by a given preference.
 import { diffArrays } from 'diff';
 import { splitLinesKeepEnds } from './lines';
 
@@ -66,13 +66,19 @@ export function lineEdits(oldText: string, newText: string): TextEdit[] {
   return diffLineArrays(a, b).map(h => ({ start: offsets[h.start], end: offsets[h.end], text: h.lines.join('') }));
 }
 
-export interface Conflict {
-  /** 0-based line range of the region in the merged text. */
-  readonly startLine: number;
-  readonly endLine: number;
+/** How a conflict is settled: the user's text, the agent's, or both (the user's first). */
+export type Resolution = 'ours' | 'theirs' | 'both';
+
+export interface ConflictSides {
   readonly base: string;
   readonly ours: string;
   readonly theirs: string;
+}
+
+export interface Conflict extends ConflictSides {
+  /** 0-based line range of the region in the merged text. */
+  readonly startLine: number;
+  readonly endLine: number;
 }
 
 export interface MergeResult {
@@ -80,28 +86,40 @@ export interface MergeResult {
   readonly conflicts: readonly Conflict[];
 }
 
+/** A stretch of the merge: lines both sides agree on (or only one side changed), or a conflict. */
+export type MergeRegion =
+  | { readonly kind: 'clean'; readonly lines: readonly string[] }
+  | { readonly kind: 'conflict'; readonly base: readonly string[]; readonly ours: readonly string[]; readonly theirs: readonly string[] };
+
+export interface MergeOptions {
+  /**
+   * Changes of the two sides that touch (no unchanged line between them, e.g. a line the user
+   * appended right after the last line the agent rewrote) are a conflict too, as in git. Without
+   * it they are merged side by side.
+   */
+  readonly touching?: boolean;
+}
+
 interface SidedHunk extends Hunk {
   readonly side: 'ours' | 'theirs';
 }
 
 /**
- * diff3: applies both sides' changes to `base`. Changes to disjoint lines are both kept; identical
- * changes are kept once; different changes to overlapping lines (or two different insertions at
- * the same place, or an insertion inside the other side's change) are conflicts, resolved with
- * `prefer`'s version and reported. Insertions right next to the other side's change are not
- * conflicts.
+ * diff3: applies both sides' changes to `base`, as regions. Changes to disjoint lines are both
+ * kept; identical changes are kept once; different changes to overlapping lines (or two different
+ * insertions at the same place, or an insertion inside the other side's change; with `touching`,
+ * also changes that only touch) are conflicts.
  */
-export function merge3(base: string, ours: string, theirs: string, prefer: 'ours' | 'theirs' = 'theirs'): MergeResult {
-  if (ours === base || ours === theirs) return { text: theirs, conflicts: [] };
-  if (theirs === base) return { text: ours, conflicts: [] };
+export function mergeRegions(base: string, ours: string, theirs: string, options: MergeOptions = {}): MergeRegion[] {
   const b = splitLinesKeepEnds(base);
   const hunks: SidedHunk[] = [
     ...diffLineArrays(b, splitLinesKeepEnds(ours)).map(h => ({ ...h, side: 'ours' as const })),
     ...diffLineArrays(b, splitLinesKeepEnds(theirs)).map(h => ({ ...h, side: 'theirs' as const })),
   ].sort((x, y) => x.start - y.start || x.end - y.end);
 
-  const out: string[] = [];
-  const conflicts: Conflict[] = [];
+  const regions: MergeRegion[] = [];
+  let clean: string[] = [];
+  const flush = () => { if (clean.length) regions.push({ kind: 'clean', lines: clean }); clean = []; };
   let pos = 0; // next base line not yet copied
   let i = 0;
   while (i < hunks.length) {
@@ -111,34 +129,76 @@ export function merge3(base: string, ours: string, theirs: string, prefer: 'ours
     let gEnd = hunks[i].end;
     for (i++; i < hunks.length; i++) {
       const h = hunks[i];
-      const overlaps = h.start < gEnd || (h.start === gEnd && h.start === h.end && gStart === gEnd);
+      const overlaps = h.start < gEnd || (h.start === gEnd && (options.touching || (h.start === h.end && gStart === gEnd)));
       if (!overlaps) break;
       group.push(h);
       gEnd = Math.max(gEnd, h.end);
       gStart = Math.min(gStart, h.start);
     }
-    for (; pos < gStart; pos++) out.push(b[pos]);
+    for (; pos < gStart; pos++) clean.push(b[pos]);
     const sides = new Set(group.map(h => h.side));
     if (sides.size === 1) {
-      for (const h of group) out.push(...h.lines);
+      for (const h of group) clean.push(...h.lines);
     } else {
       const mine = applySide(b, gStart, gEnd, group, 'ours');
       const agent = applySide(b, gStart, gEnd, group, 'theirs');
       if (mine.join('') === agent.join('')) {
-        out.push(...agent);
+        clean.push(...agent);
       } else {
-        const chosen = prefer === 'theirs' ? agent : mine;
-        conflicts.push({
-          startLine: out.length, endLine: out.length + chosen.length,
-          base: b.slice(gStart, gEnd).join(''), ours: mine.join(''), theirs: agent.join(''),
-        });
-        out.push(...chosen);
+        flush();
+        regions.push({ kind: 'conflict', base: b.slice(gStart, gEnd), ours: mine, theirs: agent });
       }
     }
     pos = gEnd;
   }
-  for (; pos < b.length; pos++) out.push(b[pos]);
+  for (; pos < b.length; pos++) clean.push(b[pos]);
+  flush();
+  return regions;
+}
+
+/**
+ * The merged text, each conflict settled by `prefer` (a side, or a function of the conflict and its
+ * index); every conflict is reported, whichever way it was settled.
+ */
+export function merge3(
+  base: string, ours: string, theirs: string,
+  prefer: Resolution | ((c: ConflictSides, index: number) => Resolution) = 'theirs',
+  options: MergeOptions = {},
+): MergeResult {
+  if (ours === base || ours === theirs) return { text: theirs, conflicts: [] };
+  if (theirs === base) return { text: ours, conflicts: [] };
+  const out: string[] = [];
+  const conflicts: Conflict[] = [];
+  for (const r of mergeRegions(base, ours, theirs, options)) {
+    if (r.kind === 'clean') { out.push(...r.lines); continue; }
+    const sides = { base: r.base.join(''), ours: r.ours.join(''), theirs: r.theirs.join('') };
+    const chosen = resolveLines(r, typeof prefer === 'function' ? prefer(sides, conflicts.length) : prefer);
+    conflicts.push({ startLine: out.length, endLine: out.length + chosen.length, ...sides });
+    out.push(...chosen);
+  }
   return { text: out.join(''), conflicts };
+}
+
+/** The lines a conflict becomes under a resolution; "both" never glues two lines into one. */
+export function resolveLines(c: { readonly ours: readonly string[]; readonly theirs: readonly string[] }, resolution: Resolution): string[] {
+  if (resolution === 'ours') return [...c.ours];
+  if (resolution === 'theirs') return [...c.theirs];
+  return [...withFinalEol(c.ours, eolOf([...c.ours, ...c.theirs])), ...c.theirs];
+}
+
+/** The line ending these lines use (the first one found), `\n` if none. */
+export function eolOf(lines: readonly string[]): string {
+  for (const l of lines) {
+    const m = /\r\n$|\n$|\r$/.exec(l);
+    if (m) return m[0];
+  }
+  return '\n';
+}
+
+/** The lines with an ending added to the last one if it has none (something follows it). */
+export function withFinalEol(lines: readonly string[], eol: string): string[] {
+  if (!lines.length || /[\r\n]$/.test(lines[lines.length - 1])) return [...lines];
+  return [...lines.slice(0, -1), lines[lines.length - 1] + eol];
 }
 
 /** One side's version of base lines [start, end), given that side's hunks in the range. */

@@ -2,27 +2,36 @@
 // them: pending reviews and the writes applied in each session (each with "open diff" and "undo").
 //
 // Reads serve what the user sees (unsaved edits included). Writes wait for the user's review, are
-// applied as one WorkspaceEdit (one undo step) and saved; if the user edited the file since the
-// agent last read it, the agent's change is merged into the buffer instead of overwriting it.
+// applied as one WorkspaceEdit (one undo step) and saved. The agent's change is always merged into
+// what the user has (three-way, from what the agent last read, else from the file on disk), never
+// written over it: the review follows the user's typing, and a write that skips the review (a
+// setting, "Accept all", an earlier permission) falls back to one where it overlaps unsaved edits.
+// Stopping the turn, closing the conversation or the agent's end cancels its pending reviews.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
 import { FsErrors } from '../../common/fs/errors';
+import { jsonExceeds, jsonStringBytes } from '../../common/jsonSize';
 import { sliceLines } from '../../common/fs/lines';
-import { lineEdits, merge3 } from '../../common/fs/merge';
+import { decodeText } from '../../common/fs/text';
+import { lineEdits, merge3, Resolution } from '../../common/fs/merge';
 import { decideAccess, isAbsolutePath } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
+import { pathProblem } from '../../common/requestGuard';
+import { askOutsideWorkspace } from '../outsideWorkspace';
 import { DiffContentProvider } from './diffContent';
 import { CurrentText, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
 
 export type { ReviewInfo } from './reviews';
+export type { Resolution } from '../../common/fs/merge';
 
 /** A write the agent made (reviewed or not), as the chat lists it after the turn. */
 export interface AppliedWrite {
@@ -55,10 +64,18 @@ export interface AgentFsServices {
    * call carries `diff` content pre-approves a write of exactly that content to that path.
    */
   onPermissionAnswered(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void;
+  /** The user stopped the session's turn: its pending and queued writes end unwritten. */
+  cancelSession(sessionId: string): void;
+  /** The session's conversation was closed: the same, for good. */
+  releaseSession(sessionId: string): void;
   dispose(): void;
 }
 
 const MAX_KEPT_WRITES = 200;
+/** …and at most this many characters of their before/after texts (the oldest are forgotten first). */
+const MAX_KEPT_WRITE_CHARS = 64 * 1024 * 1024;
+/** A read_text_file reply larger than this (its content as JSON) is refused: the agent reads a window instead. */
+const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
 /** The texts each connection keeps as merge bases; the least recent are forgotten (a write then needs no merge base). */
 const LAST_READ_MAX_CHARS = 64 * 1024 * 1024;
 
@@ -66,6 +83,7 @@ export class FsService extends Disposable {
   private readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
   private readonly writes: AppliedWrite[] = [];
+  private keptWriteChars = 0;
   private nextWriteId = 1;
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
@@ -90,6 +108,11 @@ export class FsService extends Disposable {
     command('switchboard.rejectWrite', arg => this.decide(arg, r => r.reject()));
     command('switchboard.acceptAllWrites', arg => this.decide(arg, r => r.acceptAllForSession()));
     command('switchboard.openWriteDiff', arg => this.decide(arg, r => r.openDiff()));
+    command('switchboard.resolveConflicts', arg => this.decide(arg, r => this.reviewManager.resolveConflicts(r.id)));
+    command('switchboard.resolveConflict', (id, index, resolution) => {
+      if (typeof id !== 'string' || typeof index !== 'number' || !['ours', 'theirs', 'both', undefined].includes(resolution as string)) return false;
+      return this.reviewManager.resolveConflict(id, index, resolution as Resolution | undefined);
+    });
   }
 
   /** Pending reviews, oldest first. */
@@ -102,9 +125,12 @@ export class FsService extends Disposable {
     return sessionId ? this.writes.filter(w => w.sessionId === sessionId) : [...this.writes];
   }
 
+  /** False when nothing was accepted: the review ended (the user is told why) or has open conflicts (the user is asked). */
   accept(id: string): boolean { return this.act(id, r => r.accept()); }
-  reject(id: string): boolean { return this.act(id, r => r.reject()); }
+  reject(id: string): boolean { return this.act(id, r => { r.reject(); return true; }); }
   acceptAllForSession(id: string): boolean { return this.act(id, r => r.acceptAllForSession()); }
+  /** Why review `id` is no longer pending (what a late Accept shows), if it is remembered. */
+  whyEnded(id: string): string | undefined { return this.reviewManager.whyEnded(id); }
   async openDiff(id: string): Promise<void> { await this.reviewManager.get(id)?.openDiff(); }
 
   /** The services of one agent connection. */
@@ -113,23 +139,35 @@ export class FsService extends Disposable {
     return {
       fs: handlers,
       onPermissionAnswered: (params, response) => handlers.onPermissionAnswered(params, response),
+      cancelSession: sessionId => handlers.endSession(sessionId, 'the turn was stopped'),
+      releaseSession: sessionId => handlers.endSession(sessionId, 'the conversation was closed'),
       dispose: () => handlers.dispose(),
     };
   }
 
-  private act(id: string, run: (r: ReviewInfo) => void): boolean {
+  private act(id: string, run: (r: ReviewInfo) => boolean): boolean {
     const review = this.reviewManager.get(id);
-    if (review) run(review);
-    return !!review;
+    if (!review) {
+      this.tellEnded(id);
+      return false;
+    }
+    return run(review);
   }
 
   private async decide(arg: unknown, run: (r: ReviewInfo) => unknown): Promise<void> {
-    const review = this.reviewManager.resolve(arg);
+    const id = this.reviewManager.resolveId(arg);
+    const review = id ? this.reviewManager.get(id) : undefined;
     if (!review) {
-      void vscode.window.showInformationMessage('No agent edit is waiting for review.');
+      this.tellEnded(id);
       return;
     }
     await run(review);
+  }
+
+  /** A decision on a review that is not pending (a late click): nothing happens, and the user hears why. */
+  private tellEnded(id: string | undefined): void {
+    const why = id && this.reviewManager.whyEnded(id);
+    void vscode.window.showWarningMessage(why || 'No agent edit is waiting for review.');
   }
 
   // ------------------------------------------------------------------------ used by AgentFs
@@ -137,31 +175,34 @@ export class FsService extends Disposable {
   /** @internal */
   review = (...args: Parameters<ReviewManager['review']>) => this.reviewManager.review(...args);
 
-  /** @internal Applies `proposed` (computed against `current`) to the file; returns the texts around it. */
-  async apply(target: Target, current: CurrentText, proposed: string): Promise<{ before: string | undefined; after: string }> {
+  /**
+   * @internal Writes `next` (computed against `expected`, what the user had) into the file. Resolves
+   * undefined, writing nothing, when the user's text is no longer `expected` (merge again).
+   */
+  async apply(target: Target, expected: CurrentText, next: string): Promise<{ before: string | undefined; after: string } | undefined> {
     let doc = findOpenDocument(target);
     const uri = doc?.uri ?? vscode.Uri.file(target.real);
     if (!doc && !(await exists(target.real))) {
+      if (expected.exists) return undefined; // deleted meanwhile
       // A new file gets the agent's bytes exactly (a WorkspaceEdit createFile would convert the line
       // endings to files.eol); parent folders are created. Undo of the write deletes it.
       try {
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(target.real)));
-        await vscode.workspace.fs.writeFile(uri, Buffer.from(proposed, 'utf8'));
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(next, 'utf8'));
       } catch (e) {
         throw FsErrors.io(target.requested, `Could not create the file (${(e as Error).message})`);
       }
-      return { before: undefined, after: proposed };
+      return { before: undefined, after: next };
     }
+    if (!expected.exists) return undefined; // created meanwhile
     doc ??= await vscode.workspace.openTextDocument(uri);
     let now = doc.getText();
-    if (!doc.isDirty && now !== current.text && current.source === 'disk') {
-      // A clean buffer that has not caught up with the disk yet: wait briefly for VS Code to reload it.
-      now = await settle(doc, current.text, 1500);
-    }
-    let next = proposed;
-    if (now !== current.text && (doc.isDirty || current.source === 'buffer')) {
-      // The user typed while the review was open: keep those edits too.
-      next = merge3(current.text, now, proposed).text;
+    if (!doc.isDirty && now !== expected.text && expected.source === 'disk') {
+      // A clean buffer that has not caught up with the disk yet: wait briefly for VS Code to reload
+      // it. A clean buffer holds nothing of the user's, so the disk text stays the truth.
+      now = await settle(doc, expected.text, 1500);
+    } else if (now !== expected.text) {
+      return undefined;
     }
     await this.replaceText(doc, now, next, target);
     return { before: now, after: doc.getText() };
@@ -180,8 +221,10 @@ export class FsService extends Disposable {
       undo: () => this.undo(write, target),
     };
     this.writes.push(write);
-    while (this.writes.length > MAX_KEPT_WRITES) {
+    this.keptWriteChars += writeChars(write);
+    while (this.writes.length > MAX_KEPT_WRITES || (this.keptWriteChars > MAX_KEPT_WRITE_CHARS && this.writes.length > 1)) {
       const old = this.writes.shift()!;
+      this.keptWriteChars -= writeChars(old);
       this.content.delete(DiffContentProvider.uri(old.id, 'before', old.path));
       this.content.delete(DiffContentProvider.uri(old.id, 'after', old.path));
     }
@@ -235,6 +278,8 @@ class AgentFs implements FsHandlers {
   /** op + real path → the user's answer for a path outside the workspace (asked once). */
   private readonly outsideAnswers = new Map<string, Promise<boolean>>();
   private readonly acceptAll = new Set<string>();
+  /** sessionId → how many times its turn was stopped: a write queued before a Stop is not run after it. */
+  private readonly stops = new Map<string, number>();
   private approvals: { sessionId: string; key: string; content: string }[] = [];
   private readonly queues = new Map<string, Promise<unknown>>();
   private disposed = false;
@@ -248,14 +293,23 @@ class AgentFs implements FsHandlers {
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
     this.service.notifyRead(params.path, current.text);
-    return { content: sliceLines(current.text, params.line, params.limit) };
+    const content = sliceLines(current.text, params.line, params.limit);
+    // Far under the SDK's 32 MiB message limit, which would otherwise break the whole connection.
+    if (jsonExceeds(content, MAX_READ_REPLY_BYTES)) {
+      throw FsErrors.tooLarge(params.path, jsonStringBytes(content), MAX_READ_REPLY_BYTES, countLines(current.text));
+    }
+    return { content };
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
     const target = await this.target(params.path);
     await this.checkAccess(target, 'write');
     // One write per file at a time: the second review opens once the first is decided.
-    return this.serialize(pathKey(target.real), () => this.write(params, target, signal));
+    const stops = this.stops.get(params.sessionId) ?? 0;
+    return this.serialize(pathKey(target.real), () => {
+      if ((this.stops.get(params.sessionId) ?? 0) !== stops) throw sdk.RequestError.requestCancelled(undefined, 'the turn was stopped');
+      return this.write(params, target, signal);
+    });
   }
 
   onPermissionAnswered(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void {
@@ -271,46 +325,66 @@ class AgentFs implements FsHandlers {
     this.approvals = this.approvals.slice(-50);
   }
 
+  /** Stop or close: the session's pending reviews end unwritten, queued writes are refused, "Accept all" is revoked. */
+  endSession(sessionId: string, reason: string): void {
+    this.stops.set(sessionId, (this.stops.get(sessionId) ?? 0) + 1);
+    this.acceptAll.delete(sessionId);
+    this.service.reviewManager.cancelSession(this, sessionId, reason);
+  }
+
   dispose(): void {
     this.disposed = true;
-    this.service.reviewManager.cancelOwner(this);
+    this.service.reviewManager.cancelOwner(this, `${this.agent.agentName} stopped or exited`);
     this.lastRead.clear();
     this.approvals = [];
   }
 
   private async write(params: acp.WriteTextFileRequest, target: Target, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
-    const current = await readCurrent(target);
-    const content = current.exists ? matchLineEndings(params.content, current.text) : params.content;
+    let ours = await readCurrent(target);
+    const content = ours.exists ? matchLineEndings(params.content, ours.text) : params.content;
     const key = this.key(params.sessionId, target);
-    const base = this.lastRead.get(key);
-    let proposed = content;
-    let conflicts = 0;
-    if (current.exists && base !== undefined && base !== current.text) {
-      const merged = merge3(base, current.text, content);
-      proposed = merged.text;
-      conflicts = merged.conflicts.length;
-    }
+    // The agent's change is from what it last read; from the file on disk if it never read it here
+    // (it read the disk itself), so unsaved edits are the user's side of the merge, not the base.
+    let base = ours.exists ? this.lastRead.get(key) ?? await mergeBase(target, ours) : '';
+    let theirs = content;
     const approved = this.takeApproval(params.sessionId, params.path, params.content);
-    const unchanged = current.exists && proposed === current.text;
-    const mustReview = conflicts > 0 ||
-      (!unchanged && !approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always');
-    if (mustReview) {
-      const decision = await this.service.review({
-        owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
-        before: current.text, proposed, isNewFile: !current.exists, conflicts,
-      }, signal);
-      if (decision === 'cancelled') throw acp.RequestError.requestCancelled(undefined, `the review of ${params.path} was closed`);
-      if (decision === 'reject') throw FsErrors.userRejected(params.path);
-      if (decision === 'acceptAll') this.acceptAll.add(params.sessionId);
+    let mustReview = !approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always';
+    let reviewed = false;
+    for (let round = 0; ; round++) {
+      const merged = merge3(base, ours.text, theirs, 'theirs', { touching: true });
+      if (ours.exists && !merged.conflicts.length && merged.text === ours.text) break; // nothing to change
+      if (mustReview || merged.conflicts.length) {
+        const outcome = await this.service.review({
+          owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path, target,
+          base, theirs, ours: ours.text, isNewFile: !ours.exists,
+        }, signal);
+        if (outcome.decision === 'cancelled') throw sdk.RequestError.requestCancelled(undefined, `the review of ${params.path} ended: ${outcome.reason}`);
+        if (outcome.decision === 'reject') throw FsErrors.userRejected(params.path);
+        if (outcome.decision === 'acceptAll') this.acceptAll.add(params.sessionId);
+        if (this.disposed) throw sdk.RequestError.requestCancelled();
+        // What the user accepted was merged with `outcome.ours`: the next round carries it into the
+        // buffer as it is now (usually the same text; if not, the user's latest typing is merged too).
+        reviewed = true;
+        mustReview = false;
+        base = outcome.ours;
+        theirs = outcome.text;
+      } else {
+        if (this.disposed) throw sdk.RequestError.requestCancelled();
+        const result = await this.service.apply(target, ours, merged.text);
+        if (result) {
+          if (result.before !== result.after) this.service.record({
+            sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
+            before: result.before, after: result.after, reviewed,
+          }, target);
+          break;
+        }
+        // The user typed between reading and writing: merge again; ask if it keeps happening.
+        if (round > 5) mustReview = true;
+      }
+      ours = await readCurrent(target);
     }
-    if (this.disposed) throw acp.RequestError.requestCancelled();
-    const result = await this.service.apply(target, current, proposed);
     // What the agent now believes the file holds: the base of its next write.
     this.lastRead.set(key, content);
-    if (result.before !== result.after) this.service.record({
-      sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
-      before: result.before, after: result.after, reviewed: mustReview,
-    }, target);
     return {};
   }
 
@@ -323,6 +397,8 @@ class AgentFs implements FsHandlers {
   }
 
   private async target(p: string): Promise<Target> {
+    const problem = pathProblem(p);
+    if (problem) throw FsErrors.invalidPath(String(p), problem);
     if (!isAbsolutePath(p)) throw FsErrors.relative(p);
     return resolveTarget(p);
   }
@@ -347,19 +423,8 @@ class AgentFs implements FsHandlers {
     }
   }
 
-  private async ask(target: Target, op: 'read' | 'write'): Promise<boolean> {
-    const resolved = target.real !== path.resolve(target.requested) ? `\n(resolves to ${target.real})` : '';
-    const choice = await vscode.window.showWarningMessage(
-      `${this.agent.agentName} wants to ${op} a file outside the workspace:\n${target.requested}`,
-      {
-        modal: true,
-        detail: `${resolved ? resolved.trim() + '\n\n' : ''}Allow ${op === 'read' ? 'reading' : 'writing'} this file for the rest of this agent session? ` +
-          'The setting switchboard.fs.outsideWorkspace changes what happens by default.',
-      },
-      'Allow',
-    );
-    this.log.info(`Outside-workspace ${op} of ${target.requested} by ${this.agent.agentName}: ${choice === 'Allow' ? 'allowed' : 'denied'}`);
-    return choice === 'Allow';
+  private ask(target: Target, op: 'read' | 'write'): Promise<boolean> {
+    return askOutsideWorkspace(this.agent.agentName, op, target.requested, target.real, this.log);
   }
 
   private serialize<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -369,6 +434,27 @@ class AgentFs implements FsHandlers {
     void next.catch(() => undefined).finally(() => { if (this.queues.get(key) === next) this.queues.delete(key); });
     return next;
   }
+}
+
+const writeChars = (w: AppliedWrite) => (w.before?.length ?? 0) + w.after.length;
+
+function countLines(text: string): number {
+  let n = text.length && !text.endsWith('\n') ? 1 : 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The merge base of a write to a file the agent did not read through us: the file on disk (under unsaved edits). */
+async function mergeBase(target: Target, current: CurrentText): Promise<string> {
+  if (current.source !== 'buffer') return current.text;
+  let bytes: Uint8Array;
+  try {
+    bytes = await fsp.readFile(target.real);
+  } catch {
+    return ''; // an unsaved buffer of a file that is gone from disk: all of it is the user's
+  }
+  const decoded = decodeText(bytes);
+  return decoded.ok ? decoded.text : current.text;
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -1,13 +1,28 @@
-// The review of one agent write: VS Code's diff editor with the current text on the left and the
-// proposed text on the right (both virtual), Accept / Reject in its title bar, as commands with
-// keybindings and as actions the chat card calls. Closing the diff without a decision rejects.
+// The review of one agent write: VS Code's diff editor with the user's current text on the left
+// and the proposed text on the right (both virtual), Accept / Reject in its title bar, as commands
+// with keybindings and as actions the chat card calls. Closing the diff without a decision rejects.
+//
+// The review follows the buffer: while it is open, every edit the user makes to the file re-merges
+// the agent's change into it (ReviewMerge), so the left side is always what the user has and the
+// right side what Accept would leave. Where the two overlap, the user picks theirs, the agent's or
+// both; Accept asks for those choices first and never makes them itself.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeBidi } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
+import type { Resolution } from '../../common/fs/merge';
+import { ReviewConflict, ReviewMerge } from '../../common/fs/reviewMerge';
 import type { Logger } from '../../common/logger';
 import { DiffContentProvider } from './diffContent';
+import { findOpenDocument, pathKey, readCurrent, Target } from './files';
 
 export type ReviewDecision = 'accept' | 'acceptAll' | 'reject' | 'cancelled';
+
+/** How a review ended. An accepted one carries the text to write and the user's text it was merged with. */
+export type ReviewOutcome =
+  | { readonly decision: 'accept' | 'acceptAll'; readonly text: string; readonly ours: string }
+  | { readonly decision: 'reject' }
+  | { readonly decision: 'cancelled'; readonly reason: string };
 
 /** A pending review, as the chat renders it (a card with Accept / Reject / Open diff). */
 export interface ReviewInfo {
@@ -17,11 +32,12 @@ export interface ReviewInfo {
   /** Absolute path of the file, as the agent named it. */
   readonly path: string;
   readonly isNewFile: boolean;
-  /** Regions where the agent's change overlaps the user's unsaved edits (the diff shows them). */
+  /** Regions where the agent's change overlaps the user's edits and the user has not chosen yet. */
   readonly conflicts: number;
-  accept(): void;
+  /** Accepts; false (nothing decided) while conflicts are open: the user is asked to settle them first. */
+  accept(): boolean;
   /** Accept this one and apply the rest of this session's writes without review. */
-  acceptAllForSession(): void;
+  acceptAllForSession(): boolean;
   reject(): void;
   /** Opens (or reveals) the review's diff editor. */
   openDiff(): Promise<void>;
@@ -33,29 +49,46 @@ export interface ReviewRequest {
   readonly sessionId: string;
   readonly agentName: string;
   readonly path: string;
-  readonly before: string;
-  readonly proposed: string;
+  /** The file, followed while the review is open. */
+  readonly target: Target;
+  /** What the agent's change was made against (what it last read). */
+  readonly base: string;
+  /** The agent's content. */
+  readonly theirs: string;
+  /** What the user has now. */
+  readonly ours: string;
   readonly isNewFile: boolean;
-  readonly conflicts: number;
 }
 
 interface Pending extends ReviewInfo {
   readonly owner: object;
+  readonly target: Target;
+  readonly merge: ReviewMerge;
   readonly left: vscode.Uri;
   readonly right: vscode.Uri;
   readonly title: string;
-  settle(decision: ReviewDecision): void;
+  settle(outcome: ReviewOutcome): void;
 }
 
 export const REVIEW_CONTEXT_KEY = 'switchboard.reviewDiffActive';
+export const CONFLICTS_CONTEXT_KEY = 'switchboard.reviewHasConflicts';
 export const PENDING_CONTEXT_KEY = 'switchboard.hasPendingReviews';
+/** How many ended reviews keep their reason, for a late Accept to explain itself. */
+const ENDED_KEPT = 200;
+/** Typing re-merges at most this often (Accept re-merges at once). */
+const FOLLOW_DELAY_MS = 60;
 
 export class ReviewManager extends Disposable {
   private readonly pending = new Map<string, Pending>();
+  private readonly ended = new Map<string, string>();
+  private readonly stale = new Set<string>();
+  private followTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
-  private contextActive: boolean | undefined;
+  private context: { active: boolean; conflicts: boolean } | undefined;
+  /** The conflict question on screen, if any: it goes away when its review changes or ends. */
+  private question: { reviewId: string; pick: vscode.QuickPick<ConflictChoice>; hide(): void } | undefined;
   private readonly changed = this.register(new vscode.EventEmitter<readonly ReviewInfo[]>());
-  /** Fired whenever a review starts or ends, with every pending review (oldest first). */
+  /** Fired whenever a review starts, ends or changes (its conflicts), with every pending review (oldest first). */
   readonly onDidChangeReviews = this.changed.event;
 
   constructor(private readonly content: DiffContentProvider, private readonly log: Logger) {
@@ -67,12 +100,24 @@ export class ReviewManager extends Disposable {
         // Closing the diff is a rejection, unless the same diff is still open elsewhere.
         if (review && !this.tabsOf(id).length) {
           this.log.info(`Review of ${review.path} closed without a decision: rejected`);
-          review.settle('reject');
+          review.settle({ decision: 'reject' });
         }
       }
       this.updateContext();
     }));
     this.register(vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateContext()));
+    // The user's typing (or a revert, or closing an unsaved buffer) re-merges the reviews of that file.
+    const follow = (doc: vscode.TextDocument) => {
+      if (doc.uri.scheme !== 'file') return;
+      const key = pathKey(doc.uri.fsPath);
+      for (const r of this.pending.values()) {
+        if (key === pathKey(r.target.real) || key === pathKey(path.resolve(r.target.requested))) this.stale.add(r.id);
+      }
+      if (this.stale.size && !this.followTimer) this.followTimer = setTimeout(() => { this.followTimer = undefined; void this.refreshStale(); }, FOLLOW_DELAY_MS);
+    };
+    this.register(vscode.workspace.onDidChangeTextDocument(e => { if (e.contentChanges.length || !e.document.isDirty) follow(e.document); }));
+    this.register(vscode.workspace.onDidCloseTextDocument(follow));
+    this.register({ dispose: () => clearTimeout(this.followTimer) });
     void vscode.commands.executeCommand('setContext', PENDING_CONTEXT_KEY, false);
   }
 
@@ -84,54 +129,75 @@ export class ReviewManager extends Disposable {
     return this.pending.get(id);
   }
 
+  /** Why a review that is no longer pending ended (for a late Accept), if it is remembered. */
+  whyEnded(id: string): string | undefined {
+    return this.ended.get(id);
+  }
+
   /** The review a command without arguments means: the one whose diff is active, else the oldest. */
   current(): ReviewInfo | undefined {
     const active = reviewIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
     return (active && this.pending.get(active)) || this.pending.values().next().value;
   }
 
-  /** Resolves a command argument (a review id, one of our diff URIs, or nothing) to a pending review. */
-  resolve(arg: unknown): ReviewInfo | undefined {
-    if (typeof arg === 'string') return this.pending.get(arg);
-    if (arg instanceof vscode.Uri) {
-      const id = DiffContentProvider.idOf(arg);
-      return id ? this.pending.get(id) : undefined;
-    }
-    return this.current();
+  /** Resolves a command argument (a review id, one of our diff URIs, or nothing) to a review id. */
+  resolveId(arg: unknown): string | undefined {
+    if (typeof arg === 'string') return arg;
+    if (arg instanceof vscode.Uri) return DiffContentProvider.idOf(arg);
+    return this.current()?.id;
   }
 
   /** Opens the diff and waits for the user's decision (or the signal / the owner's end). */
-  review(req: ReviewRequest, signal: AbortSignal): Promise<ReviewDecision> {
+  review(req: ReviewRequest, signal: AbortSignal): Promise<ReviewOutcome> {
     const id = `r${this.nextId++}`;
     const left = DiffContentProvider.uri(id, 'current', req.path);
     const right = DiffContentProvider.uri(id, req.isNewFile ? 'new' : 'proposed', req.path);
-    this.content.set(left, req.before);
-    this.content.set(right, req.proposed);
-    const conflictNote = req.conflicts ? ` (${req.conflicts} conflict${req.conflicts > 1 ? 's' : ''} with your edits)` : '';
-    const title = `${path.basename(req.path)}: ${req.agentName} wants to ${req.isNewFile ? 'create this file' : 'edit'}${conflictNote}`;
+    const merge = new ReviewMerge(req.base, req.theirs, req.ours, { ours: 'your edits', theirs: `${req.agentName}'s edit` });
+    this.content.set(left, merge.ours);
+    this.content.set(right, merge.proposed);
+    const conflictNote = merge.unresolved ? ' (conflicts with your edits)' : '';
+    const title = `${escapeBidi(path.basename(req.path))}: ${req.agentName} wants to ${req.isNewFile ? 'create this file' : 'edit'}${conflictNote}`;
 
-    return new Promise<ReviewDecision>(resolve => {
+    return new Promise<ReviewOutcome>(resolve => {
       let done = false;
-      const onAbort = () => review.settle('cancelled');
+      const onAbort = () => review.settle({ decision: 'cancelled', reason: 'the agent withdrew its request' });
+      const accept = (decision: 'accept' | 'acceptAll'): boolean => {
+        if (done) return false;
+        this.refreshNow(review);
+        const text = merge.result;
+        if (text === undefined) {
+          // Never decided for the user: ask about each open conflict, then accept if all were settled.
+          void this.resolveConflicts(id).then(settled => { if (settled) accept(decision); });
+          return false;
+        }
+        review.settle({ decision, text, ours: merge.ours });
+        return true;
+      };
       const review: Pending = {
-        id, owner: req.owner, sessionId: req.sessionId, agentName: req.agentName, path: req.path,
-        isNewFile: req.isNewFile, conflicts: req.conflicts, left, right, title,
-        accept: () => review.settle('accept'),
-        acceptAllForSession: () => review.settle('acceptAll'),
-        reject: () => review.settle('reject'),
+        id, owner: req.owner, sessionId: req.sessionId, agentName: req.agentName, path: req.path, target: req.target,
+        isNewFile: req.isNewFile, merge, left, right, title,
+        get conflicts() { return merge.unresolved; },
+        accept: () => accept('accept'),
+        acceptAllForSession: () => accept('acceptAll'),
+        reject: () => review.settle({ decision: 'reject' }),
         openDiff: () => this.show(review),
-        settle: (decision) => {
+        settle: (outcome) => {
           if (done) return;
           done = true;
           signal.removeEventListener('abort', onAbort);
           this.pending.delete(id);
-          this.log.info(`Review of ${req.path}: ${decision}`);
+          this.stale.delete(id);
+          if (this.question?.reviewId === id) this.question.hide();
+          this.remember(id, outcome.decision === 'cancelled'
+            ? `Nothing was written to ${path.basename(req.path)}: its review ended because ${outcome.reason}.`
+            : `The edit to ${path.basename(req.path)} was already ${outcome.decision === 'reject' ? 'rejected' : 'accepted'}.`);
+          this.log.info(`Review of ${req.path}: ${outcome.decision}${outcome.decision === 'cancelled' ? ` (${outcome.reason})` : ''}`);
           this.fire();
           // The diff closes before the agent hears the answer (and before an accepted edit lands).
           void this.closeTabs(id).catch(e => this.log.warn(`Could not close the review diff: ${e}`)).finally(() => {
             this.content.delete(left);
             this.content.delete(right);
-            resolve(decision);
+            resolve(outcome);
           });
         },
       };
@@ -143,9 +209,69 @@ export class ReviewManager extends Disposable {
     });
   }
 
+  /** Settles conflict `index` of review `id` (undefined reopens it); false if there is no such conflict. */
+  resolveConflict(id: string, index: number, resolution: Resolution | undefined): boolean {
+    const review = this.pending.get(id);
+    if (!review) return false;
+    this.refreshNow(review);
+    if (!review.merge.resolve(index, resolution)) return false;
+    this.publish(review);
+    return true;
+  }
+
+  /**
+   * Asks the user, conflict by conflict, to keep theirs, the agent's or both (a quick pick, with the
+   * conflict revealed in the diff). Resolves true when the user settled every open conflict here;
+   * false when they dismissed a question, or the review changed or ended meanwhile.
+   */
+  async resolveConflicts(id: string): Promise<boolean> {
+    const review = this.pending.get(id);
+    if (!review) return false;
+    await this.show(review);
+    this.refreshNow(review);
+    const asked = review.merge.unresolved;
+    let answered = 0;
+    for (;;) {
+      if (this.pending.get(id) !== review) return false;
+      const c = review.merge.conflicts.find(x => !x.resolution);
+      if (!c) return answered >= asked && asked > 0;
+      this.reveal(review, c);
+      const choice = await this.ask(review, c);
+      if (!choice) return false;
+      this.resolveConflict(id, c.index, choice);
+      answered++;
+    }
+  }
+
+  /** One quick pick; undefined when dismissed, or hidden because the review changed (see publish). */
+  private ask(review: Pending, c: ReviewConflict): Promise<Resolution | undefined> {
+    this.question?.hide();
+    const pick = vscode.window.createQuickPick<ConflictChoice>();
+    pick.title = `${path.basename(review.path)}: conflict ${c.index + 1} of ${review.merge.conflicts.length} with ${review.agentName}'s edit`;
+    pick.placeholder = `Lines ${c.startLine + 1}–${c.endLine} of the proposal: what should the file keep?`;
+    pick.items = conflictChoices(c, review.agentName);
+    pick.ignoreFocusOut = true;
+    return new Promise(resolve => {
+      let chosen: Resolution | undefined;
+      pick.onDidAccept(() => { chosen = pick.selectedItems[0]?.resolution; pick.hide(); });
+      pick.onDidHide(() => {
+        if (this.question?.pick === pick) this.question = undefined;
+        pick.dispose();
+        resolve(chosen);
+      });
+      this.question = { reviewId: review.id, pick, hide: () => pick.hide() };
+      pick.show();
+    });
+  }
+
   /** Ends every pending review of an owner (its agent connection closed). */
-  cancelOwner(owner: object): void {
-    for (const r of [...this.pending.values()]) if (r.owner === owner) r.settle('cancelled');
+  cancelOwner(owner: object, reason: string): void {
+    for (const r of [...this.pending.values()]) if (r.owner === owner) r.settle({ decision: 'cancelled', reason });
+  }
+
+  /** Ends every pending review of an owner's session (the turn was stopped, the conversation closed). */
+  cancelSession(owner: object, sessionId: string, reason: string): void {
+    for (const r of [...this.pending.values()]) if (r.owner === owner && r.sessionId === sessionId) r.settle({ decision: 'cancelled', reason });
   }
 
   /** Opens a diff of two texts kept by the content provider (used for applied writes too). */
@@ -154,8 +280,54 @@ export class ReviewManager extends Disposable {
   }
 
   override dispose(): void {
-    for (const r of [...this.pending.values()]) r.settle('cancelled');
+    for (const r of [...this.pending.values()]) r.settle({ decision: 'cancelled', reason: 'Switchboard shut down' });
     super.dispose();
+  }
+
+  /** Re-merges with the open buffer now (Accept must not act on a merge a keystroke old). */
+  private refreshNow(review: Pending): void {
+    const doc = findOpenDocument(review.target);
+    if (!doc) return; // a file that is not open is read from disk on the timer; the write re-merges anyway
+    this.stale.delete(review.id);
+    if (review.merge.update(doc.getText())) this.publish(review);
+  }
+
+  private async refreshStale(): Promise<void> {
+    const ids = [...this.stale];
+    this.stale.clear();
+    for (const id of ids) {
+      const review = this.pending.get(id);
+      if (!review) continue;
+      let text: string;
+      try {
+        const current = await readCurrent(review.target);
+        text = current.text;
+      } catch (e) {
+        this.log.warn(`Could not follow ${review.path} during its review: ${e}`);
+        continue;
+      }
+      if (this.pending.get(id) === review && review.merge.update(text)) this.publish(review);
+    }
+  }
+
+  /** The review's texts changed: both sides of the diff, the card's conflict count, the title-bar buttons. */
+  private publish(review: Pending): void {
+    if (this.question?.reviewId === review.id) this.question.hide();
+    this.content.set(review.left, review.merge.ours);
+    this.content.set(review.right, review.merge.proposed);
+    this.fire();
+  }
+
+  private reveal(review: Pending, c: ReviewConflict): void {
+    const editor = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === review.right.toString());
+    if (!editor) return;
+    const range = new vscode.Range(c.startLine, 0, Math.max(c.startLine, c.endLine - 1), 0);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private remember(id: string, why: string): void {
+    this.ended.set(id, why);
+    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
   }
 
   private async show(review: Pending): Promise<void> {
@@ -177,15 +349,34 @@ export class ReviewManager extends Disposable {
   private fire(): void {
     void vscode.commands.executeCommand('setContext', PENDING_CONTEXT_KEY, this.pending.size > 0);
     this.changed.fire(this.reviews);
+    this.updateContext();
   }
 
   private updateContext(): void {
     const id = reviewIdOfTab(vscode.window.tabGroups.activeTabGroup.activeTab);
-    const active = !!id && this.pending.has(id);
-    if (active === this.contextActive) return;
-    this.contextActive = active;
-    void vscode.commands.executeCommand('setContext', REVIEW_CONTEXT_KEY, active);
+    const review = id ? this.pending.get(id) : undefined;
+    const next = { active: !!review, conflicts: !!review && review.merge.unresolved > 0 };
+    if (next.active !== this.context?.active) void vscode.commands.executeCommand('setContext', REVIEW_CONTEXT_KEY, next.active);
+    if (next.conflicts !== this.context?.conflicts) void vscode.commands.executeCommand('setContext', CONFLICTS_CONTEXT_KEY, next.conflicts);
+    this.context = next;
   }
+}
+
+interface ConflictChoice extends vscode.QuickPickItem {
+  readonly resolution: Resolution;
+}
+
+function conflictChoices(c: ReviewConflict, agentName: string): ConflictChoice[] {
+  const preview = (text: string) => {
+    const lines = text.split(/\r\n|\n|\r/).filter((l, i, all) => l || i < all.length - 1);
+    if (!lines.length) return '(deleted)';
+    return lines.slice(0, 3).map(l => l.trim()).join(' ⏎ ') + (lines.length > 3 ? ` … (${lines.length} lines)` : '');
+  };
+  return [
+    { label: '$(person) Keep yours', description: preview(c.ours), resolution: 'ours' },
+    { label: `$(hubot) Take ${agentName}'s`, description: preview(c.theirs), resolution: 'theirs' },
+    { label: '$(files) Keep both', description: 'yours first, then the agent\'s', resolution: 'both' },
+  ];
 }
 
 function reviewIdOfTab(tab: vscode.Tab | undefined): string | undefined {

@@ -3,6 +3,11 @@ import * as vscode from 'vscode';
 
 /** Agent-given output limits are capped here: the JSON reply must stay well under the 32 MiB message limit of the ACP SDK. */
 export const MAX_OUTPUT_BYTE_LIMIT = 16 * 1024 * 1024;
+/**
+ * The output text of a `terminal/output` reply, as JSON, is cut from the front to this size: the
+ * byte limit counts raw bytes, and binary output escapes to about 2.4 times its size as JSON.
+ */
+export const MAX_OUTPUT_REPLY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
 export interface TerminalSettings {

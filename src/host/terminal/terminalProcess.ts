@@ -2,10 +2,13 @@
 // stderr kept in a bounded OutputBuffer for the agent and handed to listeners (the integrated
 // terminal). On POSIX the command leads its own process group, so kill/interrupt reach everything it
 // started: SIGTERM to the group, then SIGKILL after a grace period if anything is still running.
+// Until then the extension host's watchdog (acp/processGuard.ts) holds the group, so it also ends
+// when the host is killed.
 // No VS Code import: this runs (and is unit-tested) in plain Node.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
+import { processGuard } from '../../acp/processGuard';
 import { isRunningState, OutputBuffer, parseProcStat, planTerminalSpawn, terminalEnv, toExitStatus } from '../../common/terminal';
 
 export interface TerminalProcessOptions {
@@ -45,6 +48,7 @@ export class TerminalProcess {
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, opts: TerminalProcessOptions, shell: string | undefined) {
     this.pid = child.pid!;
+    processGuard.watch(this.pid);
     this.shell = shell;
     this.graceMs = opts.graceMs ?? 2000;
     this.output = new OutputBuffer(opts.outputByteLimit);
@@ -158,6 +162,8 @@ export class TerminalProcess {
       if (!settled) this.signalGroup('SIGKILL');
     }
     if (!this.leaderExited) await this.until(() => this.leaderExited, 5000);
+    // Swept: nothing of the group is left for the watchdog to end.
+    if (this.leaderExited && !this.groupRunning()) processGuard.unwatch(this.pid);
     // The exit status is set once the output drained (at most DRAIN_MS after exit).
     await Promise.race([this.exited, delay(DRAIN_MS * 2)]);
   }

@@ -12,12 +12,21 @@
 //   reveal(id)                         shows the integrated terminal
 import fs from 'node:fs';
 import path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';
+import { escapeBidi } from '../../common/bidi';
+import { refusal } from '../../common/fs/errors';
+import { decideAccess } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
+import { commandProblem, envProblem, pathProblem } from '../../common/requestGuard';
 import { charStart, commandLine, terminalName, toPlainText } from '../../common/terminal';
-import { MAX_OUTPUT_BYTE_LIMIT, readTerminalSettings, TerminalSettings } from './settings';
+import { fitJsonTail } from '../../common/jsonSize';
+import { pathKey, realPathOf, workspaceRoots } from '../fs/files';
+import { readOutsideWorkspacePolicy } from '../fs/settings';
+import { askOutsideWorkspace } from '../outsideWorkspace';
+import { MAX_OUTPUT_BYTE_LIMIT, MAX_OUTPUT_REPLY_BYTES, readTerminalSettings, TerminalSettings } from './settings';
 import { CommandStartError, TerminalProcess } from './terminalProcess';
 import { TerminalPty } from './terminalPty';
 
@@ -106,39 +115,44 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const lookup = (params: { sessionId: string; terminalId: string }): Entry & { proc: TerminalProcess } => {
       const e = this.entries.get(params.terminalId);
       if (!e || e.owner !== owner || e.sessionId !== params.sessionId) {
-        throw new acp.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
+        throw new sdk.RequestError(-32002, `Unknown terminal: ${params.terminalId}`, { terminalId: params.terminalId });
       }
-      if (e.released || !e.proc) throw new acp.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
+      if (e.released || !e.proc) throw new sdk.RequestError(-32002, `Terminal already released: ${params.terminalId}`, { terminalId: params.terminalId });
       return e as Entry & { proc: TerminalProcess };
     };
     let closed = false;
+    /** Folders outside the workspace the user allowed for this connection (asked once each). */
+    const allowedOutside = new Map<string, Promise<boolean>>();
     return {
       async create(params) {
-        if (closed || service.disposed) throw new acp.RequestError(-32603, 'The agent connection is closing');
+        if (closed || service.disposed) throw new sdk.RequestError(-32603, 'The agent connection is closing');
+        await service.checkCwd(agent, params, allowedOutside);
         const created = await service.create(owner, agent, params);
         // The connection closed while the command was starting: its release sweep missed it.
         const entry = service.entries.get(created.terminalId);
         if ((closed || service.disposed) && entry) {
           await service.release(entry);
-          throw new acp.RequestError(-32603, 'The agent connection is closing');
+          throw new sdk.RequestError(-32603, 'The agent connection is closing');
         }
         return created;
       },
       async output(params) {
         const e = lookup(params);
         const status = e.proc.exitStatus;
+        // Within the byte limit can still be too large a reply once escaped as JSON: cut from the front.
+        const { text, cut } = fitJsonTail(e.proc.output.text(status !== undefined), MAX_OUTPUT_REPLY_BYTES);
         return {
-          output: e.proc.output.text(status !== undefined),
-          truncated: e.proc.output.truncated,
+          output: text,
+          truncated: e.proc.output.truncated || cut,
           ...(status ? { exitStatus: status } : {}),
         };
       },
       async waitForExit(params, signal) {
         const e = lookup(params);
-        if (signal.aborted) throw acp.RequestError.requestCancelled();
+        if (signal.aborted) throw sdk.RequestError.requestCancelled();
         let onAbort: () => void = () => {};
         const aborted = new Promise<never>((_, reject) => {
-          onAbort = () => reject(acp.RequestError.requestCancelled());
+          onAbort = () => reject(sdk.RequestError.requestCancelled());
           signal.addEventListener('abort', onAbort, { once: true });
         });
         try {
@@ -248,13 +262,37 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     this.changeEmitter.dispose();
   }
 
+  /**
+   * Malformed input gets -32602 at once; a cwd outside the workspace follows
+   * switchboard.fs.outsideWorkspace, like files (deny: refused; ask: the same modal, safe default).
+   */
+  private async checkCwd(agent: AgentIdentity, params: acp.CreateTerminalRequest, allowed: Map<string, Promise<boolean>>): Promise<void> {
+    const cwd = params.cwd ?? agent.cwd;
+    const problem = commandProblem(String(params.command), params.args) ?? envProblem(params.env) ?? pathProblem(cwd);
+    if (problem) throw sdk.RequestError.invalidParams({ command: params.command, cwd }, problem);
+    if (!path.isAbsolute(cwd)) throw sdk.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+    const real = await realPathOf(cwd);
+    const decision = decideAccess(real, await workspaceRoots(), readOutsideWorkspacePolicy());
+    if (decision === 'allow') return;
+    if (decision === 'deny') {
+      throw refusal(`Access denied: the working folder ${cwd} is outside the workspace (setting switchboard.fs.outsideWorkspace is "deny")`, 'outsideWorkspace', { cwd });
+    }
+    const key = pathKey(real);
+    let answer = allowed.get(key);
+    if (!answer) { answer = askOutsideWorkspace(agent.agentName, 'run commands in', cwd, real, this.log); allowed.set(key, answer); }
+    if (!(await answer)) {
+      allowed.delete(key);
+      throw refusal(`The user denied running commands in ${cwd} (outside the workspace)`, 'userDenied', { cwd });
+    }
+  }
+
   private async create(owner: object, agent: AgentIdentity, params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const cwd = params.cwd ?? agent.cwd;
     if (!path.isAbsolute(cwd)) {
-      throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+      throw sdk.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
     }
-    if (!isDirectory(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
-    if (!params.command.trim()) throw acp.RequestError.invalidParams({ command: params.command }, 'command is empty');
+    if (!isDirectory(cwd)) throw sdk.RequestError.invalidParams({ cwd }, `cwd is not a directory: ${cwd}`);
+    if (!params.command.trim()) throw sdk.RequestError.invalidParams({ command: params.command }, 'command is empty');
     const settings = this.settings();
     const limit = params.outputByteLimit === undefined || params.outputByteLimit === null
       ? settings.defaultOutputByteLimit
@@ -268,12 +306,12 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     } catch (err) {
       const message = err instanceof CommandStartError ? err.message : `Could not start ${params.command}: ${(err as Error).message}`;
       this.log.warn(`terminal/create from ${agent.agentName} failed: ${message}`);
-      throw new acp.RequestError(-32603, message, { command: params.command });
+      throw new sdk.RequestError(-32603, message, { command: params.command });
     }
     const id = `terminal-${nextId++}`;
-    const name = terminalName(agent.agentName, line);
+    const name = escapeBidi(terminalName(agent.agentName, line));
     this.log.info(`Terminal ${id} (pid ${proc.pid}) for ${agent.agentName}: ${line} (cwd ${cwd}${proc.shell ? `, via ${proc.shell}` : ''})`);
-    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${line}`, () => this.onUserClose(id));
+    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${escapeBidi(line)}`, () => this.onUserClose(id));
     const entry: Entry = {
       id, owner, agentName: agent.agentName, sessionId: params.sessionId, name, commandLine: line,
       proc, pty, terminal: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,

@@ -1,0 +1,42 @@
+// A permission option is shown for what it does (its kind), not for what it is called: the style,
+// the order, the recorded answer and the warning when its name says the opposite all come from the
+// kind. Shared by the host (the recorded answer) and the webview (the buttons).
+
+export type OptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+export interface OptionLike { readonly optionId: string; readonly name: string; readonly kind: string }
+
+/** What each kind does, in words the user reads on the button and in the recorded answer. */
+export const KIND_LABELS: Readonly<Record<OptionKind, string>> = {
+  allow_once: 'Allow once', allow_always: 'Always allow', reject_once: 'Reject once', reject_always: 'Always reject',
+};
+const ORDER: readonly string[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
+
+const SAYS_ALLOW = /\b(allow|allowed|approve|accept|yes|grant|proceed|continue|run|ok|okay|trust)\b/i;
+const SAYS_REJECT = /\b(reject|deny|denied|decline|refuse|no|don'?t|do not|never|cancel|block|disallow|stop|abort)\b/i;
+
+export const isAllow = (kind: string) => kind === 'allow_once' || kind === 'allow_always';
+export const isReject = (kind: string) => kind === 'reject_once' || kind === 'reject_always';
+
+/** True when the option's name says the opposite of what its kind does (or its kind is unknown). */
+export function isMisleading(o: OptionLike): boolean {
+  if (isAllow(o.kind)) return SAYS_REJECT.test(o.name) && !SAYS_ALLOW.test(o.name);
+  if (isReject(o.kind)) return SAYS_ALLOW.test(o.name) && !SAYS_REJECT.test(o.name);
+  return true;
+}
+
+/** The kind's label; an option of an unknown kind is treated as doing nothing we can name. */
+export function kindLabel(kind: string): string {
+  return (KIND_LABELS as Record<string, string>)[kind] ?? `Unknown (${kind})`;
+}
+
+/** Options in a fixed order by kind (allow once, always allow, reject once, always reject, others). */
+export function orderOptions<T extends OptionLike>(options: readonly T[]): T[] {
+  const rank = (o: T) => { const i = ORDER.indexOf(o.kind); return i < 0 ? ORDER.length : i; };
+  return options.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i).map(x => x.o);
+}
+
+/** The recorded answer: the option's name when it agrees with its kind, else what it did, flagged. */
+export function describeChoice(o: OptionLike): string {
+  return isMisleading(o) ? `${kindLabel(o.kind)} (the option was named “${o.name}”)` : o.name;
+}

@@ -1,0 +1,88 @@
+// Every fs/* and terminal/* request of an agent passes here before it is served: it must name a
+// session of this agent (else -32602), malformed input is refused at once (-32602, before any
+// question), a request outside its session's turn follows switchboard.requestsOutsideTurn, and with
+// switchboard.terminal.confirmCommands a command the user did not allow in this turn is confirmed.
+import type * as acp from '@agentclientprotocol/sdk';
+import { sdk } from '../common/acpSdk';
+import type { ConnectionServices, FsHandlers, TerminalHandlers } from '../acp/clientServices';
+import { escapeBidi } from '../common/bidi';
+import { FsErrors, refusal } from '../common/fs/errors';
+import { commandLine } from '../common/terminal';
+import { commandPermitted, commandProblem, envProblem, pathProblem } from '../common/requestGuard';
+import { readConfirmCommands, readRequestsOutsideTurn } from '../host/config';
+
+/** What the gate needs of a session: is a turn running, what did the user allow, and a way to ask. */
+export interface GatedSession {
+  readonly inTurn: boolean;
+  /** Texts of the permission requests the user allowed in the current turn (titles, commands). */
+  readonly allowedThisTurn: readonly string[];
+  /** Asks the user in the session's conversation; resolves true only for an explicit yes. */
+  confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean>;
+}
+
+export function unknownSession(sessionId: unknown): acp.RequestError {
+  return sdk.RequestError.invalidParams({ sessionId }, `Unknown session: ${String(sessionId)}`);
+}
+
+export function gateServices(served: ConnectionServices, agentName: string, route: (sessionId: string) => GatedSession | undefined): ConnectionServices {
+  const session = (params: { sessionId: string }): GatedSession => {
+    const s = typeof params.sessionId === 'string' ? route(params.sessionId) : undefined;
+    if (!s) throw unknownSession(params.sessionId);
+    return s;
+  };
+  /** Outside a turn: the setting decides; `ask` puts the question in the conversation. */
+  const duringTurn = async (s: GatedSession, what: string, subject: string, data: Record<string, unknown>): Promise<boolean> => {
+    if (s.inTurn) return false;
+    const policy = readRequestsOutsideTurn();
+    if (policy === 'allow') return false;
+    if (policy === 'deny') throw refusal(`Refused: ${agentName} asked to ${what} ${subject} outside a turn (setting switchboard.requestsOutsideTurn is "deny")`, 'outsideTurn', data);
+    const yes = await s.confirm({ title: `${agentName} wants to ${what} ${escapeBidi(subject)} after its turn ended`, allow: 'Allow', deny: "Don't allow", late: true });
+    if (!yes) throw refusal(`The user refused: ${agentName} asked to ${what} ${subject} outside a turn`, 'userDenied', data);
+    return true;
+  };
+  const pathChecked = (p: string) => {
+    const problem = pathProblem(p);
+    if (problem) throw FsErrors.invalidPath(String(p), problem);
+  };
+
+  const fs: FsHandlers | undefined = served.fs && {
+    readTextFile: async (params, signal) => {
+      const s = session(params);
+      pathChecked(params.path);
+      await duringTurn(s, 'read', params.path, { path: params.path });
+      return served.fs!.readTextFile(params, signal);
+    },
+    writeTextFile: async (params, signal) => {
+      const s = session(params);
+      pathChecked(params.path);
+      await duringTurn(s, 'write', params.path, { path: params.path });
+      return served.fs!.writeTextFile(params, signal);
+    },
+  };
+
+  const t = served.terminal;
+  const terminal: TerminalHandlers | undefined = t && {
+    create: async (params, signal) => {
+      const s = session(params);
+      const problem = commandProblem(String(params.command), params.args) ?? envProblem(params.env)
+        ?? (params.cwd != null ? pathProblem(params.cwd) : undefined);
+      if (problem) throw sdk.RequestError.invalidParams({ command: params.command }, problem);
+      const line = commandLine(params.command, params.args ?? []);
+      const asked = await duringTurn(s, 'run', line, { command: params.command });
+      if (!asked && readConfirmCommands() && !commandPermitted(s.allowedThisTurn, params.command, params.args ?? [])) {
+        const yes = await s.confirm({
+          title: `${agentName} wants to run ${escapeBidi(line)} without having asked permission for it in this turn`,
+          allow: 'Run', deny: "Don't run", late: false,
+        });
+        if (!yes) throw refusal(`The user refused to run ${line}`, 'userDenied', { command: params.command });
+      }
+      return t.create(params, signal);
+    },
+    output: async params => { session(params); return t.output(params); },
+    waitForExit: async (params, signal) => { session(params); return t.waitForExit(params, signal); },
+    kill: async params => { session(params); return t.kill(params); },
+    release: async params => { session(params); return t.release(params); },
+  };
+
+  return { ...served, fs, terminal, dispose: () => served.dispose() };
+}

@@ -1,0 +1,262 @@
+// What a hostile (or just careless) agent tries, in a real VS Code, with the scripted agent's
+// hostile mode (test/fixtures/agent/hostile.mjs): requests for sessions that do not exist, traffic
+// after its turn ended, commands outside the workspace or never asked for, malformed paths and
+// environments, misleading names, reused tool-call ids, another agent taking over a conversation.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import type { Item } from '../../src/common/transcript';
+import { agentEvents, api, configureAgent, dump, extensionRoot, NODE, tmpDir, useScriptedAgent, waitFor } from './helpers';
+
+type Step = Record<string, unknown>;
+interface Outcome { type: string; step: number; turn: unknown; result?: any; error?: { code: number; message: string; data?: any } }
+type Permission = Extract<Item, { kind: 'permission' }>;
+
+/** The documented code of a refusal by the user or by policy (see README, "Security"). */
+const REFUSED = -32001;
+
+describe('Hostile agent', function () {
+  this.timeout(60_000);
+  let sb: SwitchboardApi;
+  let ws: string;
+  const config = () => vscode.workspace.getConfiguration('switchboard');
+  const setting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
+  const SETTINGS = ['fs.outsideWorkspace', 'fs.reviewWrites', 'requestsOutsideTurn', 'terminal.confirmCommands'];
+
+  async function turn(steps: Step[], extra: object = {}): Promise<{ log: string; done: Promise<unknown> }> {
+    const { log } = await useScriptedAgent({ turns: [{ steps, ...extra }] });
+    const done = sb.chat.sendPrompt('go');
+    done.catch(() => { /* asserted by the caller */ });
+    return { log, done };
+  }
+  const outcomes = (log: string) => agentEvents(log).filter(e => e.event === 'result') as unknown as Outcome[];
+  const outcome = (log: string, step: number, late = false) => waitFor(`the agent's result of ${late ? 'late ' : ''}step ${step}`,
+    () => outcomes(log).find(o => o.step === step && String(o.turn).endsWith(':late') === late));
+  const openQuestion = (what: string) => waitFor(what, () =>
+    sb.chat.items.find((i): i is Permission => i.kind === 'permission' && i.permission.outcome === undefined));
+  const optionOf = (p: Permission, kind: string) => p.permission.options.find(o => o.kind === kind)!.optionId;
+
+  before(async () => {
+    sb = await api();
+    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  });
+  beforeEach(async () => {
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+    await setting('fs.outsideWorkspace', 'deny');
+  });
+  afterEach(async () => {
+    for (const r of sb.files.reviews) r.reject();
+    for (const key of SETTINGS) await setting(key, undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => {
+    await sb.chat.stop();
+    for (const key of SETTINGS) await setting(key, undefined);
+  });
+
+  // ---- 10. only real sessions, only during their turn ---------------------------------------------
+
+  it('refuses fs, terminal and permission requests naming an unknown session with -32602', async () => {
+    const file = path.join(ws, 'notes.txt');
+    const { log, done } = await turn([
+      { type: 'read', path: file, sessionId: 'sess-999' },
+      { type: 'terminal', command: 'echo', args: ['hijacked'], sessionId: 'sess-999' },
+      { type: 'permission', sessionId: 'sess-999' },
+      { type: 'write', path: path.join(ws, 'hijack.txt'), content: 'x', sessionId: 'sess-999' },
+    ]);
+    for (let step = 0; step < 4; step++) {
+      const r = await outcome(log, step);
+      assert.deepEqual([r.error?.code, r.error?.data?.sessionId], [-32602, 'sess-999'], `step ${step}: ${JSON.stringify(r)}`);
+    }
+    await done;
+    assert.equal(sb.terminals.list().filter(t => t.sessionId === 'sess-999').length, 0, 'no terminal was started');
+    assert.equal(sb.files.reviews.length, 0, 'no review was opened');
+    assert.ok(!sb.chat.items.some(i => i.kind === 'permission'), dump(sb.chat.items));
+  });
+
+  it('shows updates that arrive after the turn ended as late, never as part of the answer, with no spinner', async () => {
+    const { done } = await turn([{ type: 'text', text: 'The answer.' }], {
+      afterEnd: { steps: [
+        { type: 'text', text: 'Late words.' },
+        { type: 'toolCall', toolCall: { toolCallId: 'late-1', title: 'Late tool', kind: 'read', status: 'in_progress' } },
+      ] },
+    });
+    await done;
+    const tool = await waitFor('the late tool card', () => sb.chat.items.find(i => i.kind === 'tool' && i.tool.title === 'Late tool'));
+    const items = sb.chat.items;
+    const answer = items.find(i => i.kind === 'agent' && i.text.includes('The answer.'));
+    assert.equal(answer && 'text' in answer ? answer.text : undefined, 'The answer.', dump(items));
+    const late = items.find(i => i.kind === 'agent' && i.text.includes('Late words.'));
+    assert.ok(late && 'late' in late && late.late, `the late message is marked late:\n${JSON.stringify(late)}`);
+    assert.ok(tool.kind === 'tool' && tool.late, `the late tool call is marked late:\n${JSON.stringify(tool)}`);
+    assert.ok(items.indexOf(late!) > items.findIndex(i => i.kind === 'turnEnd'), 'shown after the end of the turn');
+  });
+
+  it('asks before serving an fs request that arrives after the turn ended (requestsOutsideTurn: ask), refuses with deny', async () => {
+    const file = path.join(ws, 'notes.txt');
+    const first = await turn([{ type: 'text', text: 'ok' }], { afterEnd: { steps: [{ type: 'read', path: file }] } });
+    await first.done;
+    const question = await openQuestion('a question about the late read');
+    assert.match(question.permission.title, /after its turn/);
+    assert.equal(outcomes(first.log).length, 0, 'nothing is served before the answer');
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    const refused = await outcome(first.log, 0, true);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
+
+    await setting('requestsOutsideTurn', 'deny');
+    await sb.chat.stop();
+    const second = await turn([{ type: 'text', text: 'ok' }], { afterEnd: { steps: [{ type: 'terminal', command: 'echo', args: ['late'] }] } });
+    await second.done;
+    const denied = await outcome(second.log, 0, true);
+    assert.deepEqual([denied.error?.code, denied.error?.data?.reason], [REFUSED, 'outsideTurn'], JSON.stringify(denied));
+  });
+
+  // ---- 11. commands respect the same boundary as files ------------------------------------------
+
+  it('a terminal whose cwd is outside the workspace follows fs.outsideWorkspace', async () => {
+    const outside = fs.mkdtempSync(path.join(tmpDir, 'cwd-'));
+    const { log, done } = await turn([{ type: 'terminal', command: 'echo', args: ['outside'], cwd: outside }]);
+    await done;
+    const refused = await outcome(log, 0);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'outsideWorkspace'], JSON.stringify(refused));
+    assert.ok(!sb.terminals.list().some(t => t.commandLine === 'echo outside'), 'the command never ran');
+
+    await setting('fs.outsideWorkspace', 'allow');
+    await sb.chat.stop();
+    const allowed = await turn([{ type: 'terminal', command: 'echo', args: ['outside'], cwd: outside }]);
+    await allowed.done;
+    assert.equal((await outcome(allowed.log, 0)).result?.exitStatus?.exitCode, 0);
+  });
+
+  it('terminal.confirmCommands: a command the agent did not ask permission for in this turn waits for the user', async () => {
+    await setting('terminal.confirmCommands', true);
+    const { log, done } = await turn([
+      { type: 'terminal', command: 'echo', args: ['unasked'] },
+      { type: 'permission', toolCall: { toolCallId: 'ask-1', title: 'Run echo asked', kind: 'execute', rawInput: { command: 'echo asked' } } },
+      { type: 'terminal', command: 'echo', args: ['asked'] },
+    ]);
+    const question = await openQuestion('the confirmation of an unasked command');
+    assert.match(question.permission.title, /echo unasked/);
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    const refused = await outcome(log, 0);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
+    const permission = await openQuestion("the agent's own permission request");
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    assert.equal((await outcome(log, 2)).result?.exitStatus?.exitCode, 0, 'the command it asked for runs without a second question');
+    await done;
+    assert.equal(sb.chat.items.filter(i => i.kind === 'permission').length, 2, dump(sb.chat.items));
+  });
+
+  // ---- 12. precise refusals ---------------------------------------------------------------------
+
+  it('a path with a NUL byte or an invalid environment gets -32602 at once', async () => {
+    await setting('fs.outsideWorkspace', 'ask');
+    const nul = path.join(ws, 'a\u0000b.txt');
+    const { log, done } = await turn([
+      { type: 'read', path: nul },
+      { type: 'write', path: nul, content: 'x' },
+      { type: 'terminal', command: 'echo', args: ['x'], env: { 'A=B': '1' } },
+      { type: 'terminal', command: 'echo', args: ['x'], env: { X: 'a\u0000b' } },
+      { type: 'terminal', command: 'echo', args: ['x'], cwd: path.join(ws, 'a\u0000b') },
+    ]);
+    await done;
+    const codes = [];
+    for (let i = 0; i < 5; i++) codes.push((await outcome(log, i)).error?.code);
+    assert.deepEqual(codes, [-32602, -32602, -32602, -32602, -32602], JSON.stringify(outcomes(log)));
+  });
+
+  it('a refusal by policy or by the user carries the documented code and data.reason', async () => {
+    const outside = path.join(tmpDir, 'secret.txt');
+    fs.writeFileSync(outside, 'secret\n');
+    const target = path.join(ws, 'hostile-it', 'refused.txt');
+    const { log, done } = await turn([{ type: 'read', path: outside }, { type: 'write', path: target, content: 'no\n' }]);
+    const review = await waitFor('the review', () => sb.files.reviews.find(r => r.path === target));
+    review.reject();
+    await done;
+    const [policy, user] = [await outcome(log, 0), await outcome(log, 1)];
+    assert.deepEqual([policy.error?.code, policy.error?.data?.reason], [REFUSED, 'outsideWorkspace'], JSON.stringify(policy));
+    assert.deepEqual([user.error?.code, user.error?.data?.reason], [REFUSED, 'userRejected'], JSON.stringify(user));
+  });
+
+  it('file names with bidirectional-control characters are shown escaped in titles', async () => {
+    const evil = path.join(ws, 'hostile-it', 'report\u202Etxt.sh');
+    const { done } = await turn([
+      { type: 'toolCall', toolCall: { toolCallId: 'bidi-1', title: 'Read report\u202Etxt.sh', kind: 'read', status: 'completed', locations: [{ path: evil }] } },
+      { type: 'permission', toolCall: { toolCallId: 'bidi-2', title: 'Edit report\u202Etxt.sh' } },
+      { type: 'write', path: evil, content: '#!/bin/sh\n' },
+    ]);
+    const permission = await openQuestion('the permission request');
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    const review = await waitFor('the review', () => sb.files.reviews.find(r => r.path === evil));
+    const diffTab = await waitFor('the review diff tab', () => vscode.window.tabGroups.all.flatMap(g => g.tabs)
+      .find(t => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'switchboard-diff'));
+    const titles = [diffTab.label, permission.permission.title, ...sb.chat.items.flatMap(i => (i.kind === 'tool' ? [i.tool.title] : []))];
+    review.reject();
+    await done;
+    for (const t of titles) {
+      assert.ok(!/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/.test(t), `no raw bidi control in ${JSON.stringify(t)}`);
+      assert.match(t, /<U\+202E>/);
+    }
+  });
+
+  // ---- 9. options are shown for what they do ----------------------------------------------------
+
+  it('records a permission answer by the option kind, and flags a name that contradicts it', async () => {
+    const { log, done } = await turn([{ type: 'permission', options: [
+      { optionId: 'sneaky', name: 'Reject', kind: 'allow_always' },
+      { optionId: 'no', name: 'Allow', kind: 'reject_once' },
+    ] }]);
+    const question = await openQuestion('the permission request');
+    const [sneaky, no] = question.permission.options;
+    assert.ok(sneaky.misleading && no.misleading, `both names contradict their kinds: ${JSON.stringify(question.permission.options)}`);
+    sb.chat.answerPermission(question.id, 'sneaky');
+    await done;
+    assert.equal((await outcome(log, 0)).result?.outcome?.optionId, 'sneaky');
+    const answered = sb.chat.items.find((i): i is Permission => i.kind === 'permission')!;
+    assert.equal(answered.permission.outcomeKind, 'allow_always');
+    assert.match(answered.permission.outcome!, /^Always allow/, 'the recorded answer says what it did');
+  });
+
+  // ---- 4. a conversation stays with its agent ---------------------------------------------------
+
+  it('a tab started with agent A asks before another agent continues it', async () => {
+    const agentScript = (name: string) => {
+      const log = path.join(tmpDir, `${name.replace(/\W/g, '')}-${Date.now()}.jsonl`);
+      const script = path.join(tmpDir, `${name.replace(/\W/g, '')}-${Date.now()}.json`);
+      fs.writeFileSync(script, JSON.stringify({ log, turns: [{ steps: [{ type: 'text', text: `${name} here` }] }] }));
+      return { log, entry: { command: NODE, args: [path.join(extensionRoot(), 'test/fixtures/agent/scripted-agent.mjs'), script] } };
+    };
+    const a = agentScript('Agent A');
+    const b = agentScript('Agent B');
+    await configureAgent('Agent B', b.entry);
+    await configureAgent('Agent A', a.entry);
+    assert.equal(await sb.chat.sendPrompt('hello A'), 'sent');
+    const tabA = sb.chat.activeTab;
+    assert.equal(sb.chat.active.agentName, 'Agent A');
+    assert.ok(await sb.chat.start({ name: 'Agent B', command: b.entry.command, args: b.entry.args, env: {}, preset: false }));
+    assert.notEqual(sb.chat.activeTab, tabA, 'Agent B got a tab of its own');
+    sb.chat.selectTab(tabA);
+    const sent = sb.chat.sendPrompt('hello again');
+    const question = await openQuestion('the question before switching agents');
+    assert.match(question.permission.title, /Agent A/);
+    sb.chat.answerPermission(question.id, null);
+    assert.equal(await sent, 'notSent');
+    assert.equal(sb.chat.active.agentName, 'Agent A', 'the conversation is still with Agent A');
+    assert.ok(!agentEvents(b.log).some(e => e.event === 'prompt'), 'Agent B never got the prompt');
+    await configureAgent('Agent A', null);
+    await configureAgent('Agent B', null);
+  });
+
+  it('a reused tool-call id in a new session adds a card instead of replacing the old one', async () => {
+    const { done } = await turn([{ type: 'toolCall', toolCall: { toolCallId: 'call-1', title: 'First session tool', status: 'completed' } }]);
+    await done;
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'toolCall', toolCall: { toolCallId: 'call-1', title: 'Second session tool', status: 'completed' } }] }] });
+    await sb.chat.stop();
+    await sb.chat.sendPrompt('again');
+    const titles = sb.chat.items.flatMap(i => (i.kind === 'tool' ? [i.tool.title] : []));
+    assert.deepEqual(titles, ['First session tool', 'Second session tool'], dump(sb.chat.items));
+  });
+});

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { checkListing, checkManifest, checkReadmeImages, missingNlsKeys } from '../../scripts/vsixRules.mjs';
+
+const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const nls = JSON.parse(fs.existsSync('package.nls.json') ? fs.readFileSync('package.nls.json', 'utf8') : '{}');
+const icon = fs.readFileSync('media/icon.png');
+const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/acp-sdk.js',
+  'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg'];
+
+describe('VSIX contents', () => {
+  it('accepts the bundles, icons, manifest and docs', () => assert.deepEqual(checkListing(shipped), []));
+
+  it('refuses source maps, sources, tests and screenshots, naming each', () => {
+    const problems = checkListing([...shipped, 'dist/extension.js.map', 'src/extension.ts', 'test/unit/fs.test.ts', 'media/screenshots/chat-dark.png', 'notes.txt']);
+    assert.deepEqual(problems.map(p => p.split(':')[0]), ['dist/extension.js.map', 'src/extension.ts', 'test/unit/fs.test.ts', 'media/screenshots/chat-dark.png', 'notes.txt']);
+  });
+
+  it('says which required file is missing', () => {
+    assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/acp-sdk.js')), ['dist/acp-sdk.js: missing']);
+  });
+});
+
+describe('gallery manifest checks', () => {
+  it('the project manifest passes', () => assert.deepEqual(checkManifest(manifest, nls, icon), []));
+
+  it('every %key% of the manifest has its text in package.nls.json', () => assert.deepEqual(missingNlsKeys(manifest, nls), []));
+
+  it('refuses what Open VSX or the Marketplace refuse', () => {
+    const bad = { ...manifest, name: 'has space', version: 'latest', license: '', galleryBanner: { color: 'blue', theme: 'grey' },
+      activationEvents: ['onStartupFinished'], homepage: 'not a url', displayName: 'tab\there' };
+    const problems = checkManifest(bad, nls, icon).map(p => p.split(':')[0]);
+    for (const field of ['name', 'version', 'license', 'galleryBanner.color', 'galleryBanner.theme', 'activationEvents', 'homepage', 'displayName']) {
+      assert.ok(problems.includes(field), `${field} in ${problems.join(', ')}`);
+    }
+  });
+
+  it('refuses a small or non-PNG icon and an undefined %key%', () => {
+    const small = Buffer.from(icon); small.writeUInt32BE(64, 16); small.writeUInt32BE(64, 20);
+    assert.match(checkManifest(manifest, nls, small).join('\n'), /icon: 64x64/);
+    assert.match(checkManifest(manifest, nls, Buffer.from('<svg/>')).join('\n'), /icon: not a PNG/);
+    assert.match(checkManifest({ ...manifest, description: '%nope%' }, nls, icon).join('\n'), /%nope% has no text/);
+  });
+
+  it('README images must be absolute https and not SVG', () => {
+    const { images, problems } = checkReadmeImages('![a](media/a.png) ![b](https://x.org/b.svg) <img src="https://x.org/c.png">');
+    assert.equal(images.length, 3);
+    assert.equal(problems.length, 2);
+  });
+});
