@@ -59,8 +59,8 @@ export default async function ({ page, log, shotsDir }) {
   await page.keyboard.press('Enter');
   await view.locator('.permission:not(.answered)').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'chat-theme-light-permission.png') });
-  // Answer with the keyboard: focus leaves the prompt box, then "3" = Reject.
-  await view.locator('#transcript').focus();
+  // Answer with the keyboard: focus the card, then "3" = Reject (number keys answer the focused card).
+  await view.locator('.permission:not(.answered)').focus();
   await page.keyboard.press('3');
   await view.locator('.error').waitFor({ timeout: 30_000 });
   assert.match(await view.locator('.error-message').textContent(), /Model overloaded/);
