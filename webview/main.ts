@@ -159,8 +159,9 @@ function announceAdded(item: Item): void {
   if (item.kind === 'agent') speaking = item.id;
   else if (item.kind === 'permission') {
     const p = item.permission;
-    const options = p.options.map((o, i) => `${i + 1}: ${o.name}`).join(', ');
-    announce(`Permission needed: ${titleText(p.title)}. Press ${options}.`, 'permission');
+    // Numbered and named as the card's buttons are.
+    const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name}`).join(', ');
+    announce(`Permission needed: ${titleText(p.title)}. Options ${options}.`, 'permission');
   } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
 }
 
@@ -316,15 +317,15 @@ function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: To
 
 /** A tool or permission title: the agent's markdown, inline only, with workspace-relative paths. */
 function titleEl(tag: string, className: string, title: string): HTMLElement {
-  const el = h(tag, `${className} markdown`, { title });
-  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  const el = h(tag, `${className} markdown`, { title: escapeBidi(title) });
+  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
   return el;
 }
 
 /** The same title as plain text (labels, announcements). */
 function titleText(title: string): string {
   const el = document.createElement('span');
-  el.innerHTML = renderInlineMarkdown(relativizePaths(title, roots));
+  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
   return el.textContent ?? '';
 }
 

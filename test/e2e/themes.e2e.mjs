@@ -59,7 +59,7 @@ export default async function ({ page, log, shotsDir }) {
   await page.keyboard.press('Enter');
   await view.locator('.permission:not(.answered)').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'chat-theme-light-permission.png') });
-  // Answer with the keyboard: digits answer only the focused card, "3" = Reject.
+  // Answer with the keyboard: focus the card, then "3" = Reject (number keys answer the focused card).
   await view.locator('.permission:not(.answered)').focus();
   await page.keyboard.press('3');
   await view.locator('.error').waitFor({ timeout: 30_000 });
