@@ -7,7 +7,7 @@ import { openSettings, readAgents, readDefaultAgentName, Settings, writeDefaultA
 export async function pickAgent(opts: { useDefault: boolean }): Promise<AgentSpec | undefined> {
   const { agents, problems } = readAgents();
   if (problems.length) {
-    void vscode.window.showWarningMessage(`Some entries of switchboard.agents were ignored: ${problems.join('; ')}`, 'Open Settings')
+    void vscode.window.showWarningMessage(vscode.l10n.t('Some entries of switchboard.agents were ignored: {0}', problems.join('; ')), vscode.l10n.t('Open Settings'))
       .then(c => { if (c) void openSettings(Settings.agents); });
   }
   if (opts.useDefault) {
@@ -18,12 +18,12 @@ export async function pickAgent(opts: { useDefault: boolean }): Promise<AgentSpe
   const items = agents.map(a => ({
     label: a.name,
     description: [a.command, ...a.args].join(' '),
-    detail: a.name === current ? 'Default agent' : a.preset ? 'Preset' : 'From your settings',
+    detail: a.name === current ? vscode.l10n.t('Default agent') : a.preset ? vscode.l10n.t({ message: 'Preset', comment: 'An agent that comes with Switchboard (not from the user settings)' }) : vscode.l10n.t('From your settings'),
     agent: a,
   }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Switchboard: choose the agent to use',
-    placeHolder: 'The choice is saved as switchboard.defaultAgent in your user settings',
+    title: vscode.l10n.t('Switchboard: choose the agent to use'),
+    placeHolder: vscode.l10n.t('The choice is saved as switchboard.defaultAgent in your user settings'),
     matchOnDescription: true,
   });
   if (!picked) return undefined;

@@ -19,7 +19,7 @@ export async function openLink(href: string): Promise<void> {
     if (folder) uri = vscode.Uri.joinPath(folder.uri, target);
   }
   if (!uri) {
-    void vscode.window.showWarningMessage(`Switchboard does not open links of this kind: ${href.slice(0, 200)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Switchboard does not open links of this kind: {0}', href.slice(0, 200)));
     return;
   }
   const line = /#L?(\d+)/.exec(href)?.[1];
@@ -34,7 +34,7 @@ export async function openLocation(file: string, line: number | null): Promise<v
     const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
   } catch (err) {
-    void vscode.window.showWarningMessage(`Cannot open ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', file, err instanceof Error ? err.message : String(err)));
   }
 }
 

@@ -8,29 +8,31 @@ import type { Logger } from '../common/logger';
 
 export type OutsideUse = 'read' | 'write' | 'run commands in';
 
-const DENY = "Don't Allow";
-const ALLOW = 'Allow';
-
 /** Asks once; resolves true only when the user chose Allow. */
 export async function askOutsideWorkspace(agentName: string, use: OutsideUse, requested: string, real: string, log: Logger): Promise<boolean> {
-  const what = use === 'run commands in' ? 'run commands in a folder' : `${use} a file`;
-  const resolved = real !== requested ? `(resolves to ${escapeBidi(real)})\n\n` : '';
-  const doing = use === 'read' ? 'reading this file' : use === 'write' ? 'writing this file' : 'running commands in this folder';
+  const message = use === 'read' ? vscode.l10n.t('{0} wants to read a file outside the workspace:\n{1}', agentName, escapeBidi(requested))
+    : use === 'write' ? vscode.l10n.t('{0} wants to write a file outside the workspace:\n{1}', agentName, escapeBidi(requested))
+    : vscode.l10n.t('{0} wants to run commands in a folder outside the workspace:\n{1}', agentName, escapeBidi(requested));
+  const resolved = real !== requested ? `${vscode.l10n.t('(resolves to {0})', escapeBidi(real))}\n\n` : '';
+  const doing = use === 'read' ? vscode.l10n.t('Allow reading this file for the rest of this agent session?')
+    : use === 'write' ? vscode.l10n.t('Allow writing this file for the rest of this agent session?')
+    : vscode.l10n.t('Allow running commands in this folder for the rest of this agent session?');
+  const deny = vscode.l10n.t("Don't Allow"), allow = vscode.l10n.t('Allow');
   let choice: string | undefined;
   try {
     choice = (await vscode.window.showWarningMessage(
-      `${agentName} wants to ${what} outside the workspace:\n${escapeBidi(requested)}`,
+      message,
       {
         modal: true,
-        detail: `${resolved}Allow ${doing} for the rest of this agent session? ` +
-          'The setting switchboard.fs.outsideWorkspace changes what happens by default.',
+        detail: `${resolved}${doing} ` +
+          vscode.l10n.t('The setting switchboard.fs.outsideWorkspace changes what happens by default.'),
       },
       // The first button is the default (focused, taken by Enter): the safe one.
-      { title: DENY }, { title: ALLOW },
+      { title: deny }, { title: allow },
     ))?.title;
   } catch (err) {
     log.warn(`Could not ask about ${requested} outside the workspace: ${(err as Error).message}`);
   }
-  log.info(`Outside-workspace ${use} of ${requested} by ${agentName}: ${choice === ALLOW ? 'allowed' : 'denied'}`);
-  return choice === ALLOW;
+  log.info(`Outside-workspace ${use} of ${requested} by ${agentName}: ${choice === allow ? 'allowed' : 'denied'}`);
+  return choice === allow;
 }

@@ -12,13 +12,13 @@ const MAX_EMBED_CHARS = 512 * 1024;
 export async function buildPrompt(
   text: string, mentions: readonly string[], images: readonly PastedImage[], caps: acp.PromptCapabilities,
 ): Promise<{ blocks: acp.ContentBlock[] } | { refused: string }> {
-  if (images.length && !caps.image) return { refused: 'This agent does not accept images; remove the pasted image to send the prompt.' };
+  if (images.length && !caps.image) return { refused: vscode.l10n.t('This agent does not accept images; remove the pasted image to send the prompt.') };
   const blocks: acp.ContentBlock[] = [];
   if (text.trim()) blocks.push({ type: 'text', text });
   for (const image of images) blocks.push({ type: 'image', mimeType: image.mimeType, data: image.data });
   for (const mention of new Set(mentions)) {
     const uri = resolveMention(mention);
-    if (!uri) return { refused: `Cannot attach "${mention}": open a folder to mention its files.` };
+    if (!uri) return { refused: vscode.l10n.t('Cannot attach "{0}": open a folder to mention its files.', mention) };
     blocks.push(caps.embeddedContext ? await embed(uri) : link(uri));
   }
   return { blocks };

@@ -64,11 +64,11 @@ export class ToolDiffs implements vscode.Disposable {
   async open(tab: string, itemId: string, index: number, options: { preserveFocus?: boolean } = {}): Promise<void> {
     const entry = this.entries.get(`${tab}/${itemId}/${index}`);
     if (!entry) {
-      void vscode.window.showWarningMessage('This change is no longer available to compare.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('This change is no longer available to compare.'));
       return;
     }
     await vscode.commands.executeCommand('vscode.diff', this.uri(entry, 'before'), this.uri(entry, 'after'),
-      `${path.basename(entry.path)} (agent's change)`, { preview: true, preserveFocus: options.preserveFocus });
+      vscode.l10n.t({ message: "{0} (agent's change)", args: [path.basename(entry.path)], comment: 'Title of a diff editor; {0} is a file name' }), { preview: true, preserveFocus: options.preserveFocus });
   }
 
   private uri(entry: Entry, side: string): vscode.Uri {

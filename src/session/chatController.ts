@@ -62,7 +62,7 @@ export class ChatController extends Disposable {
     super();
     for (const chat of saved.load()) {
       const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title }));
-      tab.addNotice('Restored from the previous window. Send a prompt to continue with the agent.');
+      tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
       this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
     }
     this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.addTab(this.newTab('')).id;
@@ -141,7 +141,7 @@ export class ChatController extends Disposable {
     const tab = this.active;
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) {
-      tab.addNotice('The agent is still working on the previous prompt. Stop it first or wait.');
+      tab.addNotice(vscode.l10n.t('The agent is still working on the previous prompt. Stop it first or wait.'));
       return 'notSent';
     }
     try {
@@ -228,15 +228,15 @@ export class ChatController extends Disposable {
     if (!runtime) return;
     const caps = runtime.capabilities;
     if (!caps.sessionCapabilities?.list) {
-      void vscode.window.showInformationMessage(`${runtime.spec.name} cannot list its sessions.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} cannot list its sessions.', runtime.spec.name));
       return;
     }
     const canDelete = !!caps.sessionCapabilities.delete;
-    const deleteButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this session' };
+    const deleteButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete this session') };
     type Entry = vscode.QuickPickItem & { info?: acp.SessionInfo; more?: string };
     const pick = vscode.window.createQuickPick<Entry>();
-    pick.title = `${runtime.spec.name}: sessions`;
-    pick.placeholder = 'Open a session of the agent';
+    pick.title = vscode.l10n.t({ message: '{0}: sessions', args: [runtime.spec.name], comment: '{0} is the name of an agent' });
+    pick.placeholder = vscode.l10n.t('Open a session of the agent');
     const entries: Entry[] = [];
     const loadPage = async (cursor?: string) => {
       pick.busy = true;
@@ -250,11 +250,11 @@ export class ChatController extends Disposable {
             detail: info.cwd, info, buttons: canDelete ? [deleteButton] : [],
           });
         }
-        if (page.nextCursor) entries.push({ label: '$(ellipsis) Load more…', more: page.nextCursor, alwaysShow: true });
+        if (page.nextCursor) entries.push({ label: `$(ellipsis) ${vscode.l10n.t('Load more…')}`, more: page.nextCursor, alwaysShow: true });
         pick.items = entries;
       } catch (err) {
         pick.hide();
-        void vscode.window.showErrorMessage(`Could not list the sessions of ${runtime.spec.name}: ${describe(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not list the sessions of {0}: {1}', runtime.spec.name, describe(err)));
       } finally {
         pick.busy = false;
       }
@@ -283,11 +283,11 @@ export class ChatController extends Disposable {
   }
 
   async setMode(modeId: string): Promise<void> {
-    await this.active.setMode(modeId).catch(err => this.active.addError(`Could not switch mode: ${describe(err)}`, undefined, []));
+    await this.active.setMode(modeId).catch(err => this.active.addError(vscode.l10n.t('Could not switch mode: {0}', describe(err)), undefined, []));
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    await this.active.setConfigOption(configId, value).catch(err => this.active.addError(`Could not change the option: ${describe(err)}`, undefined, []));
+    await this.active.setConfigOption(configId, value).catch(err => this.active.addError(vscode.l10n.t('Could not change the option: {0}', describe(err)), undefined, []));
   }
 
   override dispose(): void {
@@ -307,19 +307,19 @@ export class ChatController extends Disposable {
 
   private async startRuntime(requested?: AgentSpec): Promise<AgentRuntime | undefined> {
     if (!vscode.workspace.isTrusted) {
-      this.fail('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.', undefined, []);
+      this.fail(vscode.l10n.t('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.'), undefined, []);
       return undefined;
     }
     const cwd = workspaceCwd();
     if (!cwd) {
-      this.fail('Open a folder first: the agent works in a workspace folder.', undefined, []);
+      this.fail(vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
       return undefined;
     }
     const spec = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
     if (!spec) return undefined;
     if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
-    this.setStatus('starting', `Starting ${spec.name}…`, spec.name);
+    this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
     let runtime: AgentRuntime;
     try {
       runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log);
@@ -376,10 +376,10 @@ export class ChatController extends Disposable {
             return true;
           } catch (err) {
             tab.restoreAfterFailedLoad(before);
-            tab.addNotice(`${runtime.spec.name} could not reopen its earlier session (${describe(err)}); a new session was started.`);
+            tab.addNotice(vscode.l10n.t('{0} could not reopen its earlier session ({1}); a new session was started.', runtime.spec.name, describe(err)));
           }
         } else {
-          tab.addNotice(`${runtime.spec.name} cannot reopen its earlier session; a new session was started.`);
+          tab.addNotice(vscode.l10n.t('{0} cannot reopen its earlier session; a new session was started.', runtime.spec.name));
         }
       }
       const response = await this.newSession(runtime);
@@ -388,7 +388,7 @@ export class ChatController extends Disposable {
       return true;
     } catch (err) {
       const auth = err instanceof AgentStartError && err.kind === 'auth';
-      tab.addError(`Could not start a session with ${runtime.spec.name}: ${describe(err)}`, runtime.process.stderrTail.text() || undefined,
+      tab.addError(vscode.l10n.t('Could not start a session with {0}: {1}', runtime.spec.name, describe(err)), runtime.process.stderrTail.text() || undefined,
         auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
       this.setStatus('error', describe(err));
       if (auth) await this.stop();
@@ -468,15 +468,15 @@ export class ChatController extends Disposable {
   private reportStartFailure(spec: AgentSpec, err: unknown): void {
     if (err instanceof AgentSpawnError) {
       const message = err.notFound
-        ? `Switchboard could not start "${spec.name}": the command "${spec.command}" was not found. Install it, or change its command in the setting switchboard.agents.`
-        : `Switchboard could not start "${spec.name}": ${err.message}`;
+        ? vscode.l10n.t('Switchboard could not start "{0}": the command "{1}" was not found. Install it, or change its command in the setting switchboard.agents.', spec.name, spec.command)
+        : vscode.l10n.t('Switchboard could not start "{0}": {1}', spec.name, err.message);
       this.fail(message, undefined, ['openSettings', 'showLog']);
-      void vscode.window.showErrorMessage(message, 'Open Settings').then(choice => {
+      void vscode.window.showErrorMessage(message, vscode.l10n.t('Open Settings')).then(choice => {
         if (choice) void openSettings(Settings.agents);
       });
       return;
     }
-    this.fail(`Could not start ${spec.name}: ${describe(err)}`, undefined, ['restart', 'showLog']);
+    this.fail(vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog']);
   }
 
   private fail(message: string, details: string | undefined, actions: readonly ItemAction[]): void {
@@ -495,7 +495,7 @@ async function chooseAuthMethod(spec: AgentSpec, methods: readonly acp.AuthMetho
   if (methods.length === 0) return undefined;
   const picked = await vscode.window.showQuickPick(
     methods.map(m => ({ label: m.name, detail: m.description ?? undefined, method: m })),
-    { title: `${spec.name} requires you to sign in`, placeHolder: 'Choose how to sign in', ignoreFocusOut: true },
+    { title: vscode.l10n.t('{0} requires you to sign in', spec.name), placeHolder: vscode.l10n.t('Choose how to sign in'), ignoreFocusOut: true },
   );
   return picked?.method;
 }

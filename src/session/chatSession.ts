@@ -108,7 +108,7 @@ export class ChatSession extends Disposable implements SessionSink {
   get info(): TabInfo {
     return {
       id: this.id,
-      title: this.metaValue.title || this.firstPromptTitle() || `${this.agentName} chat`,
+      title: this.metaValue.title || this.firstPromptTitle() || vscode.l10n.t({ message: '{0} chat', args: [this.agentName], comment: 'Title of a conversation tab; {0} is the agent' }),
       agentName: this.agentName,
       // A prompt held for a session that is not open yet (the agent or its session is starting) is "starting".
       state: this.waiting ? 'waiting' : this.startingSession || (this.reserved && !this.runtimeValue?.isRunning) ? 'starting'
@@ -181,7 +181,7 @@ export class ChatSession extends Disposable implements SessionSink {
     const sessionId = this.sessionId;
     if (!runtime || !sessionId) return;
     if (this.turn) {
-      this.emit(this.transcriptValue.addNotice('The agent is still working on the previous prompt. Stop it first or wait.'));
+      this.emit(this.transcriptValue.addNotice(vscode.l10n.t('The agent is still working on the previous prompt. Stop it first or wait.')));
       return;
     }
     const turn = { cancelled: false, allowed: [] as string[] };
@@ -202,7 +202,7 @@ export class ChatSession extends Disposable implements SessionSink {
       // The connection may notice the closed pipe a moment before the exit event arrives.
       await Promise.race([runtime.exited, delay(1000)]);
       if (runtime.isRunning) {
-        this.emit(this.transcriptValue.addError(`The prompt failed: ${describe(err)}`, errorDetails(err), ['retry', 'showLog']));
+        this.emit(this.transcriptValue.addError(vscode.l10n.t('The prompt failed: {0}', describe(err)), errorDetails(err), ['retry', 'showLog']));
       } else if (turn.cancelled) {
         this.emit(this.transcriptValue.endTurn('cancelled'));
       }
@@ -230,7 +230,7 @@ export class ChatSession extends Disposable implements SessionSink {
     params = { ...params, toolCall: this.prepareToolCall(params.toolCall, true) };
     const { id, promise } = this.ask({
       requestId: String(params.toolCall.toolCallId),
-      title: escapeBidi(params.toolCall.title ?? 'The agent asks for permission'),
+      title: escapeBidi(params.toolCall.title ?? vscode.l10n.t('The agent asks for permission')),
       options: params.options,
       content: params.toolCall.content ? contentViews(params.toolCall.content) : undefined,
       late: !this.turn,

@@ -3,6 +3,7 @@
 // question), a request outside its session's turn follows switchboard.requestsOutsideTurn, and with
 // switchboard.terminal.confirmCommands a command the user did not allow in this turn is confirmed.
 import type * as acp from '@agentclientprotocol/sdk';
+import * as vscode from 'vscode';
 import { sdk } from '../common/acpSdk';
 import type { ConnectionServices, FsHandlers, TerminalHandlers } from '../acp/clientServices';
 import { escapeBidi } from '../common/bidi';
@@ -36,7 +37,10 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
     const policy = readRequestsOutsideTurn();
     if (policy === 'allow') return false;
     if (policy === 'deny') throw refusal(`Refused: ${agentName} asked to ${what} ${subject} outside a turn (setting switchboard.requestsOutsideTurn is "deny")`, 'outsideTurn', data);
-    const yes = await s.confirm({ title: `${agentName} wants to ${what} ${escapeBidi(subject)} after its turn ended`, allow: 'Allow', deny: "Don't allow", late: true });
+    const title = what === 'read' ? vscode.l10n.t('{0} wants to read {1} after its turn ended', agentName, escapeBidi(subject))
+      : what === 'write' ? vscode.l10n.t('{0} wants to write {1} after its turn ended', agentName, escapeBidi(subject))
+      : vscode.l10n.t('{0} wants to run {1} after its turn ended', agentName, escapeBidi(subject));
+    const yes = await s.confirm({ title, allow: vscode.l10n.t('Allow'), deny: vscode.l10n.t("Don't allow"), late: true });
     if (!yes) throw refusal(`The user refused: ${agentName} asked to ${what} ${subject} outside a turn`, 'userDenied', data);
     return true;
   };
@@ -71,8 +75,8 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
       const asked = await duringTurn(s, 'run', line, { command: params.command });
       if (!asked && readConfirmCommands() && !commandPermitted(s.allowedThisTurn, params.command, params.args ?? [])) {
         const yes = await s.confirm({
-          title: `${agentName} wants to run ${escapeBidi(line)} without having asked permission for it in this turn`,
-          allow: 'Run', deny: "Don't run", late: false,
+          title: vscode.l10n.t('{0} wants to run {1} without having asked permission for it in this turn', agentName, escapeBidi(line)),
+          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false,
         });
         if (!yes) throw refusal(`The user refused to run ${line}`, 'userDenied', { command: params.command });
       }

@@ -125,7 +125,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const r = raw as { type?: unknown; text?: unknown };
       if (r?.type === 'prompt/send' && typeof r.text === 'string') {
         void surface.webview.postMessage({ type: 'composer/restore', text: r.text, mentions: [], images: [], } satisfies HostMessage);
-        void vscode.window.showWarningMessage('The prompt could not be sent: an attachment is too large or of an unsupported type (PNG, JPEG, GIF or WebP images only).');
+        void vscode.window.showWarningMessage(vscode.l10n.t('The prompt could not be sent: an attachment is too large or of an unsupported type (PNG, JPEG, GIF or WebP images only).'));
       }
       return;
     }
@@ -176,7 +176,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
         break;
       case 'terminal/reveal':
-        if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage('That terminal was closed.');
+        if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage(vscode.l10n.t('That terminal was closed.'));
         break;
     }
   }
@@ -307,7 +307,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 /** The full text of a message too long for the chat, in an untitled Markdown editor. */
 async function openMessageText(item: Item | undefined): Promise<void> {
   if (!item || (item.kind !== 'agent' && item.kind !== 'thought')) {
-    void vscode.window.showInformationMessage('That message is no longer in the conversation.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('That message is no longer in the conversation.'));
     return;
   }
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: item.text });

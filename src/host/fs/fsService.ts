@@ -171,7 +171,7 @@ export class FsService extends Disposable {
   /** A decision on a review that is not pending (a late click): nothing happens, and the user hears why. */
   private tellEnded(id: string | undefined): void {
     const why = id && this.reviewManager.whyEnded(id);
-    void vscode.window.showWarningMessage(why || 'No agent edit is waiting for review.');
+    void vscode.window.showWarningMessage(why || vscode.l10n.t('No agent edit is waiting for review.'));
   }
 
   // ------------------------------------------------------------------------ used by AgentFs
@@ -242,7 +242,7 @@ export class FsService extends Disposable {
     const current = await readCurrent(target);
     if (write.before === undefined) {
       if (current.text !== write.after) {
-        void vscode.window.showWarningMessage(`${path.basename(write.path)} changed since ${write.agentName} created it; it was not deleted.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since {1} created it; it was not deleted.', path.basename(write.path), write.agentName));
         return false;
       }
       const edit = new vscode.WorkspaceEdit();
@@ -254,7 +254,7 @@ export class FsService extends Disposable {
       : merge3(write.after, current.text, write.before, 'ours');
     if (merged.conflicts.length) {
       void vscode.window.showWarningMessage(
-        `Undid ${write.agentName}'s edit to ${path.basename(write.path)} except ${merged.conflicts.length} place(s) you changed since.`);
+        merged.conflicts.length === 1 ? vscode.l10n.t("Undid {0}'s edit to {1} except 1 place you changed since.", write.agentName, path.basename(write.path)) : vscode.l10n.t("Undid {0}'s edit to {1} except {2} places you changed since.", write.agentName, path.basename(write.path), merged.conflicts.length));
     }
     const opened = doc ?? await vscode.workspace.openTextDocument(vscode.Uri.file(target.real));
     await this.replaceText(opened, opened.getText(), merged.text, target);

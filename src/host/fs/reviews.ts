@@ -155,8 +155,10 @@ export class ReviewManager extends Disposable {
     const merge = new ReviewMerge(req.base, req.theirs, req.ours, { ours: 'your edits', theirs: `${req.agentName}'s edit` });
     this.content.set(left, merge.ours);
     this.content.set(right, merge.proposed);
-    const conflictNote = merge.unresolved ? ' (conflicts with your edits)' : '';
-    const title = `${escapeBidi(path.basename(req.path))}: ${req.agentName} wants to ${req.isNewFile ? 'create this file' : 'edit'}${conflictNote}`;
+    const file = escapeBidi(path.basename(req.path));
+    const title = req.isNewFile
+      ? (merge.unresolved ? vscode.l10n.t('{0}: {1} wants to create this file (conflicts with your edits)', file, req.agentName) : vscode.l10n.t('{0}: {1} wants to create this file', file, req.agentName))
+      : (merge.unresolved ? vscode.l10n.t('{0}: {1} wants to edit (conflicts with your edits)', file, req.agentName) : vscode.l10n.t('{0}: {1} wants to edit', file, req.agentName));
 
     return new Promise<ReviewOutcome>(resolve => {
       let done = false;
@@ -189,8 +191,8 @@ export class ReviewManager extends Disposable {
           this.stale.delete(id);
           if (this.question?.reviewId === id) this.question.hide();
           this.remember(id, outcome.decision === 'cancelled'
-            ? `Nothing was written to ${path.basename(req.path)}: its review ended because ${outcome.reason}.`
-            : `The edit to ${path.basename(req.path)} was already ${outcome.decision === 'reject' ? 'rejected' : 'accepted'}.`);
+            ? vscode.l10n.t({ message: 'Nothing was written to {0}: its review ended because {1}.', args: [path.basename(req.path), outcome.reason], comment: '{1} is a reason in English, e.g. "the agent withdrew its request"' })
+            : outcome.decision === 'reject' ? vscode.l10n.t('The edit to {0} was already rejected.', path.basename(req.path)) : vscode.l10n.t('The edit to {0} was already accepted.', path.basename(req.path)));
           this.log.info(`Review of ${req.path}: ${outcome.decision}${outcome.decision === 'cancelled' ? ` (${outcome.reason})` : ''}`);
           this.fire();
           // The diff closes before the agent hears the answer (and before an accepted edit lands).
@@ -247,8 +249,8 @@ export class ReviewManager extends Disposable {
   private ask(review: Pending, c: ReviewConflict): Promise<Resolution | undefined> {
     this.question?.hide();
     const pick = vscode.window.createQuickPick<ConflictChoice>();
-    pick.title = `${path.basename(review.path)}: conflict ${c.index + 1} of ${review.merge.conflicts.length} with ${review.agentName}'s edit`;
-    pick.placeholder = `Lines ${c.startLine + 1}–${c.endLine} of the proposal: what should the file keep?`;
+    pick.title = vscode.l10n.t("{0}: conflict {1} of {2} with {3}'s edit", path.basename(review.path), c.index + 1, review.merge.conflicts.length, review.agentName);
+    pick.placeholder = vscode.l10n.t('Lines {0}–{1} of the proposal: what should the file keep?', c.startLine + 1, c.endLine);
     pick.items = conflictChoices(c, review.agentName);
     pick.ignoreFocusOut = true;
     return new Promise(resolve => {
@@ -369,13 +371,13 @@ interface ConflictChoice extends vscode.QuickPickItem {
 function conflictChoices(c: ReviewConflict, agentName: string): ConflictChoice[] {
   const preview = (text: string) => {
     const lines = text.split(/\r\n|\n|\r/).filter((l, i, all) => l || i < all.length - 1);
-    if (!lines.length) return '(deleted)';
-    return lines.slice(0, 3).map(l => l.trim()).join(' ⏎ ') + (lines.length > 3 ? ` … (${lines.length} lines)` : '');
+    if (!lines.length) return vscode.l10n.t('(deleted)');
+    return lines.slice(0, 3).map(l => l.trim()).join(' ⏎ ') + (lines.length > 3 ? ` … ${vscode.l10n.t('({0} lines)', lines.length)}` : '');
   };
   return [
-    { label: '$(person) Keep yours', description: preview(c.ours), resolution: 'ours' },
-    { label: `$(hubot) Take ${agentName}'s`, description: preview(c.theirs), resolution: 'theirs' },
-    { label: '$(files) Keep both', description: 'yours first, then the agent\'s', resolution: 'both' },
+    { label: `$(person) ${vscode.l10n.t('Keep yours')}`, description: preview(c.ours), resolution: 'ours' },
+    { label: `$(hubot) ${vscode.l10n.t("Take {0}'s", agentName)}`, description: preview(c.theirs), resolution: 'theirs' },
+    { label: `$(files) ${vscode.l10n.t('Keep both')}`, description: vscode.l10n.t("yours first, then the agent's"), resolution: 'both' },
   ];
 }
 

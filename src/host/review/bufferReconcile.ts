@@ -20,7 +20,7 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
   if (!doc?.isDirty) return undefined;
   const name = path.basename(filePath);
   if (diskAfter === null) {
-    void vscode.window.showWarningMessage(`${agentName} deleted ${name} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t("{0} deleted {1} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.", agentName, name));
     return undefined;
   }
   const buffer = doc.getText();
@@ -47,10 +47,12 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
   log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
-  const message = conflicts
-    ? `${agentName} changed ${name} on disk while you had unsaved edits. Your edits were merged into its version; ${conflicts} place${conflicts > 1 ? 's' : ''} where you both changed the same lines ${conflicts > 1 ? 'are' : 'is'} marked as a conflict in the file.`
-    : `${agentName} changed ${name} on disk while you had unsaved edits. Your edits were merged into its version: save to keep both.`;
-  void vscode.window.showWarningMessage(message, 'Show File').then(choice => {
+  const message = conflicts > 1
+    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; {2} places where you both changed the same lines are marked as a conflict in the file.', agentName, name, conflicts)
+    : conflicts
+    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; 1 place where you both changed the same lines is marked as a conflict in the file.', agentName, name)
+    : vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version: save to keep both.', agentName, name);
+  void vscode.window.showWarningMessage(message, vscode.l10n.t('Show File')).then(choice => {
     if (choice) void vscode.window.showTextDocument(doc);
   });
   return { conflicts };

@@ -44,7 +44,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       this.lensEmitter.fire();
       this.decorate();
       const count = tracker.views().reduce((n, t) => n + t.files.length, 0);
-      tree.badge = count ? { value: count, tooltip: `${count} changed file(s) to review` } : undefined;
+      tree.badge = count ? { value: count, tooltip: count === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', count) } : undefined;
       void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', count > 0);
       for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === BASELINE_SCHEME) this.docEmitter.fire(doc.uri);
     }));
@@ -68,10 +68,11 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const files = views.flatMap(v => v.files);
     if (!files.length) return false;
     const created = files.filter(f => f.kind === 'created').length;
-    const detail = `Each file goes back to its text before the agent changed it${created ? `; ${created} file${created > 1 ? 's' : ''} the agent created will be deleted` : ''}. ` +
-      'Your own later edits are kept. Ctrl+Z in an editor brings a change back.';
-    const ok = await vscode.window.showWarningMessage(`Undo the agent's changes to ${files.length} file${files.length > 1 ? 's' : ''}?`, { modal: true, detail }, 'Undo All');
-    if (ok !== 'Undo All') return false;
+    const detail = `${created > 1 ? vscode.l10n.t('Each file goes back to its text before the agent changed it; {0} files the agent created will be deleted.', created) : created ? vscode.l10n.t('Each file goes back to its text before the agent changed it; 1 file the agent created will be deleted.') : vscode.l10n.t('Each file goes back to its text before the agent changed it.')} ` +
+      vscode.l10n.t('Your own later edits are kept. Ctrl+Z in an editor brings a change back.');
+    const undoAll = vscode.l10n.t('Undo All');
+    const ok = await vscode.window.showWarningMessage(files.length > 1 ? vscode.l10n.t("Undo the agent's changes to {0} files?", files.length) : vscode.l10n.t("Undo the agent's changes to 1 file?"), { modal: true, detail }, undoAll);
+    if (ok !== undoAll) return false;
     for (const v of views) await this.tracker.undo(v.turnId);
     return true;
   }
@@ -85,7 +86,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
     const hunk = ref.hunkId ? this.tracker.hunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
     const line = Math.max(0, (hunk?.curLine ?? 1) - 1);
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(ref.path)} (agent's changes)`,
+    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t({ message: "{0} (agent's changes)", args: [path.basename(ref.path)], comment: 'Title of a diff editor; {0} is a file name' }),
       { preview: true, selection: new vscode.Range(line, 0, line, 0) });
   }
 
@@ -114,9 +115,9 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.type) {
       case 'turn': {
-        const item = new vscode.TreeItem(`${node.turn.agentName}: ${node.turn.files.length} file(s)`, vscode.TreeItemCollapsibleState.Expanded);
-        item.description = 'written, undoable';
-        item.tooltip = 'The agent already wrote these changes: keep them, or undo them.';
+        const item = new vscode.TreeItem(node.turn.files.length === 1 ? vscode.l10n.t('{0}: 1 file', node.turn.agentName) : vscode.l10n.t('{0}: {1} files', node.turn.agentName, node.turn.files.length), vscode.TreeItemCollapsibleState.Expanded);
+        item.description = vscode.l10n.t({ message: 'written, undoable', comment: 'The agent already wrote these changes to disk; they can be undone' });
+        item.tooltip = vscode.l10n.t('The agent already wrote these changes: keep them, or undo them.');
         item.contextValue = 'switchboard.turn';
         item.iconPath = new vscode.ThemeIcon('hubot');
         return item;
@@ -124,17 +125,17 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       case 'file': {
         const uri = vscode.Uri.file(node.path);
         const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${node.kind === 'modified' ? '' : node.kind + ' '}+${node.added} -${node.removed}`;
+        item.description = node.kind === 'created' ? vscode.l10n.t({ message: 'created +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent created; {0} lines added, {1} removed' }) : node.kind === 'deleted' ? vscode.l10n.t({ message: 'deleted +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent deleted; {0} lines added, {1} removed' }) : `+${node.added} -${node.removed}`;
         item.contextValue = 'switchboard.file';
-        item.command = { command: 'switchboard.openChangeDiff', title: 'Open Diff', arguments: [{ turnId: node.turnId, path: node.path }] };
+        item.command = { command: 'switchboard.openChangeDiff', title: vscode.l10n.t('Open Diff'), arguments: [{ turnId: node.turnId, path: node.path }] };
         return item;
       }
       case 'hunk': {
-        const item = new vscode.TreeItem(`Line ${node.line}`, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('Line {0}', node.line), vscode.TreeItemCollapsibleState.None);
         item.description = `+${node.added} -${node.removed}`;
         item.contextValue = 'switchboard.hunk';
         item.iconPath = new vscode.ThemeIcon('diff');
-        item.command = { command: 'switchboard.openChangeDiff', title: 'Open Diff', arguments: [{ turnId: node.turnId, path: node.path, hunkId: node.hunkId }] };
+        item.command = { command: 'switchboard.openChangeDiff', title: vscode.l10n.t('Open Diff'), arguments: [{ turnId: node.turnId, path: node.path, hunkId: node.hunkId }] };
         return item;
       }
     }
@@ -150,9 +151,9 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
         const range = new vscode.Range(line, 0, line, 0);
         const ref: ChangeRef = { turnId, path: change.path, hunkId: h.id };
         lenses.push(
-          new vscode.CodeLens(range, { title: `$(check) Keep (+${h.added} -${h.removed})`, command: 'switchboard.keepChange', arguments: [ref] }),
-          new vscode.CodeLens(range, { title: '$(discard) Undo', command: 'switchboard.undoChange', arguments: [ref] }),
-          new vscode.CodeLens(range, { title: 'Diff', command: 'switchboard.openChangeDiff', arguments: [ref] }),
+          new vscode.CodeLens(range, { title: `$(check) ${vscode.l10n.t({ message: 'Keep (+{0} -{1})', args: [h.added, h.removed], comment: 'CodeLens: keep the agent\'s change of {0} added and {1} removed lines' })}`, command: 'switchboard.keepChange', arguments: [ref] }),
+          new vscode.CodeLens(range, { title: `$(discard) ${vscode.l10n.t('Undo')}`, command: 'switchboard.undoChange', arguments: [ref] }),
+          new vscode.CodeLens(range, { title: vscode.l10n.t({ message: 'Diff', comment: 'CodeLens: show the agent\'s change in a diff editor' }), command: 'switchboard.openChangeDiff', arguments: [ref] }),
         );
       }
     }

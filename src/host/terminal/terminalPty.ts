@@ -129,7 +129,7 @@ export class TerminalPty implements vscode.Pseudoterminal {
     if (batch.skipped > 0) {
       this.decoder = new StringDecoder('utf8');
       this.crlf.reset();
-      text += `${RESET}${this.atLineStart ? '' : '\r\n'}${DIM}[… ${formatBytes(batch.skipped)} of output not shown …]${RESET}\r\n`;
+      text += `${RESET}${this.atLineStart ? '' : '\r\n'}${DIM}[${vscode.l10n.t('… {0} of output not shown …', formatBytes(batch.skipped))}]${RESET}\r\n`;
     }
     text += this.crlf.convert(this.decoder.write(batch.data));
     this.write(text);

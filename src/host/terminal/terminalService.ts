@@ -311,7 +311,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const id = `terminal-${nextId++}`;
     const name = escapeBidi(terminalName(agent.agentName, line));
     this.log.info(`Terminal ${id} (pid ${proc.pid}) for ${agent.agentName}: ${line} (cwd ${cwd}${proc.shell ? `, via ${proc.shell}` : ''})`);
-    const pty = new TerminalPty(proc, `${agent.agentName} runs: ${escapeBidi(line)}`, () => this.onUserClose(id));
+    const pty = new TerminalPty(proc, vscode.l10n.t({ message: '{0} runs: {1}', args: [agent.agentName, escapeBidi(line)], comment: 'First line of an agent terminal: {0} is the agent, {1} its command line' }), () => this.onUserClose(id));
     const entry: Entry = {
       id, owner, agentName: agent.agentName, sessionId: params.sessionId, name, commandLine: line,
       proc, pty, terminal: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,
