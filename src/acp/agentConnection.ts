@@ -22,7 +22,7 @@ export class AgentStartError extends Error {
   }
 }
 
-export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.1.0' };
+export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.2.0' };
 
 /** After a pipe to the agent closed, how long it has to exit before that counts as a broken connection. */
 const EXIT_AFTER_EOF_MS = 300;
