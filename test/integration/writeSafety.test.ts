@@ -48,6 +48,8 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     const tab = diffTabs().find(t => (t.input as vscode.TabInputTextDiff).modified.path.startsWith(`/${id}/`));
     return tab?.input as vscode.TabInputTextDiff | undefined;
   });
+  /** Diff tabs of one review (tool-call diffs share the scheme and may be open too). */
+  const diffTabsOf = (id: string) => diffTabs().filter(t => (t.input as vscode.TabInputTextDiff).modified.path.startsWith(`/${id}/`));
   const textOf = async (uri: vscode.Uri) => (await vscode.workspace.openTextDocument(uri)).getText();
   /** Waits until `uri` (a side of a review) shows `expected`. */
   async function shows(uri: vscode.Uri, expected: string | RegExp, what: string): Promise<void> {
@@ -233,7 +235,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     await done;
     assert.equal(lastOf(sb.chat.items, 'turnEnd')?.stopReason, 'cancelled', dump(sb.chat.items));
     await waitFor('the review to end', () => !reviewOf(file));
-    await waitFor('the diff to close', () => diffTabs().length === 0);
+    await waitFor('the diff to close', () => diffTabsOf(review.id).length === 0);
     assert.equal((await outcome(log, 0)).error?.code, -32800);
     assert.equal(sb.files.accept(review.id), false, 'a late Accept');
     await vscode.commands.executeCommand('switchboard.acceptWrite', review.id);
@@ -297,7 +299,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     const review = await reviewFor(file);
     await send('crash');
     await waitFor('the review to end', () => !reviewOf(file));
-    await waitFor('the diff to close', () => diffTabs().length === 0);
+    await waitFor('the diff to close', () => diffTabsOf(review.id).length === 0);
     assert.equal(sb.files.accept(review.id), false);
     assert.match(sb.files.whyEnded(review.id) ?? '', /exited|crashed|stopped/);
     assert.equal(fs.readFileSync(file, 'utf8'), 'before\n');
