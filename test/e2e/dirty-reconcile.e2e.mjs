@@ -50,7 +50,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.screenshot({ path: path.join(shotsDir, 'dirty-reconcile-permission.png') });
   assert.equal(fs.readFileSync(file, 'utf8'), BEFORE, 'nothing is written before the answer');
 
-  await card.getByRole('button', { name: /^Allow \(key/ }).click();
+  await card.getByRole('button', { name: /^\d+\. Allow:/ }).click();
   await view.locator('.message.agent', { hasText: 'Renamed entry 18.' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'the agent wrote the disk itself');
   assert.match(await card.locator('.diff-state').innerText(), /^Allowed: the agent writes this change itself/);
