@@ -118,6 +118,8 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
         const item = new vscode.TreeItem(node.turn.files.length === 1 ? vscode.l10n.t('{0}: 1 file', node.turn.agentName) : vscode.l10n.t('{0}: {1} files', node.turn.agentName, node.turn.files.length), vscode.TreeItemCollapsibleState.Expanded);
         item.description = vscode.l10n.t({ message: 'written, undoable', comment: 'The agent already wrote these changes to disk; they can be undone' });
         item.tooltip = vscode.l10n.t('The agent already wrote these changes: keep them, or undo them.');
+        // A string tooltip would become the row's accessible name and hide what the row says.
+        item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
         item.contextValue = 'switchboard.turn';
         item.iconPath = new vscode.ThemeIcon('hubot');
         return item;
