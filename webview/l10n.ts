@@ -18,5 +18,13 @@ function read(): L10nData {
 const data = read();
 if (data.bundle && typeof data.bundle === 'object') l10n.config({ contents: data.bundle });
 
-/** The UI language (VS Code's `env.language`), for number formats. */
-export const uiLanguage: string = typeof data.lang === 'string' && data.lang ? data.lang : 'en';
+/** The UI language (VS Code's `env.language`), for number formats; 'en' when it is not a valid tag. */
+export const uiLanguage: string = validTag(data.lang) ?? 'en';
+
+function validTag(lang: unknown): string | undefined {
+  try {
+    return typeof lang === 'string' && lang ? Intl.getCanonicalLocales(lang)[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
