@@ -5,6 +5,8 @@
 //   changed-files list or the tab strip is redrawn). The control that had the keyboard focus gets it
 //   back in the rebuilt part, so the focus never falls to the page while the user works.
 
+import * as l10n from '@vscode/l10n';
+
 const MAX_ANNOUNCEMENT = 1500;
 const KEEP_ANNOUNCEMENTS = 5;
 
@@ -17,7 +19,7 @@ export function announce(text: string, kind: AnnouncementKind): void {
   if (!region || !clean) return;
   const entry = document.createElement('p');
   entry.dataset.kind = kind;
-  entry.textContent = clean.length > MAX_ANNOUNCEMENT ? `${clean.slice(0, MAX_ANNOUNCEMENT)}… (continues in the conversation)` : clean;
+  entry.textContent = clean.length > MAX_ANNOUNCEMENT ? l10n.t('{0}… (continues in the conversation)', clean.slice(0, MAX_ANNOUNCEMENT)) : clean;
   region.append(entry);
   // Old entries go (removals are not read); a few stay so a quick succession is not cut short.
   while (region.childElementCount > KEEP_ANNOUNCEMENTS) region.firstElementChild!.remove();

@@ -1,13 +1,15 @@
 // The chat view in the browser. It renders what the host sends and applies transcript operations
 // once per animation frame. A streamed message re-renders only itself, once per frame, however
 // many chunks arrived; the rest of the transcript is never touched.
+import { uiLanguage } from './l10n';
+import * as l10n from '@vscode/l10n';
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi } from '../src/common/bidi';
-import { isAllow, isReject, kindLabel, orderOptions } from '../src/common/permissionOptions';
+import { isAllow, isReject, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
@@ -153,16 +155,16 @@ function announceAdded(item: Item): void {
   if (speaking && speaking !== item.id) {
     // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
     const text = rendered.get(speaking)?.el.innerText ?? '';
-    announce(`Agent: ${text}`, 'message');
+    announce(l10n.t('Agent: {0}', text), 'message');
     speaking = undefined;
   }
   if (item.kind === 'agent') speaking = item.id;
   else if (item.kind === 'permission') {
     const p = item.permission;
     // Numbered and named as the card's buttons are.
-    const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name}`).join(', ');
-    announce(`Permission needed: ${titleText(p.title)}. Options ${options}.`, 'permission');
-  } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
+    const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name}`).join(', ');
+    announce(l10n.t('Permission needed: {0}. Options {1}.', titleText(p.title), options), 'permission');
+  } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' ')), 'turn');
 }
 
 function renderDirty(force: boolean): void {
@@ -192,13 +194,13 @@ function replaceItem(item: Item): void {
 function build(item: Item): Rendered {
   switch (item.kind) {
     case 'user': {
-      const el = h('article', 'message user', { 'aria-label': 'You' });
+      const el = h('article', 'message user', { 'aria-label': l10n.t('You') });
       const body = h('div', 'body', {}, item.text);
-      el.append(h('div', 'who', {}, 'You'), body);
+      el.append(h('div', 'who', {}, l10n.t('You')), body);
       return { el, item };
     }
     case 'agent': {
-      const el = h('article', `message agent${item.late ? ' late' : ''}`, { 'aria-label': item.late ? 'Agent, after its turn ended' : 'Agent' });
+      const el = h('article', `message agent${item.late ? ' late' : ''}`, { 'aria-label': item.late ? l10n.t('Agent, after its turn ended') : l10n.t('Agent') });
       const body = h('div', 'body markdown');
       if (item.late) el.append(lateNote());
       el.append(body);
@@ -207,7 +209,7 @@ function build(item: Item): Rendered {
     case 'thought': {
       const el = h('details', 'thought', { 'data-k': 'thought' });
       const body = h('div', 'body markdown');
-      el.append(h('summary', '', {}, 'Thinking'), body);
+      el.append(h('summary', '', {}, l10n.t('Thinking')), body);
       return { el, item, stream: new StreamedMarkdown(body, item.text, displayLimit(el, item.id)) };
     }
     case 'tool': {
@@ -218,7 +220,7 @@ function build(item: Item): Rendered {
     case 'permission':
       return { el: buildPermission(item), item };
     case 'turnEnd':
-      return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`), item };
+      return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' '))), item };
     case 'notice':
       return { el: h('div', 'notice', { role: 'note' }, item.text), item };
     case 'error': {
@@ -238,23 +240,58 @@ function displayLimit(el: HTMLElement, itemId: string): { maxChars: number; onCu
   return {
     maxChars: MESSAGE_DISPLAY_MAX_CHARS,
     onCut: () => {
-      const note = h('div', 'message-cut', { role: 'note' }, `This message is too long to show here; only its first ${MESSAGE_DISPLAY_MAX_CHARS.toLocaleString('en')} characters are shown. `);
-      note.append(button('Open the full message', 'secondary', () => send({ type: 'item/openText', tab: activeTab, itemId })));
+      const note = h('div', 'message-cut', { role: 'note' }, l10n.t('This message is too long to show here; only its first {0} characters are shown.', MESSAGE_DISPLAY_MAX_CHARS.toLocaleString(uiLanguage)) + ' ');
+      note.append(button(l10n.t('Open the full message'), 'secondary', () => send({ type: 'item/openText', tab: activeTab, itemId })));
       el.append(note);
     },
   };
 }
 /** Something the agent sent after its turn ended: marked, never shown as running. */
 function lateNote(): HTMLElement {
-  return h('div', 'late-note', { role: 'note' }, 'Arrived after the turn ended');
+  return h('div', 'late-note', { role: 'note' }, l10n.t('Arrived after the turn ended'));
 }
 const lateStatus = (status: ToolCallView['status']): ToolCallView['status'] => (status === 'in_progress' ? 'pending' : status);
 
 const STOP_REASONS: Record<string, string> = {
-  end_turn: 'Done', cancelled: 'Stopped', max_tokens: 'Stopped: the agent reached its token limit',
-  max_turn_requests: 'Stopped: the agent reached its request limit for this turn', refusal: 'The agent refused to continue',
+  end_turn: l10n.t({ message: 'Done', comment: ['The end of the agent\'s turn'] }), cancelled: l10n.t({ message: 'Stopped', comment: ['The end of the agent\'s turn, stopped by the user'] }), max_tokens: l10n.t('Stopped: the agent reached its token limit'),
+  max_turn_requests: l10n.t('Stopped: the agent reached its request limit for this turn'), refusal: l10n.t('The agent refused to continue'),
 };
-const ACTION_LABELS = { restart: 'Restart agent', retry: 'Retry', openSettings: 'Open settings', authenticate: 'Sign in', showLog: 'Show log' } as const;
+const ACTION_LABELS = { restart: l10n.t('Restart agent'), retry: l10n.t('Retry'), openSettings: l10n.t('Open settings'), authenticate: l10n.t('Sign in'), showLog: l10n.t('Show log') };
+const AGENT_STATUS_LABELS: Record<ChatStatus['status'], string> = {
+  stopped: l10n.t({ message: 'stopped', comment: ['The agent status after its name in the status line'] }),
+  starting: l10n.t({ message: 'starting', comment: ['The agent status after its name in the status line'] }),
+  ready: l10n.t({ message: 'running', comment: ['The agent status after its name in the status line'] }),
+  error: l10n.t({ message: 'error', comment: ['The agent status after its name in the status line'] }),
+};
+const PRIORITY_LABELS: Record<string, string> = {
+  high: l10n.t({ message: 'high', comment: ['A plan entry\'s priority'] }), medium: l10n.t({ message: 'medium', comment: ['A plan entry\'s priority'] }),
+  low: l10n.t({ message: 'low', comment: ['A plan entry\'s priority'] }),
+};
+/** A tool call's or plan entry's status, in words. */
+function toolStatusText(status: string): string {
+  switch (status) {
+    case 'pending': return l10n.t('pending');
+    case 'in_progress': return l10n.t('in progress');
+    case 'completed': return l10n.t('completed');
+    case 'failed': return l10n.t('failed');
+    case 'cancelled': return l10n.t('cancelled');
+    default: return status.replace('_', ' ');
+  }
+}
+/** What a permission option's kind does (the words of KIND_LABELS in src/common/permissionOptions.ts). */
+function kindText(kind: string): string {
+  switch (kind) {
+    case 'allow_once': return l10n.t('Allow once');
+    case 'allow_always': return l10n.t('Always allow');
+    case 'reject_once': return l10n.t('Reject once');
+    case 'reject_always': return l10n.t('Always reject');
+    default: return l10n.t('Unknown ({0})', kind);
+  }
+}
+/** The title of a write held for review. */
+function wantsTo(agentName: string, isNewFile: boolean, name: string): string {
+  return isNewFile ? l10n.t('{0} wants to create {1}', agentName, name) : l10n.t('{0} wants to edit {1}', agentName, name);
+}
 const TOOL_ICONS: Record<string, string> = {
   read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb',
   fetch: 'globe', switch_mode: 'settings-gear', other: 'tools',
@@ -262,10 +299,10 @@ const TOOL_ICONS: Record<string, string> = {
 const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash' };
 
 function buildTool(itemId: string, t: ToolCallView): HTMLElement {
-  const el = h('article', `tool status-${t.status}`, { 'aria-label': `Tool call ${titleText(t.title)}, ${t.status.replace('_', ' ')}` });
+  const el = h('article', `tool status-${t.status}`, { 'aria-label': l10n.t('Tool call {0}, {1}', titleText(t.title), toolStatusText(t.status)) });
   const head = h('div', 'tool-head');
-  head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), titleEl('span', 'tool-title', t.title || 'Tool call'),
-    h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
+  head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), titleEl('span', 'tool-title', t.title || l10n.t('Tool call')),
+    h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: toolStatusText(t.status), 'aria-label': toolStatusText(t.status) }));
   el.append(head);
   t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
   if (t.output) el.append(buildCommandOutput(t.output, t.status));
@@ -281,9 +318,9 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   }
   if (t.rawInput || t.rawOutput) {
     const raw = h('details', 'raw', { 'data-k': 'raw' });
-    raw.append(h('summary', '', {}, 'Raw input/output'));
-    if (t.rawInput) raw.append(h('div', 'raw-label', {}, 'Input'), h('pre', 'raw-body', {}, t.rawInput));
-    if (t.rawOutput) raw.append(h('div', 'raw-label', {}, 'Output'), h('pre', 'raw-body', {}, t.rawOutput));
+    raw.append(h('summary', '', {}, l10n.t('Raw input/output')));
+    if (t.rawInput) raw.append(h('div', 'raw-label', {}, l10n.t('Input')), h('pre', 'raw-body', {}, t.rawInput));
+    if (t.rawOutput) raw.append(h('div', 'raw-label', {}, l10n.t('Output')), h('pre', 'raw-body', {}, t.rawOutput));
     el.append(raw);
   }
   return el;
@@ -292,12 +329,12 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
 /** What a diff is: proposed and held for the user's answer, or already written by the agent (undoable). */
 function diffState(status: ToolCallView['status'] | 'permission' | 'allowed' | 'refused'): { text: string; cls: string } | undefined {
   switch (status) {
-    case 'allowed': return { text: 'Allowed: the agent writes this change itself; keep or undo it under the changed files once written.', cls: 'applied' };
-    case 'refused': return { text: 'Not allowed: not written.', cls: 'not-applied' };
-    case 'permission': return { text: 'Not written yet: if you allow it, the agent writes this change itself (undoable afterwards).', cls: 'held' };
-    case 'completed': return { text: 'Written by the agent: keep or undo it under the changed files.', cls: 'applied' };
-    case 'failed': case 'cancelled': return { text: 'Not written.', cls: 'not-applied' };
-    default: return { text: 'Proposed: not written yet.', cls: 'held' };
+    case 'allowed': return { text: l10n.t('Allowed: the agent writes this change itself; keep or undo it under the changed files once written.'), cls: 'applied' };
+    case 'refused': return { text: l10n.t('Not allowed: not written.'), cls: 'not-applied' };
+    case 'permission': return { text: l10n.t('Not written yet: if you allow it, the agent writes this change itself (undoable afterwards).'), cls: 'held' };
+    case 'completed': return { text: l10n.t('Written by the agent: keep or undo it under the changed files.'), cls: 'applied' };
+    case 'failed': case 'cancelled': return { text: l10n.t('Not written.'), cls: 'not-applied' };
+    default: return { text: l10n.t('Proposed: not written yet.'), cls: 'held' };
   }
 }
 
@@ -305,12 +342,12 @@ function diffState(status: ToolCallView['status'] | 'permission' | 'allowed' | '
 function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: ToolCallView['status']): HTMLElement {
   const box = h('div', 'terminal command-output');
   const head = h('div', 'terminal-head');
-  const exit = out.exitCode === null ? (status === 'completed' || status === 'failed' ? 'finished' : 'running') : `exit code ${out.exitCode}`;
-  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, `Output (${exit})`));
+  const title = out.exitCode === null ? (status === 'completed' || status === 'failed' ? l10n.t('Output (finished)') : l10n.t('Output (running)')) : l10n.t('Output (exit code {0})', out.exitCode);
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, title));
   const pre = h('pre', 'terminal-tail');
   if (out.stdout) pre.append(document.createTextNode(out.stdout));
   if (out.stderr) pre.append(h('span', 'stderr', { title: 'stderr' }, out.stderr));
-  if (!out.stdout && !out.stderr) pre.append(h('span', 'hunk', {}, '(no output)'));
+  if (!out.stdout && !out.stderr) pre.append(h('span', 'hunk', {}, l10n.t('(no output)')));
   box.append(head, pre);
   return box;
 }
@@ -339,9 +376,9 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
     case 'diff': {
       const box = h('div', 'diff');
       const head = h('div', 'diff-head');
-      head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, escapeBidi(c.path.split(/[\\/]/).pop()!) + (c.isNew ? ' (new file)' : '')),
+      head.append(h('span', 'diff-path', { title: escapeBidi(c.path) }, c.isNew ? l10n.t('{0} (new file)', escapeBidi(c.path.split(/[\\/]/).pop()!)) : escapeBidi(c.path.split(/[\\/]/).pop()!)),
         h('span', 'diff-added', {}, `+${c.preview.added}`), h('span', 'diff-removed', {}, `-${c.preview.removed}`),
-        button('Open diff', 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index: c.index ?? index })));
+        button(l10n.t('Open diff'), 'secondary small', () => send({ type: 'diff/open', tab: activeTab, itemId, index: c.index ?? index })));
       const pre = h('pre', 'diff-lines');
       for (const line of c.preview.lines) {
         pre.append(h('span', line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx', {}, line + '\n'));
@@ -350,7 +387,7 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
       const state = diffState(status);
       box.append(head);
       if (state) box.append(h('div', `diff-state ${state.cls}`, {}, state.text));
-      if (c.unlocated) box.append(h('div', 'diff-unlocated', { role: 'note' }, `Could not find this edit in the file (${c.unlocated}): shown without line numbers.`));
+      if (c.unlocated) box.append(h('div', 'diff-unlocated', { role: 'note' }, l10n.t('Could not find this edit in the file ({0}): shown without line numbers.', c.unlocated)));
       box.append(pre);
       return box;
     }
@@ -365,40 +402,40 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
 function fillTerminal(box: HTMLElement, terminalId: string): void {
   const tail = terminalTails.get(terminalId);
   const head = h('div', 'terminal-head');
-  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, tail?.exited ? 'Terminal (finished)' : 'Terminal'),
-    button('Show terminal', 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, tail?.exited ? l10n.t('Terminal (finished)') : l10n.t('Terminal')),
+    button(l10n.t('Show terminal'), 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
   box.replaceChildren(head, h('pre', 'terminal-tail', {}, tail?.text ?? ''));
 }
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
   const p = item.permission;
   // Focusable: number keys answer this card only while it has focus.
-  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': `Permission request: ${titleText(p.title)}`, tabindex: '-1' });
+  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': l10n.t('Permission request: {0}', titleText(p.title)), tabindex: '-1' });
   if (p.late) el.append(lateNote());
   el.append(titleEl('div', 'permission-title', p.title));
   const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
   p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : allowed ? 'allowed' : 'refused')));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
-    el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? 'Not answered (cancelled)' : `You chose: ${p.outcome}`));
+    el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? l10n.t('Not answered (cancelled)') : l10n.t('You chose: {0}', p.outcome)));
     return el;
   }
   el.tabIndex = 0;
   // Shown for what they do: order, style and label come from the kind; a contradicting name is flagged.
   const options = orderOptions(p.options);
-  const row = h('div', 'actions', { role: 'group', 'aria-label': 'Options' });
+  const row = h('div', 'actions', { role: 'group', 'aria-label': l10n.t('Options') });
   options.forEach((o, i) => {
-    const label = o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name;
+    const label = o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name;
     const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
     row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
-      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), `${i + 1}. ${label}: ${kindLabel(o.kind)} (key ${i + 1})`));
+      send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), l10n.t({ message: '{0}. {1}: {2} (key {0})', args: [i + 1, label, kindText(o.kind)], comment: ['A permission button\'s name: {0} its number (the key that answers), {1} its label, {2} what it does (Allow once…)'] })));
   });
   el.append(row);
   if (options.some(o => o.misleading)) {
-    el.append(h('div', 'permission-warning', { role: 'note' }, "Careful: an option's name says the opposite of what it does. Each button shows what it does."));
+    el.append(h('div', 'permission-warning', { role: 'note' }, l10n.t("Careful: an option's name says the opposite of what it does. Each button shows what it does.")));
   }
-  el.append(h('div', 'hint', {}, `With this card focused, press 1–${options.length} to answer. Esc stops the turn.`));
+  el.append(h('div', 'hint', {}, l10n.t('With this card focused, press 1–{0} to answer. Esc stops the turn.', options.length)));
   el.addEventListener('keydown', e => {
     if (!el.contains(e.target as Node) || e.ctrlKey || e.metaKey || e.altKey) return;
     const option = options[Number(e.key) - 1];
@@ -438,13 +475,13 @@ function buildWrites(writes: readonly PendingWriteView[]): void {
   const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
   writesEl.replaceChildren(...writes.map(w => {
     const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
-    const card = h('article', 'write-review', { 'aria-label': `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}` });
-    card.append(h('div', 'write-title', { title: w.path }, `${w.agentName} wants to ${w.isNewFile ? 'create' : 'edit'} ${name}`));
-    card.append(h('div', 'diff-state held', {}, 'Held: nothing is written until you accept.'));
-    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, `${w.conflicts} conflict${w.conflicts === 1 ? '' : 's'} with your edits: Accept asks you what to keep.`));
+    const card = h('article', 'write-review', { 'aria-label': wantsTo(w.agentName, w.isNewFile, name) });
+    card.append(h('div', 'write-title', { title: w.path }, wantsTo(w.agentName, w.isNewFile, name)));
+    card.append(h('div', 'diff-state held', {}, l10n.t('Held: nothing is written until you accept.')));
+    if (w.conflicts) card.append(h('div', 'write-conflicts', {}, w.conflicts === 1 ? l10n.t('1 conflict with your edits: Accept asks you what to keep.') : l10n.t('{0} conflicts with your edits: Accept asks you what to keep.', w.conflicts)));
     const row = h('div', 'actions');
-    row.append(button('Show diff', 'secondary', act('diff', w.id)), button('Accept', 'allow', act('accept', w.id)),
-      button('Reject', 'secondary', act('reject', w.id)), button('Accept all for this session', 'secondary', act('acceptAll', w.id)));
+    row.append(button(l10n.t('Show diff'), 'secondary', act('diff', w.id)), button(l10n.t('Accept'), 'allow', act('accept', w.id)),
+      button(l10n.t('Reject'), 'secondary', act('reject', w.id)), button(l10n.t('Accept all for this session'), 'secondary', act('acceptAll', w.id)));
     card.append(row);
     return card;
   }));
@@ -466,9 +503,9 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
   const box = h('div', 'changes');
   for (const turn of turns) {
     const head = h('div', 'changes-head');
-    head.append(h('span', 'changes-title', { title: 'Already written by the agent: keep them, or undo them' }, `${turn.files.length} file${turn.files.length === 1 ? '' : 's'} changed`),
-      h('span', 'diff-state applied', {}, 'written, undoable'),
-      button('Keep all', 'secondary small', act('keep', turn.turnId)), button('Undo all', 'secondary small', act('undo', turn.turnId)));
+    head.append(h('span', 'changes-title', { title: l10n.t('Already written by the agent: keep them, or undo them') }, turn.files.length === 1 ? l10n.t('1 file changed') : l10n.t('{0} files changed', turn.files.length)),
+      h('span', 'diff-state applied', {}, l10n.t('written, undoable')),
+      button(l10n.t('Keep all'), 'secondary small', act('keep', turn.turnId)), button(l10n.t('Undo all'), 'secondary small', act('undo', turn.turnId)));
     box.append(head);
     for (const f of turn.files) {
       const key = `${turn.turnId}|${f.path}`;
@@ -478,7 +515,7 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       const open = openFiles.has(key);
       const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: f.path });
       toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
-        h('span', 'change-name', {}, name + (f.kind === 'modified' ? '' : ` (${f.kind})`)),
+        h('span', 'change-name', {}, f.kind === 'created' ? l10n.t('{0} (created)', name) : f.kind === 'deleted' ? l10n.t('{0} (deleted)', name) : name),
         h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`));
       const hunks = h('div', 'hunks');
       hunks.hidden = !open;
@@ -491,16 +528,16 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       });
       const fileRow = h('div', 'change-row');
       fileRow.append(toggle,
-        button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path), `Open diff of ${name}`),
-        button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path), `Keep the changes to ${name}`),
-        button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path), `Undo the changes to ${name}`));
+        button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path), l10n.t('Open diff of {0}', name)),
+        button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path), l10n.t('Keep the changes to {0}', name)),
+        button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path), l10n.t('Undo the changes to {0}', name)));
       row.append(fileRow, hunks);
       for (const hk of f.hunks) {
         const hr = h('div', 'change-row hunk-row');
-        hr.append(h('span', 'change-name', {}, `Line ${hk.curLine}`), h('span', 'diff-added', {}, `+${hk.added}`), h('span', 'diff-removed', {}, `-${hk.removed}`),
-          button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path, hk.id), `Open diff at line ${hk.curLine}`),
-          button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path, hk.id), `Keep the change at line ${hk.curLine}`),
-          button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path, hk.id), `Undo the change at line ${hk.curLine}`));
+        hr.append(h('span', 'change-name', {}, l10n.t('Line {0}', hk.curLine)), h('span', 'diff-added', {}, `+${hk.added}`), h('span', 'diff-removed', {}, `-${hk.removed}`),
+          button('', 'icon codicon codicon-diff', act('diff', turn.turnId, f.path, hk.id), l10n.t('Open diff at line {0}', hk.curLine)),
+          button('', 'icon codicon codicon-check', act('keep', turn.turnId, f.path, hk.id), l10n.t('Keep the change at line {0}', hk.curLine)),
+          button('', 'icon codicon codicon-discard', act('undo', turn.turnId, f.path, hk.id), l10n.t('Undo the change at line {0}', hk.curLine)));
         hunks.append(hr);
       }
       box.append(row);
@@ -529,11 +566,11 @@ function buildTabs(list: readonly TabInfo[], active: string | undefined): void {
     const el = h('div', `tab state-${tab.state}${tab.id === active ? ' active' : ''}`);
     const label = h('div', 'tab-label', {
       role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1',
-      title: `${tab.title} — ${tab.agentName} (${STATE_LABELS[tab.state]}). Delete closes it.`,
+      title: l10n.t('{0} — {1} ({2}). Delete closes it.', tab.title, tab.agentName, STATE_LABELS[tab.state]),
     });
     label.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-hidden': 'true' }), h('span', 'tab-title', {}, tab.title),
       h('span', 'visually-hidden', {}, `, ${STATE_LABELS[tab.state]}`));
-    const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: `Close ${tab.title}`, 'aria-hidden': 'true', tabindex: '-1' });
+    const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: l10n.t('Close {0}', tab.title), 'aria-hidden': 'true', tabindex: '-1' });
     close.addEventListener('click', e => { e.stopPropagation(); send({ type: 'tab/close', tab: tab.id }); });
     el.append(label, close);
     el.addEventListener('click', () => send({ type: 'tab/select', tab: tab.id }));
@@ -552,11 +589,11 @@ function buildTabs(list: readonly TabInfo[], active: string | undefined): void {
 }
 
 // Beside the tab list (a tab list holds tabs only).
-$<HTMLElement>('tab-actions').append(button('', 'tab-new codicon codicon-add', () => send({ type: 'tab/new' }), 'New conversation'),
-  button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), "The agent's sessions"));
+$<HTMLElement>('tab-actions').append(button('', 'tab-new codicon codicon-add', () => send({ type: 'tab/new' }), l10n.t('New conversation')),
+  button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), l10n.t("The agent's sessions")));
 
 const STATE_ICONS = { idle: 'comment', starting: 'loading codicon-modifier-spin', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
-const STATE_LABELS = { idle: 'idle', starting: 'starting a session', busy: 'working', waiting: 'waiting for your permission', detached: 'agent not running' } as const;
+const STATE_LABELS = { idle: l10n.t('idle'), starting: l10n.t('starting a session'), busy: l10n.t('working'), waiting: l10n.t('waiting for your permission'), detached: l10n.t('agent not running') };
 
 let busy = false;
 function setBusy(b: boolean): void {
@@ -570,7 +607,7 @@ let chatStatus: ChatStatus = { agentName: undefined, status: 'stopped', detail: 
 function setStatus(status: ChatStatus, abs: PromptAbilities): void {
   abilities = abs;
   chatStatus = status;
-  agentEl.textContent = status.agentName ?? 'Choose agent';
+  agentEl.textContent = status.agentName ?? l10n.t('Choose agent');
   setTabs(tabs, activeTab);
 }
 
@@ -581,8 +618,8 @@ function renderStatus(): void {
   // The agent runs, but this conversation's session is still opening (real agents take seconds):
   // the prompt waits for it.
   const opening = state === 'starting' && (status.status === 'ready' || status.status === 'stopped');
-  const text = opening ? (status.status === 'ready' ? `Starting a session with ${status.agentName}…` : 'Starting the agent…')
-    : status.detail || (status.agentName ? `${status.agentName} · ${status.status === 'ready' ? 'running' : status.status}` : 'No agent running');
+  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : l10n.t('Starting the agent…'))
+    : status.detail || (status.agentName ? l10n.t({ message: '{0} · {1}', args: [status.agentName, AGENT_STATUS_LABELS[status.status]], comment: ['The status line: {0} is the agent\'s name, {1} its status (running, stopped…)'] }) : l10n.t('No agent running'));
   statusEl.className = `status-${opening ? 'starting' : status.status}`;
   // The status line is a live region: only a change is read out.
   if (statusEl.textContent !== text) statusEl.textContent = text;
@@ -597,12 +634,12 @@ function setMeta(m: SessionMeta | undefined): void {
   if (plan.length) {
     const done = plan.filter(e => e.status === 'completed').length;
     const details = h('details', 'plan', { open: '' });
-    details.append(h('summary', '', {}, `Plan · ${done}/${plan.length} done`));
+    details.append(h('summary', '', {}, l10n.t('Plan · {0}/{1} done', done, plan.length)));
     const list = h('ol', 'plan-entries');
     for (const e of plan) {
-      const li = h('li', `plan-entry ${e.status} priority-${e.priority}`, { title: `${e.status.replace('_', ' ')}, ${e.priority} priority` });
-      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { role: 'img', 'aria-label': e.status.replace('_', ' ') }),
-        h('span', '', {}, e.content), h('span', 'priority', {}, e.priority));
+      const li = h('li', `plan-entry ${e.status} priority-${e.priority}`, { title: l10n.t({ message: '{0}, {1} priority', args: [toolStatusText(e.status), PRIORITY_LABELS[e.priority] ?? e.priority], comment: ['A plan entry\'s tooltip: {0} is its status, {1} its priority (high, medium, low)'] }) });
+      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { role: 'img', 'aria-label': toolStatusText(e.status) }),
+        h('span', '', {}, e.content), h('span', 'priority', {}, PRIORITY_LABELS[e.priority] ?? e.priority));
       list.append(li);
     }
     details.append(list);
@@ -628,7 +665,7 @@ function setMeta(m: SessionMeta | undefined): void {
     const pct = usage.size ? Math.min(100, Math.round((usage.used / usage.size) * 100)) : 0;
     usageEl.textContent = `${compact(usage.used)} / ${compact(usage.size)}${usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : ''}`;
     usageEl.setAttribute('aria-valuenow', String(pct));
-    usageEl.title = `Context: ${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens (${pct}%)`;
+    usageEl.title = l10n.t('Context: {0} of {1} tokens ({2}%)', usage.used.toLocaleString(uiLanguage), usage.size.toLocaleString(uiLanguage), pct);
     usageEl.className = pct >= 90 ? 'high' : '';
   }
 }
@@ -773,7 +810,7 @@ promptEl.addEventListener('paste', e => {
   if (!files.length) return;
   e.preventDefault();
   if (!abilities.image) {
-    showComposerNote('This agent does not accept images.');
+    showComposerNote(l10n.t('This agent does not accept images.'));
     return;
   }
   for (const item of files) {
@@ -794,13 +831,13 @@ function renderAttachments(): void {
   for (const m of mentions) {
     attachmentsEl.append(chip(`@${m}`, 'file', () => { mentions.delete(m); renderAttachments(); }));
   }
-  images.forEach((img, i) => attachmentsEl.append(chip(`image ${i + 1} (${img.mimeType})`, 'file-media', () => { images.splice(i, 1); renderAttachments(); })));
+  images.forEach((img, i) => attachmentsEl.append(chip(l10n.t('image {0} ({1})', i + 1, img.mimeType), 'file-media', () => { images.splice(i, 1); renderAttachments(); })));
 }
 
 function chip(label: string, icon: string, remove: () => void): HTMLElement {
   const el = h('span', 'chip');
   el.append(h('span', `codicon codicon-${icon}`, { 'aria-hidden': 'true' }), h('span', '', {}, label),
-    button('', 'chip-remove codicon codicon-close', remove, `Remove ${label}`));
+    button('', 'chip-remove codicon codicon-close', remove, l10n.t('Remove {0}', label)));
   return el;
 }
 

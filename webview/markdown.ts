@@ -3,13 +3,14 @@
 // opens them (refusing `command:` and other schemes).
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import * as l10n from '@vscode/l10n';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
 // Code blocks get a copy button; the language is kept as a class for styling only.
 const defaultFence = md.renderer.rules.fence!;
 md.renderer.rules.fence = (tokens, idx, options, env, self) =>
-  `<div class="code-block"><button type="button" class="copy codicon codicon-copy" title="Copy" aria-label="Copy code"></button>${defaultFence(tokens, idx, options, env, self)}</div>`;
+  `<div class="code-block"><button type="button" class="copy codicon codicon-copy" title="${md.utils.escapeHtml(l10n.t('Copy'))}" aria-label="${md.utils.escapeHtml(l10n.t('Copy code'))}"></button>${defaultFence(tokens, idx, options, env, self)}</div>`;
 
 const PURIFY = {
   ALLOWED_TAGS: ['p', 'br', 'hr', 'em', 'strong', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',

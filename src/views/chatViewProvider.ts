@@ -265,8 +265,11 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
     `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource} data:`,
   ].join('; ');
+  // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
+  // in it can close the element. No bundle (English): the webview keeps its own text.
+  const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -274,34 +277,40 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <link rel="stylesheet" href="${asset('codicon.css')}">
 <link rel="stylesheet" href="${asset('chat.css')}">
 <title>Switchboard</title>
+<script type="application/json" id="l10n">${l10nData}</script>
 </head>
 <body>
 <header>
-<nav id="tab-bar" aria-label="Conversations"><div id="tabs" role="tablist" aria-label="Open conversations"></div><div id="tab-actions"></div></nav>
+<nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
 <div id="status" role="status" aria-live="polite"></div>
 </header>
-<main aria-label="Conversation"><div id="transcript" role="log" aria-label="Conversation" aria-live="off" tabindex="0"></div></main>
+<main aria-label="${attr(vscode.l10n.t('Conversation'))}"><div id="transcript" role="log" aria-label="${attr(vscode.l10n.t('Conversation'))}" aria-live="off" tabindex="0"></div></main>
 <div id="announcer" class="visually-hidden" aria-live="polite" aria-relevant="additions"></div>
-<section id="writes" aria-label="Edits waiting for your review" hidden></section>
-<section id="changes" aria-label="Changed files" hidden></section>
-<section id="plan" aria-label="Plan" hidden></section>
-<form id="composer" aria-label="Prompt the agent">
-  <ul id="completions" role="listbox" aria-label="Suggestions" hidden></ul>
-  <div id="attachments" role="group" aria-label="Attached files and images"></div>
-  <textarea id="prompt" rows="3" placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)" aria-label="Prompt"></textarea>
+<section id="writes" aria-label="${attr(vscode.l10n.t('Edits waiting for your review'))}" hidden></section>
+<section id="changes" aria-label="${attr(vscode.l10n.t('Changed files'))}" hidden></section>
+<section id="plan" aria-label="${attr(vscode.l10n.t('Plan'))}" hidden></section>
+<form id="composer" aria-label="${attr(vscode.l10n.t('Prompt the agent'))}">
+  <ul id="completions" role="listbox" aria-label="${attr(vscode.l10n.t('Suggestions'))}" hidden></ul>
+  <div id="attachments" role="group" aria-label="${attr(vscode.l10n.t('Attached files and images'))}"></div>
+  <textarea id="prompt" rows="3" placeholder="${attr(vscode.l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'))}" aria-label="${attr(vscode.l10n.t('Prompt'))}"></textarea>
   <div class="composer-actions">
-    <button type="button" id="agent" class="secondary" title="Choose the agent"></button>
-    <select id="mode" aria-label="Mode" hidden></select>
+    <button type="button" id="agent" class="secondary" title="${attr(vscode.l10n.t('Choose the agent'))}"></button>
+    <select id="mode" aria-label="${attr(vscode.l10n.t('Mode'))}" hidden></select>
     <span id="config"></span>
     <span class="spacer"></span>
-    <span id="usage" role="meter" aria-label="Context used" hidden></span>
-    <button type="button" id="stop" class="secondary" title="Stop the agent's turn (Esc)" hidden>Stop</button>
-    <button type="submit" id="send" title="Send (Enter)">Send</button>
+    <span id="usage" role="meter" aria-label="${attr(vscode.l10n.t('Context used'))}" hidden></span>
+    <button type="button" id="stop" class="secondary" title="${attr(vscode.l10n.t("Stop the agent's turn (Esc)"))}" hidden>${attr(vscode.l10n.t('Stop'))}</button>
+    <button type="submit" id="send" title="${attr(vscode.l10n.t('Send (Enter)'))}">${attr(vscode.l10n.t('Send'))}</button>
   </div>
 </form>
 <script nonce="${nonce}" src="${asset('chat.js')}"></script>
 </body>
 </html>`;
+}
+
+/** Text for an HTML attribute or element. */
+function attr(text: string): string {
+  return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 }
 
 /** The full text of a message too long for the chat, in an untitled Markdown editor. */

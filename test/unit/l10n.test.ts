@@ -1,5 +1,5 @@
-// Localization: the manifest's strings live in package.nls.json, the code's in l10n/bundle.l10n.json
-// (written by `npm run l10n`); both must be current.
+// Localization: the manifest's strings live in package.nls.json, the code's (host `vscode.l10n.t` and
+// webview `@vscode/l10n` `l10n.t`) in l10n/bundle.l10n.json (written by `npm run l10n`); both must be current.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 describe('localization', () => {
-  it('l10n/bundle.l10n.json holds exactly the strings of vscode.l10n.t calls (run `npm run l10n`)', function () {
+  it('l10n/bundle.l10n.json holds exactly the strings of the l10n.t calls in src and webview (run `npm run l10n`)', function () {
     this.timeout(30_000);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-l10n-'));
-    const r = spawnSync(process.execPath, ['node_modules/@vscode/l10n-dev/dist/cli.js', 'export', '--outDir', out, 'src'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['node_modules/@vscode/l10n-dev/dist/cli.js', 'export', '--outDir', out, 'src', 'webview'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const fresh = JSON.parse(fs.readFileSync(path.join(out, 'bundle.l10n.json'), 'utf8'));
     const committed = JSON.parse(fs.readFileSync('l10n/bundle.l10n.json', 'utf8'));
