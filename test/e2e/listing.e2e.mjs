@@ -123,7 +123,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
     // The write waits for review in the diff editor.
     const card = view.locator('#writes .write-review');
     await card.waitFor({ timeout: 60_000 });
-    assert.match(await card.locator('.write-title').textContent(), new RegExp(`${AGENT} wants to edit hello\\.ts`));
+    await card.locator('.write-title', { hasText: new RegExp(`${AGENT} wants to edit hello\\.ts`) }).waitFor({ timeout: 30_000 });
     await page.locator('.editor-actions [aria-label^="Accept Agent Edit"]').first().waitFor({ timeout: 15_000 });
     await view.locator('.message.agent', { hasText: 'as the default' }).first().waitFor({ timeout: 15_000 });
     await shoot('review', 'window');
