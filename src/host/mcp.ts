@@ -31,7 +31,7 @@ export class McpServers {
   /** id → the value being asked or known in this window (undefined: dismissed, not asked again). */
   private readonly answers = new Map<string, Promise<string | undefined>>();
 
-  constructor(private readonly userDir: string, private readonly secrets: vscode.SecretStorage, private readonly log: Logger) {}
+  constructor(readonly userDir: string, readonly secrets: vscode.SecretStorage, private readonly log: Logger) {}
 
   /** VS Code's user mcp.json: `<user data>/User/mcp.json`, two levels above our globalStorage folder. */
   static forContext(context: vscode.ExtensionContext, log: Logger): McpServers {
