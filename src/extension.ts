@@ -96,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.browseSessions', () => chat.browseSessions());
   command('switchboard.addSelectionToChat', () => addSelection(view));
   command('switchboard.showLog', () => channel.show());
+  command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
   return { chat, view, files, terminals, review: tracker, mcp };

@@ -18,6 +18,7 @@ export interface McpForSession {
 }
 
 const SECRET_PREFIX = 'switchboard.mcp.input.';
+const IDS_KEY = 'switchboard.mcp.inputIds';
 
 export class McpServers {
   /** Asks the user for an input; replaceable by tests (the prompt is a VS Code input box). */
@@ -30,6 +31,7 @@ export class McpServers {
 
   /** id → the value being asked or known in this window (undefined: dismissed, not asked again). */
   private readonly answers = new Map<string, Promise<string | undefined>>();
+  private idsWrite: Promise<void> = Promise.resolve();
 
   constructor(readonly userDir: string, readonly secrets: vscode.SecretStorage, private readonly log: Logger) {}
 
@@ -72,9 +74,25 @@ export class McpServers {
     return { servers: outcome.passed.map(p => p.server), notice: describe(agentName, outcome, untrustedSkipped) };
   }
 
-  /** Forgets every input value kept in SecretStorage (and in this window). */
-  async forgetInputs(ids: readonly string[]): Promise<void> {
-    for (const id of ids) { this.answers.delete(id); await this.secrets.delete(SECRET_PREFIX + id); }
+  /** Forgets input values kept in SecretStorage and in this window: those named, else all. */
+  async forgetInputs(ids?: readonly string[]): Promise<void> {
+    const kept = await this.keptIds();
+    for (const id of ids ?? [...kept, ...this.answers.keys()]) {
+      this.answers.delete(id);
+      kept.delete(id);
+      await this.secrets.delete(SECRET_PREFIX + id);
+    }
+    await this.secrets.store(IDS_KEY, JSON.stringify([...kept]));
+  }
+
+  /** SecretStorage cannot list its keys: the ids of kept inputs are kept too. */
+  private async keptIds(): Promise<Set<string>> {
+    try {
+      const v: unknown = JSON.parse((await this.secrets.get(IDS_KEY)) ?? '[]');
+      return new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    } catch {
+      return new Set();
+    }
   }
 
   private input(decl: McpInputDecl): Promise<string | undefined> {
@@ -84,7 +102,12 @@ export class McpServers {
         const kept = await this.secrets.get(SECRET_PREFIX + decl.id);
         if (kept !== undefined) return kept;
         const given = await this.ask(decl);
-        if (given !== undefined) await this.secrets.store(SECRET_PREFIX + decl.id, given);
+        if (given !== undefined) {
+          await this.secrets.store(SECRET_PREFIX + decl.id, given);
+          // Chained: two inputs asked at once must not both rewrite the list from the same old one.
+          this.idsWrite = this.idsWrite.then(async () => this.secrets.store(IDS_KEY, JSON.stringify([...(await this.keptIds()).add(decl.id)])));
+          await this.idsWrite;
+        }
         return given;
       })();
       this.answers.set(decl.id, answer);

@@ -45,7 +45,7 @@ describe('MCP servers', () => {
     fs.rmSync(wsFile, { force: true });
     await config().update('mcpServers', undefined, vscode.ConfigurationTarget.Global);
     await config().update('mcp.disabledFor', undefined, vscode.ConfigurationTarget.Global);
-    await sb.mcp.forgetInputs(['token', 'region', 'nope']);
+    await sb.mcp.forgetInputs();
   });
 
   function writeConfigs(): void {
@@ -161,14 +161,36 @@ describe('MCP servers', () => {
     assert.doesNotMatch(trusted.notice ?? '', /not trusted/);
   });
 
-  it('switchboard.mcp.disabledFor: that agent gets no servers, nothing is asked and nothing is shown', async () => {
+  it('switchboard.mcp.disabledFor: that agent gets no servers, nothing is asked and nothing is shown; another agent still gets them', async () => {
     writeConfigs();
+    answers = { token: 'x' };
     await config().update('mcp.disabledFor', ['Scripted'], vscode.ConfigurationTarget.Global);
     const { log } = await useScriptedAgent({});
     assert.equal(await sb.chat.start(), true, dump(sb.chat.items));
     assert.deepEqual(received(log), [[]]);
     assert.deepEqual(asked, []);
     assert.deepEqual(notices(), []);
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+    const other = await useScriptedAgent({}, 'Other');
+    assert.equal(await sb.chat.start(), true, dump(sb.chat.items));
+    assert.deepEqual(received(other.log).map(s => s.map(x => x.name)), [['shared', 'local', 'github']]);
+    assert.match(notices().join('\n'), /MCP servers passed to Other/);
+  });
+
+  it('"Forget MCP Server Inputs" forgets the kept values: the next session asks again', async () => {
+    await config().update('mcpServers', { k: { command: 'x', args: ['${input:region}'] } }, vscode.ConfigurationTarget.Global);
+    answers = { region: 'eu' };
+    const { log } = await useScriptedAgent({});
+    await sb.chat.start();
+    assert.equal(await sb.mcp.secrets.get('switchboard.mcp.input.region'), 'eu');
+    await vscode.commands.executeCommand('switchboard.forgetMcpInputs');
+    assert.equal(await sb.mcp.secrets.get('switchboard.mcp.input.region'), undefined);
+    answers = { region: 'us' };
+    await sb.chat.newConversation();
+    await sb.chat.start();
+    assert.deepEqual(asked, ['region', 'region']);
+    assert.deepEqual(received(log).map(s => s[0].args), [['eu'], ['us']]);
   });
 
   it('a repository cannot add servers through its own switchboard.mcpServers (user settings only); a broken mcp.json is named', async () => {
