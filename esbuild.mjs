@@ -19,7 +19,8 @@ const base = {
   legalComments: 'none',
 };
 
-const nodeBase = { ...base, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+// jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: bundle its ESM build.
+const nodeBase = { ...base, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } };
 
 const list = (dir, suffix) => {
   if (!fs.existsSync(dir)) return [];

@@ -7,6 +7,7 @@ import { pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
+import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
@@ -25,6 +26,8 @@ export interface SwitchboardApi {
   readonly terminals: TerminalService;
   /** The agent's changes per turn, kept or undone hunk by hunk. */
   readonly review: ChangeTracker;
+  /** The user's MCP servers passed in session/new, load and resume. */
+  readonly mcp: McpServers;
 }
 
 let controller: ChatController | undefined;
@@ -57,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     };
   };
 
+  const mcp = McpServers.forContext(context, log);
+  setMcpServers(mcp);
   const diffs = new ToolDiffs(files.content);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
   controller = chat;
@@ -91,9 +96,10 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.browseSessions', () => chat.browseSessions());
   command('switchboard.addSelectionToChat', () => addSelection(view));
   command('switchboard.showLog', () => channel.show());
+  command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat, view, files, terminals, review: tracker };
+  return { chat, view, files, terminals, review: tracker, mcp };
 }
 
 /** "Add selection to chat": the selected text as a fenced block, and the file as a mention. */

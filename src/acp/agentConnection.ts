@@ -138,9 +138,9 @@ export class AgentConnection {
   }
 
   /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
-  async newSession(cwd: string): Promise<acp.NewSessionResponse> {
+  async newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
     try {
-      return await this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers: [] });
+      return await this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers });
     } catch (err) {
       if (err instanceof sdk.RequestError && err.code === -32000) {
         throw new AgentStartError(`The agent requires authentication: ${err.message}`, 'auth', this.initResult?.authMethods ?? []);
@@ -149,12 +149,12 @@ export class AgentConnection {
     }
   }
 
-  loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
-    return this.agent.request(sdk.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+  loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+    return this.agent.request(sdk.methods.agent.session.load, { sessionId, cwd, mcpServers });
   }
 
-  resumeSession(sessionId: string, cwd: string): Promise<acp.ResumeSessionResponse> {
-    return this.agent.request(sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+  resumeSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.ResumeSessionResponse> {
+    return this.agent.request(sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers });
   }
 
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {

@@ -15,6 +15,7 @@ import type { SessionMeta } from '../common/sessionMeta';
 import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
+import { mcpForSession } from '../host/mcp';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
@@ -361,18 +362,23 @@ export class ChatController extends Disposable {
   private async openSessionFor(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
     try {
       const caps = runtime.capabilities;
+      // The user's MCP servers, in session/new, load and resume alike; the conversation says which.
+      const mcp = await mcpForSession(runtime.spec.name, caps.mcpCapabilities);
+      const showMcp = () => { if (mcp.notice) tab.addNotice(mcp.notice); };
       if (tab.sessionId && tab.agentName === runtime.spec.name) {
         if (caps.sessionCapabilities?.resume) {
-          const response = await runtime.connection.resumeSession(tab.sessionId, runtime.cwd);
+          const response = await runtime.connection.resumeSession(tab.sessionId, runtime.cwd, mcp.servers);
           tab.bind(runtime, tab.sessionId, response);
+          showMcp();
           return true;
         }
         if (caps.loadSession) {
           const before = tab.clearForReplay();
           tab.bind(runtime, tab.sessionId);
           try {
-            const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd);
+            const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd, mcp.servers);
             tab.bind(runtime, tab.sessionId, response);
+            showMcp();
             return true;
           } catch (err) {
             tab.restoreAfterFailedLoad(before);
@@ -382,8 +388,9 @@ export class ChatController extends Disposable {
           tab.addNotice(vscode.l10n.t('{0} cannot reopen its earlier session; a new session was started.', runtime.spec.name));
         }
       }
-      const response = await this.newSession(runtime);
+      const response = await this.newSession(runtime, mcp.servers);
       tab.bind(runtime, response.sessionId, response);
+      showMcp();
       this.changedTabs(false);
       return true;
     } catch (err) {
@@ -397,10 +404,10 @@ export class ChatController extends Disposable {
   }
 
   /** `session/new`, offering the agent's auth methods when it answers auth_required. */
-  private async newSession(runtime: AgentRuntime): Promise<acp.NewSessionResponse> {
+  private async newSession(runtime: AgentRuntime, mcpServers: acp.McpServer[]): Promise<acp.NewSessionResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await runtime.connection.newSession(runtime.cwd);
+        return await runtime.connection.newSession(runtime.cwd, mcpServers);
       } catch (err) {
         if (!(err instanceof AgentStartError) || err.kind !== 'auth' || attempt > 2) throw err;
         const method = await chooseAuthMethod(runtime.spec, err.authMethods);

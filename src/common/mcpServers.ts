@@ -1,0 +1,274 @@
+// The user's MCP servers, handed to the agent in session/new, load and resume. Pure: the host reads
+// the files and settings and asks for inputs; this module parses (JSONC, with the library VS Code
+// uses), merges, resolves variables and keeps what the agent's mcpCapabilities accept.
+//
+// Sources, strongest first: the `switchboard.mcpServers` setting, each workspace folder's
+// .vscode/mcp.json (only in a trusted workspace: it starts programs), the user's mcp.json, the
+// `mcp` key of the user settings. A name defined in several sources takes the strongest one.
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type * as acp from '@agentclientprotocol/sdk';
+
+export type McpTransport = 'stdio' | 'http' | 'sse';
+
+export interface McpInputDecl {
+  readonly id: string;
+  readonly description?: string;
+  readonly password: boolean;
+}
+
+/** One place servers are defined, already read (`text` for a file, `value` for a setting). */
+export interface McpSource {
+  /** Shown to the user, e.g. "workspace .vscode/mcp.json". */
+  readonly label: string;
+  readonly text?: string;
+  readonly value?: unknown;
+  /** A setting holds the servers themselves (`{name: server}`), a file `{servers, inputs}`. */
+  readonly shape: 'file' | 'servers';
+  /** What `${workspaceFolder}` means for this source's servers. */
+  readonly workspaceFolder?: string;
+}
+
+export interface McpEntry {
+  readonly name: string;
+  readonly source: string;
+  readonly raw: unknown;
+  readonly workspaceFolder?: string;
+}
+
+export interface McpCollected {
+  readonly entries: readonly McpEntry[];
+  readonly inputs: ReadonlyMap<string, McpInputDecl>;
+  /** One line per source that could not be read, e.g. `user mcp.json: InvalidSymbol at offset 12`. */
+  readonly problems: readonly string[];
+}
+
+export interface McpPassed {
+  readonly name: string;
+  readonly type: McpTransport;
+  readonly source: string;
+  readonly server: acp.McpServer;
+  /** What the agent gets differently from the file (e.g. a `cwd` ACP cannot carry). */
+  readonly note?: string;
+}
+
+export interface McpSkipped {
+  readonly name: string;
+  readonly type?: McpTransport;
+  readonly source: string;
+  readonly reason: string;
+}
+
+export interface McpOutcome {
+  readonly passed: readonly McpPassed[];
+  readonly skipped: readonly McpSkipped[];
+  readonly problems: readonly string[];
+}
+
+/** What resolving needs from the host. */
+export interface McpResolver {
+  env(name: string): string | undefined;
+  /** The value of an input, asked once (undefined: the user dismissed it). */
+  input(decl: McpInputDecl): Promise<string | undefined>;
+  /** The text of an envFile; throws when it cannot be read. */
+  readFile(path: string): Promise<string>;
+  readonly userHome?: string;
+  readonly pathSeparator?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses JSONC as VS Code does (comments, trailing commas); errors as readable lines. */
+export function parseJsonc(text: string): { value: unknown; errors: string[] } {
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return { value, errors: errors.map(e => `${printParseErrorCode(e.error)} at offset ${e.offset}`) };
+}
+
+/** Merges the sources, strongest first: the first definition of a name wins. */
+export function collectMcpServers(sources: readonly McpSource[]): McpCollected {
+  const byName = new Map<string, McpEntry>();
+  const inputs = new Map<string, McpInputDecl>();
+  const problems: string[] = [];
+  for (const src of sources) {
+    let value = src.value;
+    if (src.text !== undefined) {
+      if (!src.text.trim()) continue;
+      const parsed = parseJsonc(src.text);
+      if (parsed.errors.length) { problems.push(`${src.label}: ${parsed.errors.slice(0, 3).join(', ')}`); continue; }
+      value = parsed.value;
+    }
+    if (value === undefined || value === null) continue;
+    if (!isObject(value)) { problems.push(`${src.label}: expected an object`); continue; }
+    const servers = src.shape === 'file' ? value.servers : value;
+    if (src.shape === 'file') {
+      const decl = value.inputs;
+      if (decl !== undefined && !Array.isArray(decl)) problems.push(`${src.label}: "inputs" must be an array`);
+      for (const i of Array.isArray(decl) ? decl : []) {
+        if (!isObject(i) || typeof i.id !== 'string' || !i.id) { problems.push(`${src.label}: an input needs a string "id"`); continue; }
+        if (!inputs.has(i.id)) {
+          inputs.set(i.id, { id: i.id, description: typeof i.description === 'string' ? i.description : undefined, password: i.password === true });
+        }
+      }
+    }
+    if (servers === undefined || servers === null) continue;
+    if (!isObject(servers)) { problems.push(`${src.label}: "servers" must be an object`); continue; }
+    for (const [name, raw] of Object.entries(servers)) {
+      if (!byName.has(name)) byName.set(name, { name, source: src.label, raw, workspaceFolder: src.workspaceFolder });
+    }
+  }
+  return { entries: [...byName.values()], inputs, problems };
+}
+
+/** The transport an entry asks for: `type`, else stdio with a command, http with a url. */
+export function transportOf(raw: unknown): McpTransport | undefined {
+  if (!isObject(raw)) return undefined;
+  if (raw.type === 'stdio' || raw.type === 'http' || raw.type === 'sse') return raw.type;
+  if (raw.type !== undefined) return undefined;
+  if (typeof raw.command === 'string') return 'stdio';
+  if (typeof raw.url === 'string') return 'http';
+  return undefined;
+}
+
+class Skip extends Error {}
+
+/**
+ * Validates each entry, keeps what the agent accepts (stdio always; http and sse only when its
+ * mcpCapabilities say so), then resolves variables. Inputs are asked only for servers that pass.
+ */
+export async function resolveMcpServers(collected: McpCollected, caps: acp.McpCapabilities | undefined, r: McpResolver): Promise<McpOutcome> {
+  const passed: McpPassed[] = [];
+  const skipped: McpSkipped[] = [];
+  for (const entry of collected.entries) {
+    const { name, source, raw } = entry;
+    if (raw === null || raw === false) continue; // a stronger source hides a server by name
+    const type = transportOf(raw);
+    if (!type || !isObject(raw)) {
+      skipped.push({ name, source, reason: isObject(raw) && raw.type !== undefined
+        ? `unknown type ${JSON.stringify(raw.type)} (use stdio, http or sse)`
+        : 'needs a "command" (stdio) or a "url" (http, sse)' });
+      continue;
+    }
+    if (type !== 'stdio' && caps?.[type] !== true) {
+      skipped.push({ name, type, source, reason: `the agent does not accept ${type} MCP servers` });
+      continue;
+    }
+    try {
+      const vars = new Variables(entry, collected.inputs, r);
+      if (type === 'stdio') {
+        const command = await vars.text(requireString(raw.command, '"command"'));
+        const args = await vars.list(stringList(raw.args, '"args"'));
+        const env = new Map<string, string>();
+        if (raw.envFile !== undefined) {
+          const file = await vars.text(requireString(raw.envFile, '"envFile"'));
+          let text: string;
+          try { text = await r.readFile(file); } catch (e) { throw new Skip(`cannot read its envFile ${file}: ${e instanceof Error ? e.message : String(e)}`); }
+          for (const [k, v] of parseDotenv(text)) env.set(k, v);
+        }
+        for (const [k, v] of Object.entries(stringMap(raw.env, '"env"', true))) env.set(k, await vars.text(v));
+        passed.push({
+          name, type, source,
+          server: { name, command, args, env: [...env].map(([n, value]) => ({ name: n, value })) },
+          note: raw.cwd !== undefined ? 'its "cwd" is not part of ACP and was left out' : undefined,
+        });
+      } else {
+        const url = await vars.text(requireString(raw.url, '"url"'));
+        if (!/^https?:\/\//i.test(url)) throw new Skip(`"url" must start with http:// or https://`);
+        const headers: acp.HttpHeader[] = [];
+        for (const [k, v] of Object.entries(stringMap(raw.headers, '"headers"', false))) headers.push({ name: k, value: await vars.text(v) });
+        passed.push({ name, type, source, server: { type, name, url, headers } });
+      }
+    } catch (e) {
+      if (!(e instanceof Skip)) throw e;
+      skipped.push({ name, type, source, reason: e.message });
+    }
+  }
+  return { passed, skipped, problems: collected.problems };
+}
+
+function requireString(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !v.trim()) throw new Skip(`${what} must be a non-empty string`);
+  return v;
+}
+
+function stringList(v: unknown, what: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every(a => typeof a === 'string')) throw new Skip(`${what} must be an array of strings`);
+  return v;
+}
+
+/** `{k: string}`; env values may also be numbers (as VS Code allows), null drops the variable. */
+function stringMap(v: unknown, what: string, numbers: boolean): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isObject(v)) throw new Skip(`${what} must be an object of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null && numbers) continue;
+    if (typeof x === 'string') out[k] = x;
+    else if (numbers && typeof x === 'number') out[k] = String(x);
+    else throw new Skip(`${what}.${k} must be a string`);
+  }
+  return out;
+}
+
+/** `KEY=value` lines; `#` comments, `export ` prefixes and surrounding quotes are allowed. */
+export function parseDotenv(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m || line.trimStart().startsWith('#')) continue;
+    let v = m[2];
+    const q = /^(['"])([\s\S]*)\1$/.exec(v);
+    if (q) v = q[1] === '"' ? q[2].replace(/\\n/g, '\n') : q[2];
+    else v = v.replace(/\s+#.*$/, '');
+    out.set(m[1], v);
+  }
+  return out;
+}
+
+/** `${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${pathSeparator}`/`${/}`, `${env:X}`, `${input:id}`. */
+class Variables {
+  constructor(private readonly entry: McpEntry, private readonly inputs: ReadonlyMap<string, McpInputDecl>, private readonly r: McpResolver) {}
+
+  async list(values: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const v of values) out.push(await this.text(v));
+    return out;
+  }
+
+  async text(value: string): Promise<string> {
+    let out = '';
+    let last = 0;
+    for (const m of value.matchAll(/\$\{([^}]+)\}/g)) {
+      out += value.slice(last, m.index) + await this.variable(m[1]);
+      last = m.index! + m[0].length;
+    }
+    return out + value.slice(last);
+  }
+
+  private async variable(v: string): Promise<string> {
+    const folder = this.entry.workspaceFolder;
+    const sep = this.r.pathSeparator ?? '/';
+    switch (v) {
+      case 'workspaceFolder':
+        if (!folder) throw new Skip('uses ${workspaceFolder}, but no folder is open');
+        return folder;
+      case 'workspaceFolderBasename':
+        if (!folder) throw new Skip('uses ${workspaceFolderBasename}, but no folder is open');
+        return folder.split(/[\\/]/).filter(Boolean).pop() ?? folder;
+      case 'userHome':
+        if (!this.r.userHome) throw new Skip('uses ${userHome}, which is unknown here');
+        return this.r.userHome;
+      case 'pathSeparator': case '/':
+        return sep;
+    }
+    if (v.startsWith('env:')) return this.r.env(v.slice(4)) ?? '';
+    if (v.startsWith('input:')) {
+      const id = v.slice(6);
+      const decl = this.inputs.get(id) ?? { id, password: true };
+      const answer = await this.r.input(decl);
+      if (answer === undefined) throw new Skip(`the input "${id}" was not given`);
+      return answer;
+    }
+    throw new Skip(`uses \${${v}}, which Switchboard does not resolve`);
+  }
+}
