@@ -29,23 +29,23 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.keyboard.type('notes.txt');
   await page.keyboard.press('Enter');
   // Quick Open leaves the keyboard focus in the opened file's editor.
-  await page.locator('.monaco-editor.focused', { hasText: 'Shopping list' }).waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-editor.focused', { hasText: 'Shopping list' }).waitFor({ timeout: 30_000 });
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('MINE ');
   await page.keyboard.press('Control+End');
   await page.keyboard.type('my last line'); // the file ends with a newline: the cursor is on the empty last line
   log('typed in notes.txt during the review');
 
-  await card.locator('.write-conflicts', { hasText: '1 conflict' }).waitFor({ timeout: 10_000 });
+  await card.locator('.write-conflicts', { hasText: '1 conflict' }).waitFor({ timeout: 30_000 });
   await page.getByRole('tab', { name: /notes\.txt: Scripted wants to edit/ }).click();
-  await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '<<<<<<< your edits' }).waitFor({ timeout: 10_000 });
-  await page.locator('.editor-actions').getByRole('button', { name: /Resolve Conflicts/ }).waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '<<<<<<< your edits' }).waitFor({ timeout: 30_000 });
+  await page.locator('.editor-actions').getByRole('button', { name: /Resolve Conflicts/ }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'write-conflict-diff.png') });
   assert.equal(fs.readFileSync(notes, 'utf8'), original, 'nothing written yet');
 
   await card.getByRole('button', { name: 'Accept', exact: true }).click();
   const both = page.locator('.quick-input-widget .quick-input-list-row', { hasText: 'Keep both' });
-  await both.waitFor({ timeout: 10_000 });
+  await both.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'write-conflict-pick.png') });
   log('Accept asked what to keep');
   await both.click();
