@@ -7,6 +7,7 @@
 // Env: BENCH_OUT (results JSON), BENCH_ROUNDS, BENCH_N, BENCH_AGENT, SWITCHBOARD_NODE.
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 // @ts-expect-error plain ESM module without types, bundled by esbuild
@@ -33,14 +34,16 @@ export async function run(): Promise<void> {
   await vscode.workspace.applyEdit(edit);
   if (!doc.isDirty) throw new Error('the open buffer is not dirty');
 
-  const viaExtension = async (file: string, n: number): Promise<Series> => {
-    await sb.chat.sendPrompt(JSON.stringify({ path: file, n }));
+  const progress = (what: string) => fs.appendFileSync(`${process.env.BENCH_OUT}.progress`, `${new Date().toISOString()} ${what}\n`);
+  const prompt = async (job: object): Promise<any> => {
+    await sb.chat.sendPrompt(JSON.stringify(job));
     await new Promise(r => setImmediate(r));
     const last = [...sb.chat.items].reverse().find(i => i.kind === 'agent') as { text: string } | undefined;
     const m = /BENCH (\{.*\})/s.exec(last?.text ?? '');
-    if (!m) throw new Error(`no BENCH result for ${file}: ${(last?.text ?? '').slice(0, 300)}`);
+    if (!m) throw new Error(`no BENCH result for ${JSON.stringify(job)}: ${(last?.text ?? '').slice(0, 300)}`);
     return JSON.parse(m[1]);
   };
+  const viaExtension = (file: string, n: number, range: object = {}): Promise<Series> => prompt({ path: file, n, ...range });
   const bare = await startBare({ node, agentPath, cwd: ws });
 
   const rounds = Number(process.env.BENCH_ROUNDS || 3);
@@ -51,15 +54,74 @@ export async function run(): Promise<void> {
     out[key].ms.push(...s.ms);
     out[key].chars = s.chars;
   };
+  const ranged = { line: 1000, limit: 50 };
+  const cases: Array<[string, string, object]> = [
+    ['tiny-read', path.join(ws, 'tiny.txt'), {}],
+    ['ranged-read', diskFile, ranged],
+    ['disk-read', diskFile, {}],
+    ['dirty-read', openFile, {}],
+  ];
   try {
-    for (const [name, file] of [['open buffer', openFile], ['disk', diskFile]] as const) {
-      await viaExtension(file, 3); // warm-up (also starts the agent)
-      await bare.reads(file, 3);
+    for (const [name, file, range] of cases) {
+      progress(name);
+      await viaExtension(file, 3, range); // warm-up (also starts the agent)
+      await bare.reads(file, 3, range);
       for (let r = 0; r < rounds; r++) {
-        add(name, await viaExtension(file, n));
-        add(`bare ${name}`, await bare.reads(file, n));
+        add(name, await viaExtension(file, n, range));
+        add(`bare ${name}`, await bare.reads(file, n, range));
         await sb.chat.newConversation(); // keep the transcript small
       }
+    }
+    // accept-latency: Accept in the review's diff → the agent has its write's answer, against the
+    // user's answer to a permission request → the agent has that answer. Alternating rounds.
+    const acceptFile = path.join(ws, 'accept.txt');
+    const k = Number(process.env.BENCH_ACCEPTS || 5);
+    const clicks: number[] = [];
+    const acceptOne = async () => {
+      const seen = new Set<string>();
+      const sub = sb.files.onDidChangeReviews(reviews => {
+        for (const r of reviews) {
+          if (seen.has(r.id)) continue;
+          seen.add(r.id);
+          void (async () => {
+            // The user clicks Accept in the diff: wait until it is on screen.
+            for (let i = 0; i < 500 && !isDiffOf(vscode.window.tabGroups.activeTabGroup.activeTab, r.id); i++) await new Promise(res => setTimeout(res, 10));
+            clicks.push(performance.timeOrigin + performance.now());
+            await vscode.commands.executeCommand('switchboard.acceptWrite', r.id);
+          })();
+        }
+      });
+      try { return await prompt({ op: 'write', path: acceptFile, n: k }); } finally { sub.dispose(); }
+    };
+    const answerOne = async () => {
+      const answered = new Set<string>();
+      const sub = sb.chat.onOps(() => {
+        for (const item of sb.chat.items) {
+          if (item.kind !== 'permission' || item.permission.outcome || answered.has(item.id)) continue;
+          answered.add(item.id);
+          // After this event (the request is registered once its item is shown), as a click would be.
+          setImmediate(() => {
+            clicks.push(performance.timeOrigin + performance.now());
+            sb.chat.answerPermission(item.id, 'allow');
+          });
+        }
+      });
+      try { return await prompt({ op: 'permission', n: k }); } finally { sub.dispose(); }
+    };
+    const latencies = async (run: () => Promise<{ answeredAt: number[] }>): Promise<Series> => {
+      clicks.length = 0;
+      const { answeredAt } = await run();
+      if (answeredAt.length !== clicks.length) throw new Error(`${clicks.length} answers for ${answeredAt.length} requests`);
+      return { ms: answeredAt.map((t, i) => t - clicks[i]), chars: 0 };
+    };
+    progress('accept-latency');
+    await latencies(acceptOne); // warm-up
+    progress('permission warm-up');
+    await latencies(answerOne);
+    for (let r = 0; r < rounds; r++) {
+      add('accept-latency', await latencies(acceptOne));
+      add('bare accept-latency', await latencies(answerOne));
+      await sb.chat.newConversation();
     }
   } finally {
     bare.close();
@@ -67,4 +129,9 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
   fs.writeFileSync(process.env.BENCH_OUT!, JSON.stringify(out));
+}
+
+function isDiffOf(tab: vscode.Tab | undefined, reviewId: string): boolean {
+  const input = tab?.input;
+  return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'switchboard-diff' && input.modified.path.startsWith(`/${reviewId}/`);
 }

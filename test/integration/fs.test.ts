@@ -262,7 +262,8 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     const o = await outcome(log, 0);
     assert.equal(o.error!.message, `User rejected the edit to ${file}`);
     assert.equal(fs.readFileSync(file, 'utf8'), 'keep me\n');
-    assert.equal(diffTabs().length, 0);
+    // The answer does not wait for the diff editor; it closes right after.
+    await waitFor('the diff to close', () => diffTabs().length === 0);
   });
 
   it('write: closing the diff without a decision is a rejection', async () => {

@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
+import { CachedText, FileStamp, FileTextCache } from '../../common/fs/readCache';
 import { decodeText } from '../../common/fs/text';
 
 export interface Target {
@@ -38,10 +39,22 @@ export async function resolveTarget(requested: string): Promise<Target> {
   return { requested, real: await realPathOf(requested) };
 }
 
-/** The workspace folders (local ones), resolved like targets are. */
-export async function workspaceRoots(): Promise<string[]> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
-  return Promise.all(folders.map(f => realPathOf(f.uri.fsPath)));
+let roots: Promise<string[]> | undefined;
+let rootsWatch: vscode.Disposable | undefined;
+/**
+ * The workspace folders (local ones), resolved like targets are: once, and again when the folders
+ * change (not on every request). A folder that is a symlink retargeted later keeps the place the
+ * user opened, which only narrows what is served.
+ */
+export function workspaceRoots(): Promise<string[]> {
+  rootsWatch ??= vscode.workspace.onDidChangeWorkspaceFolders(() => { roots = undefined; });
+  if (!roots) {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file');
+    const resolving = Promise.all(folders.map(f => realPathOf(f.uri.fsPath)));
+    roots = resolving;
+    resolving.catch(() => { if (roots === resolving) roots = undefined; });
+  }
+  return roots;
 }
 
 /** An open text document for the target, by either its requested or its real path. */
@@ -55,7 +68,13 @@ export interface CurrentText {
   readonly exists: boolean;
   readonly text: string;
   readonly source: 'buffer' | 'disk' | 'none';
+  /** Memo of facts about `text` shared by every request that gets this same text (its JSON size). */
+  readonly memo?: { jsonBytes?: number };
 }
+
+/** Decoded texts of files on disk, kept while their stamp is unchanged (see common/fs/readCache). */
+const DISK_CACHE_MAX_CHARS = 48 * 1024 * 1024;
+export const diskTexts = new FileTextCache(DISK_CACHE_MAX_CHARS);
 
 /**
  * What the user sees for this file now. A dirty buffer wins (unsaved edits included); a clean one
@@ -63,7 +82,30 @@ export interface CurrentText {
  */
 export async function readCurrent(target: Target): Promise<CurrentText> {
   const doc = findOpenDocument(target);
-  if (doc?.isDirty) return { exists: true, text: bufferText(doc), source: 'buffer' };
+  if (doc?.isDirty) {
+    const b = bufferText(doc);
+    return { exists: true, text: b.text, source: 'buffer', memo: b };
+  }
+  return readDisk(target);
+}
+
+/** The file's text on disk: one stat when it is unchanged since it was last read, else read and decoded. */
+async function readDisk(target: Target): Promise<CurrentText> {
+  const key = pathKey(target.real);
+  const statAt = Date.now();
+  let stamp: FileStamp | undefined;
+  try {
+    const st = await fsp.stat(target.real, { bigint: true });
+    if (st.isFile()) stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+  } catch (e) {
+    if (isMissing(e)) {
+      diskTexts.delete(key);
+      return { exists: false, text: '', source: 'none' };
+    }
+    // Anything else is reported by the read below, as before.
+  }
+  const kept = stamp && diskTexts.get(key, stamp);
+  if (kept) return { exists: true, text: kept.text, source: 'disk', memo: kept };
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(target.real);
@@ -73,15 +115,16 @@ export async function readCurrent(target: Target): Promise<CurrentText> {
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) throw decoded.reason === 'binary' ? FsErrors.binary(target.requested) : FsErrors.encoding(target.requested);
-  return { exists: true, text: decoded.text, source: 'disk' };
+  const memo: CachedText | { jsonBytes?: number } = stamp ? diskTexts.set(key, stamp, statAt, decoded.text) : {};
+  return { exists: true, text: decoded.text, source: 'disk', memo };
 }
 
 /** The buffer's text, materialized once per document version (a 5 MB buffer read twice costs one copy). */
-const texts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
-function bufferText(doc: vscode.TextDocument): string {
+const texts = new WeakMap<vscode.TextDocument, { version: number; text: string; jsonBytes?: number }>();
+function bufferText(doc: vscode.TextDocument): { text: string; jsonBytes?: number } {
   const cached = texts.get(doc);
-  if (cached && cached.version === doc.version) return cached.text;
-  const text = doc.getText();
-  texts.set(doc, { version: doc.version, text });
-  return text;
+  if (cached && cached.version === doc.version) return cached;
+  const entry = { version: doc.version, text: doc.getText() };
+  texts.set(doc, entry);
+  return entry;
 }

@@ -26,7 +26,7 @@ import type { Logger } from '../../common/logger';
 import { pathProblem } from '../../common/requestGuard';
 import { askOutsideWorkspace } from '../outsideWorkspace';
 import { DiffContentProvider } from './diffContent';
-import { CurrentText, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
 
@@ -116,6 +116,11 @@ export class FsService extends Disposable {
       if (typeof id !== 'string' || typeof index !== 'number' || !['ours', 'theirs', 'both', undefined].includes(resolution as string)) return false;
       return this.reviewManager.resolveConflict(id, index, resolution as Resolution | undefined);
     });
+  }
+
+  /** @internal How many disk reads were served from the kept texts, and how many were read (tests, benchmark). */
+  get readCacheCounts(): { readonly hits: number; readonly misses: number } {
+    return { hits: diskTexts.hits, misses: diskTexts.misses };
   }
 
   /** Pending reviews, oldest first. */
@@ -301,7 +306,11 @@ class AgentFs implements FsHandlers {
     this.service.notifyRead(params.path, current.text);
     const content = sliceLines(current.text, params.line, params.limit);
     // Far under the SDK's 32 MiB message limit, which would otherwise break the whole connection.
-    if (jsonExceeds(content, MAX_READ_REPLY_BYTES)) {
+    // The whole text's size is counted once per version of the file (re-reads reuse it).
+    const memo = content === current.text ? current.memo : undefined;
+    const sure = content.length * 6 + 2 <= MAX_READ_REPLY_BYTES || content.length + 2 > MAX_READ_REPLY_BYTES;
+    const tooLarge = memo && !sure ? (memo.jsonBytes ??= jsonStringBytes(content)) > MAX_READ_REPLY_BYTES : jsonExceeds(content, MAX_READ_REPLY_BYTES);
+    if (tooLarge) {
       throw FsErrors.tooLarge(params.path, jsonStringBytes(content), MAX_READ_REPLY_BYTES, countLines(current.text));
     }
     return { content };
@@ -421,7 +430,9 @@ class AgentFs implements FsHandlers {
   }
 
   private async checkAccess(target: Target, op: 'read' | 'write'): Promise<void> {
-    const decision = decideAccess(target.real, await workspaceRoots(), readOutsideWorkspacePolicy());
+    const roots = await workspaceRoots();
+    // The setting is read only for a path outside the workspace.
+    const decision = decideAccess(target.real, roots, 'deny') === 'allow' ? 'allow' : decideAccess(target.real, roots, readOutsideWorkspacePolicy());
     if (decision === 'allow') return;
     if (decision === 'deny') throw FsErrors.outsideWorkspace(target.requested);
     const key = `${op}\0${pathKey(target.real)}`;

@@ -195,11 +195,12 @@ export class ReviewManager extends Disposable {
             : outcome.decision === 'reject' ? vscode.l10n.t('The edit to {0} was already rejected.', path.basename(req.path)) : vscode.l10n.t('The edit to {0} was already accepted.', path.basename(req.path)));
           this.log.info(`Review of ${req.path}: ${outcome.decision}${outcome.decision === 'cancelled' ? ` (${outcome.reason})` : ''}`);
           this.fire();
-          // The diff closes before the agent hears the answer (and before an accepted edit lands).
+          // The decision goes on at once (an accepted edit is applied, the agent answered); the diff
+          // closes meanwhile, without holding either.
+          resolve(outcome);
           void this.closeTabs(id).catch(e => this.log.warn(`Could not close the review diff: ${e}`)).finally(() => {
             this.content.delete(left);
             this.content.delete(right);
-            resolve(outcome);
           });
         },
       };

@@ -1,0 +1,131 @@
+// Reads served from kept texts (host/fs/files.ts, common/fs/readCache.ts) in a real VS Code: a file
+// re-read while unchanged costs a stat, and nothing stale is ever served — not after a write on
+// disk, not after a write that keeps the size and sets the mtime back, and never over a dirty buffer.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import { RACY_MARGIN_MS } from '../../src/common/fs/readCache';
+import { agentEvents, api, useScriptedAgent, waitFor } from './helpers';
+
+type Step = Record<string, unknown>;
+interface Outcome { type: string; turn: number; step: number; result?: any; error?: { code: number; message: string } }
+
+describe('Reads served from kept texts (no stale text ever)', function () {
+  this.timeout(60_000);
+  let sb: SwitchboardApi;
+  let dir: string;
+  const config = () => vscode.workspace.getConfiguration('switchboard');
+  const setting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
+
+  /** Runs the turns one prompt each (`go 0`, `go 1`, …), `between[i]` after turn i; returns the agent's read results per turn. */
+  async function turns(steps: Step[][], between: Array<() => Promise<void> | void> = []): Promise<Outcome[][]> {
+    const { log } = await useScriptedAgent({ turns: steps.map((s, i) => ({ match: `^go ${i}$`, steps: s })) }, 'Scripted');
+    for (let i = 0; i < steps.length; i++) {
+      await sb.chat.sendPrompt(`go ${i}`);
+      await between[i]?.();
+    }
+    const results = agentEvents(log).filter(e => e.event === 'result') as unknown as Outcome[];
+    return steps.map((_, i) => results.filter(r => String(r.turn) === String(i)));
+  }
+  const hits = () => sb.files.readCacheCounts.hits;
+  /** A file whose mtime and ctime are old enough for its text to be kept (waits for its ctime to age). */
+  const aged: string[] = [];
+
+  before(async () => {
+    sb = await api();
+    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'read-cache-it');
+    fs.mkdirSync(dir, { recursive: true });
+    await setting('fs.outsideWorkspace', 'deny');
+    await setting('fs.reviewWrites', 'never');
+    for (const name of ['same-stamp.txt', 'dirty.txt']) {
+      const f = path.join(dir, name);
+      fs.writeFileSync(f, 'AAAA\nfirst version\n');
+      const old = new Date(Date.now() - 3600_000);
+      fs.utimesSync(f, old, old);
+      aged.push(f);
+    }
+    // ctime cannot be set back: wait until it is older than the margin (the real condition).
+    await waitFor('the files to age', () => aged.every(f => Date.now() - fs.statSync(f).ctimeMs > RACY_MARGIN_MS + 200), RACY_MARGIN_MS + 10_000);
+  });
+  beforeEach(async () => {
+    await sb.chat.stop();
+    await sb.chat.newConversation();
+  });
+  afterEach(async () => {
+    for (const doc of vscode.workspace.textDocuments.filter(d => d.isDirty && d.uri.scheme === 'file')) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => {
+    await sb.chat.stop();
+    for (const key of ['fs.outsideWorkspace', 'fs.reviewWrites']) await setting(key, undefined);
+  });
+
+  it('re-reads an unchanged file from its kept text, and serves a rewrite of the same size with the mtime set back', async () => {
+    const file = aged[0];
+    const before = fs.statSync(file, { bigint: true });
+    const hitsBefore = hits();
+    const read = { type: 'read', path: file, quiet: true };
+    const [first, second, third] = await turns([[read, read, { ...read, line: 2, limit: 1 }], [read], [read]], [
+      () => {
+        // Same size, same inode, the mtime set back: only the ctime tells (a copy that keeps times).
+        fs.writeFileSync(file, 'BBBB\nfirst version\n');
+        fs.utimesSync(file, before.atime, before.mtime);
+        const after = fs.statSync(file, { bigint: true });
+        assert.deepEqual([after.size, after.ino, after.mtimeNs], [before.size, before.ino, before.mtimeNs]);
+      },
+      () => { fs.writeFileSync(file, 'CC\nsecond version, longer\n'); },
+    ]);
+    assert.deepEqual(first.map(o => o.result?.content), ['AAAA\nfirst version\n', 'AAAA\nfirst version\n', 'first version\n']);
+    assert.ok(hits() - hitsBefore >= 2, `the re-reads were served from the kept text (hits ${hits() - hitsBefore})`);
+    assert.equal(second[0].result?.content, 'BBBB\nfirst version\n', 'the rewrite with the same size and mtime');
+    assert.equal(third[0].result?.content, 'CC\nsecond version, longer\n', 'the next write on disk');
+  });
+
+  it('serves a dirty buffer over the kept disk text, and the disk again once it is reverted', async () => {
+    const file = aged[1];
+    const read = { type: 'read', path: file, quiet: true };
+    let doc: vscode.TextDocument | undefined;
+    const hitsBefore = hits();
+    const results = await turns([[read, read], [read], [read]], [
+      async () => {
+        doc = await vscode.workspace.openTextDocument(file);
+        await vscode.window.showTextDocument(doc);
+        const e = new vscode.WorkspaceEdit();
+        e.insert(doc.uri, new vscode.Position(0, 0), 'UNSAVED ');
+        assert.ok(await vscode.workspace.applyEdit(e));
+        assert.ok(doc.isDirty);
+      },
+      async () => {
+        await vscode.window.showTextDocument(doc!);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        assert.ok(!doc!.isDirty);
+      },
+    ]);
+    assert.ok(hits() > hitsBefore, 'the second read was served from the kept text');
+    assert.deepEqual(results.map(r => r.map(o => o.result?.content)), [
+      ['AAAA\nfirst version\n', 'AAAA\nfirst version\n'],
+      ['UNSAVED AAAA\nfirst version\n'],
+      ['AAAA\nfirst version\n'],
+    ]);
+  });
+
+  it('a ranged read keeps the whole text as the merge base: a change made on disk after it survives the agent\'s write', async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`);
+    const file = path.join(dir, 'ranged-base.txt');
+    fs.writeFileSync(file, lines.join(''));
+    const agents = [...lines];
+    agents[8] = 'line 9 by the agent\n';
+    const [read, wrote] = await turns([
+      [{ type: 'read', path: file, line: 5, limit: 1, quiet: true }],
+      [{ type: 'write', path: file, content: agents.join(''), quiet: true }],
+    ], [() => { fs.writeFileSync(file, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
+    assert.equal(read[0].result?.content, 'line 5\n');
+    assert.ok(!wrote[0].error, JSON.stringify(wrote[0].error));
+    assert.equal(fs.readFileSync(file, 'utf8'), ['line 1 by a formatter\n', ...lines.slice(1, 8), 'line 9 by the agent\n', 'line 10\n'].join(''));
+  });
+});
