@@ -7,6 +7,7 @@ import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi } from '../src/common/bidi';
+import { sgrSpans } from '../src/common/terminal/sgr';
 import { isAllow, isReject, kindLabel, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
@@ -219,8 +220,24 @@ function build(item: Item): Rendered {
       return { el: buildPermission(item), item };
     case 'turnEnd':
       return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`), item };
-    case 'notice':
-      return { el: h('div', 'notice', { role: 'note' }, item.text), item };
+    case 'notice': {
+      if (!item.severity) return { el: h('div', 'notice', { role: 'note' }, item.text), item };
+      // A notice from the agent, with its severity (an error is announced at once).
+      const el = h('div', `notice agent-notice severity-${item.severity}`, { role: item.severity === 'error' ? 'alert' : 'note' });
+      el.append(h('span', `codicon codicon-${item.severity === 'info' ? 'info' : item.severity}`, { 'aria-hidden': 'true' }),
+        h('span', 'notice-severity', {}, `${item.severity === 'info' ? 'Info' : item.severity === 'warning' ? 'Warning' : 'Error'}: `),
+        h('span', 'notice-title', {}, item.text));
+      if (item.details) el.append(h('div', 'notice-details', {}, item.details));
+      return { el, item };
+    }
+    case 'compaction': {
+      const label = item.status === 'completed' ? 'Context compacted' : item.status === 'in_progress' ? 'Compacting the context…'
+        : item.status === 'failed' ? `Context compaction failed${item.error ? `: ${item.error}` : ''}` : item.status === 'cancelled' ? 'Context compaction cancelled' : `Context compaction: ${item.status}`;
+      if (!item.summary) return { el: h('div', `notice compaction status-${item.status}`, { role: 'note' }, label), item };
+      const el = h('details', `notice compaction status-${item.status}`, { 'data-k': 'compaction' });
+      el.append(h('summary', '', {}, label), h('div', 'compaction-summary', {}, item.summary));
+      return { el, item };
+    }
     case 'error': {
       const el = h('article', 'error', { role: 'alert' });
       el.append(h('div', 'error-message', {}, item.message));
@@ -268,7 +285,12 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
     h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: t.status.replace('_', ' '), 'aria-label': t.status.replace('_', ' ') }));
   el.append(head);
   t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
-  if (t.output) el.append(buildCommandOutput(t.output, t.status));
+  if (t.agentTerminal) {
+    const key = `${activeTab}/${t.agentTerminal.key}`;
+    const box = h('div', 'terminal agent-terminal', { 'data-terminal': key });
+    fillTerminal(box, key, t.agentTerminal);
+    el.append(box);
+  } else if (t.output) el.append(buildCommandOutput(t.output, t.status));
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
@@ -362,12 +384,44 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
   }
 }
 
-function fillTerminal(box: HTMLElement, terminalId: string): void {
+/**
+ * A terminal's card: a client terminal, or (`agent`) a command the agent ran itself, shown with its
+ * command line and exit. The tail keeps its colours.
+ */
+function fillTerminal(box: HTMLElement, terminalId: string, agent?: NonNullable<ToolCallView['agentTerminal']>): void {
   const tail = terminalTails.get(terminalId);
   const head = h('div', 'terminal-head');
-  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, tail?.exited ? 'Terminal (finished)' : 'Terminal'),
-    button('Show terminal', 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
-  box.replaceChildren(head, h('pre', 'terminal-tail', {}, tail?.text ?? ''));
+  const exited = tail?.exited || !!agent?.exit;
+  const state = agent?.exit ? (agent.exit.signal ? `killed by ${agent.exit.signal}` : agent.exit.exitCode === null ? 'finished' : `exit code ${agent.exit.exitCode}`) : exited ? 'finished' : 'running';
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, agent ? `Ran by the agent (${state})` : exited ? 'Terminal (finished)' : 'Terminal'),
+    button(agent ? 'Show in terminal' : 'Show terminal', 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
+  box.replaceChildren(head);
+  if (agent?.command) {
+    const line = h('div', 'terminal-command', { title: agent.cwd ? `in ${agent.cwd}` : '' });
+    line.append(h('span', 'prompt-sign', { 'aria-hidden': 'true' }, '$ '), h('code', '', {}, agent.command));
+    box.append(line);
+  }
+  const pre = h('pre', 'terminal-tail');
+  for (const span of sgrSpans(escapeBidi(tail?.text ?? ''))) pre.append(styledRun(span));
+  box.append(pre);
+}
+
+/** One run of terminal text in its colours: the theme's ANSI colours, or an explicit rgb (CSSOM, allowed by the CSP). */
+function styledRun(span: ReturnType<typeof sgrSpans>[number]): Node {
+  const s = span.style;
+  if (!Object.values(s).some(v => v !== undefined)) return document.createTextNode(span.text);
+  const el = h('span', '', {}, span.text);
+  const [fg, bg] = s.inverse ? [s.bg, s.fg ?? 'fg'] : [s.fg, s.bg];
+  for (const [which, c] of [['fg', fg], ['bg', bg]] as const) {
+    if (typeof c === 'number') el.classList.add(`ansi-${which}-${c}`);
+    else if (c === 'fg') el.classList.add('ansi-bg-default-fg');
+    else if (c) el.style[which === 'fg' ? 'color' : 'backgroundColor'] = c;
+  }
+  if (s.bold) el.classList.add('ansi-bold');
+  if (s.dim) el.classList.add('ansi-dim');
+  if (s.italic) el.classList.add('ansi-italic');
+  if (s.underline) el.classList.add('ansi-underline');
+  return el;
 }
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
