@@ -51,6 +51,8 @@ let abilities: PromptAbilities = { image: false, embeddedContext: false };
 const mentions = new Set<string>();
 const images: PastedImage[] = [];
 const terminalTails = new Map<string, { text: string; exited: boolean }>();
+/** The card of a command the agent ran itself → what it shows besides the tail. */
+const agentTerminalViews = new WeakMap<HTMLElement, NonNullable<ToolCallView['agentTerminal']>>();
 /** Workspace folders: titles show paths relative to them. */
 let roots: readonly string[] = [];
 /** The agent message being streamed; announced once when it is complete. */
@@ -116,7 +118,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
-      for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId);
+      for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId, agentTerminalViews.get(el));
       break;
   }
 });
@@ -288,6 +290,7 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   if (t.agentTerminal) {
     const key = `${activeTab}/${t.agentTerminal.key}`;
     const box = h('div', 'terminal agent-terminal', { 'data-terminal': key });
+    agentTerminalViews.set(box, t.agentTerminal);
     fillTerminal(box, key, t.agentTerminal);
     el.append(box);
   } else if (t.output) el.append(buildCommandOutput(t.output, t.status));
