@@ -11,6 +11,7 @@ import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
+import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { ChatController } from './session/chatController';
@@ -28,6 +29,8 @@ export interface SwitchboardApi {
   readonly review: ChangeTracker;
   /** The user's MCP servers passed in session/new, load and resume. */
   readonly mcp: McpServers;
+  /** Commands the agent runs itself (`_meta.terminal_*` on its tool calls). */
+  readonly agentTerminals: AgentTerminals;
 }
 
 let controller: ChatController | undefined;
@@ -75,7 +78,13 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
 
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, terminals, tracker, files, log);
+  // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
+  const agentTerminals = new AgentTerminals(log);
+  context.subscriptions.push(agentTerminals,
+    chat.onUpdate(({ tab, update }) => agentTerminals.apply(tab, update)),
+    chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
+
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
@@ -99,8 +108,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat, view, files, terminals, review: tracker, mcp };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals };
 }
+
+const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>
+  [...items].reverse().find(i => i.kind === 'turnEnd')?.stopReason;
 
 /** "Add selection to chat": the selected text as a fenced block, and the file as a mention. */
 async function addSelection(view: ChatViewProvider): Promise<void> {

@@ -9,6 +9,7 @@ import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi } from '../src/common/bidi';
+import { sgrSpans } from '../src/common/terminal/sgr';
 import { isAllow, isReject, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
@@ -52,6 +53,8 @@ let abilities: PromptAbilities = { image: false, embeddedContext: false };
 const mentions = new Set<string>();
 const images: PastedImage[] = [];
 const terminalTails = new Map<string, { text: string; exited: boolean }>();
+/** The card of a command the agent ran itself → what it shows besides the tail. */
+const agentTerminalViews = new WeakMap<HTMLElement, NonNullable<ToolCallView['agentTerminal']>>();
 /** Workspace folders: titles show paths relative to them. */
 let roots: readonly string[] = [];
 /** The agent message being streamed; announced once when it is complete. */
@@ -117,7 +120,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
-      for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId);
+      for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId, agentTerminalViews.get(el));
       break;
   }
 });
@@ -221,8 +224,25 @@ function build(item: Item): Rendered {
       return { el: buildPermission(item), item };
     case 'turnEnd':
       return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' '))), item };
-    case 'notice':
-      return { el: h('div', 'notice', { role: 'note' }, item.text), item };
+    case 'notice': {
+      if (!item.severity) return { el: h('div', 'notice', { role: 'note' }, item.text), item };
+      // A notice from the agent, with its severity (an error is announced at once).
+      const el = h('div', `notice agent-notice severity-${item.severity}`, { role: item.severity === 'error' ? 'alert' : 'note' });
+      el.append(h('span', `codicon codicon-${item.severity === 'info' ? 'info' : item.severity}`, { 'aria-hidden': 'true' }),
+        h('span', 'notice-severity', {}, item.severity === 'info' ? l10n.t('Info: ') : item.severity === 'warning' ? l10n.t('Warning: ') : l10n.t('Error: ')),
+        h('span', 'notice-title', {}, item.text));
+      if (item.details) el.append(h('div', 'notice-details', {}, item.details));
+      return { el, item };
+    }
+    case 'compaction': {
+      const label = item.status === 'completed' ? l10n.t('Context compacted') : item.status === 'in_progress' ? l10n.t('Compacting the context…')
+        : item.status === 'failed' ? (item.error ? l10n.t('Context compaction failed: {0}', item.error) : l10n.t('Context compaction failed'))
+        : item.status === 'cancelled' ? l10n.t('Context compaction cancelled') : l10n.t('Context compaction: {0}', item.status);
+      if (!item.summary) return { el: h('div', `notice compaction status-${item.status}`, { role: 'note' }, label), item };
+      const el = h('details', `notice compaction status-${item.status}`, { 'data-k': 'compaction' });
+      el.append(h('summary', '', {}, label), h('div', 'compaction-summary', {}, item.summary));
+      return { el, item };
+    }
     case 'error': {
       const el = h('article', 'error', { role: 'alert' });
       el.append(h('div', 'error-message', {}, item.message));
@@ -305,7 +325,13 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
     h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: toolStatusText(t.status), 'aria-label': toolStatusText(t.status) }));
   el.append(head);
   t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
-  if (t.output) el.append(buildCommandOutput(t.output, t.status));
+  if (t.agentTerminal) {
+    const key = `${activeTab}/${t.agentTerminal.key}`;
+    const box = h('div', 'terminal agent-terminal', { 'data-terminal': key });
+    agentTerminalViews.set(box, t.agentTerminal);
+    fillTerminal(box, key, t.agentTerminal);
+    el.append(box);
+  } else if (t.output) el.append(buildCommandOutput(t.output, t.status));
   if (t.locations.length) {
     const locs = h('div', 'locations');
     for (const loc of t.locations) {
@@ -399,12 +425,44 @@ function buildToolContent(itemId: string, c: ToolContentView, index: number, sta
   }
 }
 
-function fillTerminal(box: HTMLElement, terminalId: string): void {
+/**
+ * A terminal's card: a client terminal, or (`agent`) a command the agent ran itself, shown with its
+ * command line and exit. The tail keeps its colours.
+ */
+function fillTerminal(box: HTMLElement, terminalId: string, agent?: NonNullable<ToolCallView['agentTerminal']>): void {
   const tail = terminalTails.get(terminalId);
   const head = h('div', 'terminal-head');
-  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, tail?.exited ? l10n.t('Terminal (finished)') : l10n.t('Terminal')),
-    button(l10n.t('Show terminal'), 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
-  box.replaceChildren(head, h('pre', 'terminal-tail', {}, tail?.text ?? ''));
+  const exited = tail?.exited || !!agent?.exit;
+  const state = agent?.exit ? (agent.exit.signal ? l10n.t('killed by {0}', agent.exit.signal) : agent.exit.exitCode === null ? l10n.t('finished') : l10n.t('exit code {0}', agent.exit.exitCode)) : exited ? l10n.t('finished') : l10n.t('running');
+  head.append(h('span', 'codicon codicon-terminal', { 'aria-hidden': 'true' }), h('span', '', {}, agent ? l10n.t('Ran by the agent ({0})', state) : exited ? l10n.t('Terminal (finished)') : l10n.t('Terminal')),
+    button(agent ? l10n.t('Show in terminal') : l10n.t('Show terminal'), 'secondary small', () => send({ type: 'terminal/reveal', terminalId })));
+  box.replaceChildren(head);
+  if (agent?.command) {
+    const line = h('div', 'terminal-command', { title: agent.cwd ? l10n.t('in {0}', agent.cwd) : '' });
+    line.append(h('span', 'prompt-sign', { 'aria-hidden': 'true' }, '$ '), h('code', '', {}, agent.command));
+    box.append(line);
+  }
+  const pre = h('pre', 'terminal-tail');
+  for (const span of sgrSpans(escapeBidi(tail?.text ?? ''))) pre.append(styledRun(span));
+  box.append(pre);
+}
+
+/** One run of terminal text in its colours: the theme's ANSI colours, or an explicit rgb (CSSOM, allowed by the CSP). */
+function styledRun(span: ReturnType<typeof sgrSpans>[number]): Node {
+  const s = span.style;
+  if (!Object.values(s).some(v => v !== undefined)) return document.createTextNode(span.text);
+  const el = h('span', '', {}, span.text);
+  const [fg, bg] = s.inverse ? [s.bg, s.fg ?? 'fg'] : [s.fg, s.bg];
+  for (const [which, c] of [['fg', fg], ['bg', bg]] as const) {
+    if (typeof c === 'number') el.classList.add(`ansi-${which}-${c}`);
+    else if (c === 'fg') el.classList.add('ansi-bg-default-fg');
+    else if (c) el.style[which === 'fg' ? 'color' : 'backgroundColor'] = c;
+  }
+  if (s.bold) el.classList.add('ansi-bold');
+  if (s.dim) el.classList.add('ansi-dim');
+  if (s.italic) el.classList.add('ansi-italic');
+  if (s.underline) el.classList.add('ansi-underline');
+  return el;
 }
 
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {

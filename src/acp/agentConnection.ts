@@ -24,6 +24,12 @@ export class AgentStartError extends Error {
 
 export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.2.0' };
 
+/**
+ * The ACP version Switchboard asks for and accepts: always 1, whatever the SDK's default becomes.
+ * Some adapters answer a draft v2 (no fs/* or terminal/* methods) when asked for it.
+ */
+export const ACP_VERSION = 1;
+
 /** After a pipe to the agent closed, how long it has to exit before that counts as a broken connection. */
 const EXIT_AFTER_EOF_MS = 300;
 
@@ -100,7 +106,7 @@ export class AgentConnection {
     try {
       const result = await Promise.race([
         this.agent.request(sdk.methods.agent.initialize, {
-          protocolVersion: sdk.PROTOCOL_VERSION,
+          protocolVersion: ACP_VERSION,
           clientCapabilities: this.capabilities(),
           clientInfo: CLIENT_INFO,
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
@@ -108,10 +114,7 @@ export class AgentConnection {
           throw new AgentStartError(`The agent exited during initialization (${exit.signal ?? `code ${exit.code}`}).`, 'closed');
         }),
       ]);
-      if (result.protocolVersion !== sdk.PROTOCOL_VERSION) {
-        throw new AgentStartError(
-          `The agent speaks ACP protocol version ${result.protocolVersion}; Switchboard supports version ${sdk.PROTOCOL_VERSION}.`, 'protocol');
-      }
+      if (result.protocolVersion !== ACP_VERSION) throw new AgentStartError(versionRefusal(result.protocolVersion), 'protocol');
       this.initResult = result;
       const who = result.agentInfo ? `${result.agentInfo.title ?? result.agentInfo.name} ${result.agentInfo.version}` : 'agent';
       this.log.info(`Initialized ${who} (protocol ${result.protocolVersion})`);
@@ -126,14 +129,20 @@ export class AgentConnection {
     }
   }
 
-  /** Exactly what this client serves; terminal login reruns the agent's command in a VS Code terminal. */
+  /**
+   * Exactly what this client serves; terminal login reruns the agent's command in a VS Code terminal.
+   * The chat always shows `notice` and `compaction_*` updates, and the output of commands the agent
+   * runs itself (`_meta.terminal_info` / `terminal_output` / `terminal_output_delta` / `terminal_exit`
+   * on its tool calls, the convention of the Claude and Codex adapters).
+   */
   private capabilities(): acp.ClientCapabilities {
     const { fs, terminal } = this.services;
     return {
       fs: { readTextFile: !!fs, writeTextFile: !!fs },
       terminal: !!terminal,
       auth: { terminal: true },
-      session: { configOptions: { boolean: {} } },
+      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      _meta: { terminal_output: true, terminal_output_delta: true },
     };
   }
 
@@ -229,6 +238,14 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
     },
   });
   return { readable: stream.readable.pipeThrough(incoming), writable: outgoing.writable };
+}
+
+/** Why an agent answering another protocol version is refused, in words the user can act on. */
+export function versionRefusal(answered: unknown): string {
+  const v = typeof answered === 'number' ? answered : JSON.stringify(answered);
+  return answered === 2
+    ? `The agent answered with ACP protocol version 2, a draft that has no file or terminal methods; Switchboard asked for version 1 and speaks only ACP v1. Use a version of the agent that speaks ACP v1.`
+    : `The agent speaks ACP protocol version ${v}; Switchboard asked for version 1 and speaks only ACP v1.`;
 }
 
 const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));

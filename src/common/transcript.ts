@@ -7,6 +7,7 @@ import { escapeBidi } from './bidi';
 import { compactDiff, DiffPreview } from './diffPreview';
 import { CommandOutput, commandOutput } from './review/adapterShapes';
 import { diffMetaOf } from './review/snippet';
+import { commandOf, parseAgentTerminalMeta } from './terminal/agentMeta';
 
 /** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
 export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
@@ -36,7 +37,22 @@ export interface ToolCallView {
   readonly rawOutput?: string;
   /** Command output the agent carried only in rawOutput (Codex), shown like terminal output. */
   readonly output?: CommandOutput;
+  /** A command the agent runs itself (`_meta.terminal_*`): its output lives in the host, under `key`. */
+  readonly agentTerminal?: AgentTerminalView;
 }
+
+export interface AgentTerminalView {
+  /** The host's name for its output (the tool call's item id in its session). */
+  readonly key: string;
+  /** The agent's id for it. */
+  readonly terminalId: string;
+  readonly command?: string;
+  readonly cwd?: string;
+  readonly exit?: { readonly exitCode: number | null; readonly signal: string | null };
+}
+
+/** A `notice` update's severity; anything else the agent sends is shown as info. */
+export type NoticeSeverity = 'info' | 'warning' | 'error';
 
 /** A question's option as the card shows it; `misleading` when its name says the opposite of its kind. */
 export interface PermissionOptionView { readonly optionId: string; readonly name: string; readonly kind: string; readonly misleading?: boolean }
@@ -63,7 +79,13 @@ export type Item =
   | { readonly kind: 'permission'; readonly id: string; readonly permission: PermissionView }
   | { readonly kind: 'turnEnd'; readonly id: string; readonly stopReason: string }
   | { readonly kind: 'error'; readonly id: string; readonly message: string; readonly details?: string; readonly actions: readonly ItemAction[] }
-  | { readonly kind: 'notice'; readonly id: string; readonly text: string };
+  | {
+    readonly kind: 'notice'; readonly id: string; readonly text: string;
+    /** A `notice` from the agent: its severity and description (Switchboard's own notices have none). */
+    readonly severity?: NoticeSeverity; readonly details?: string;
+  }
+  /** Context compaction (`compaction_update` / `compaction_summary_chunk`): one entry per compactionId. */
+  | { readonly kind: 'compaction'; readonly id: string; readonly status: string; readonly summary: string; readonly error?: string };
 
 export type TranscriptOp =
   | { readonly op: 'add'; readonly item: Item }
@@ -134,9 +156,10 @@ export class Transcript {
           title: escapeBidi(update.title), kind: update.kind ?? 'other', status: update.status ?? 'pending',
           content: contentViews(update.content), locations: update.locations ?? [],
           rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput),
+          ...this.agentTerminalPatch(update),
         }, true, late);
       case 'tool_call_update': {
-        const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = {};
+        const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = { ...this.agentTerminalPatch(update) };
         if (update.title != null) Object.assign(patch, { title: escapeBidi(update.title) });
         if (update.kind != null) Object.assign(patch, { kind: update.kind });
         if (update.status != null) Object.assign(patch, { status: update.status });
@@ -144,11 +167,57 @@ export class Transcript {
         if (update.locations != null) Object.assign(patch, { locations: update.locations });
         if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
         if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput) });
+        // Output of a command the agent runs: the host keeps it; the card is unchanged.
+        if (Object.keys(patch).length === 0 && this.get(this.toolItemId(update.toolCallId))) return [];
         return this.upsertTool(update.toolCallId, patch, false, late);
+      }
+      case 'notice': {
+        const severity: NoticeSeverity = update.severity === 'warning' || update.severity === 'error' ? update.severity : 'info';
+        const details = typeof update.description === 'string' && update.description ? escapeBidi(bounded(update.description, NOTICE_MAX_CHARS)) : undefined;
+        this.open = undefined;
+        return [this.add({ kind: 'notice', id: this.newId(), text: escapeBidi(bounded(update.title, 2000)), severity, ...(details ? { details } : {}) })];
+      }
+      case 'compaction_update':
+      case 'compaction_summary_chunk': {
+        if (typeof update.compactionId !== 'string') return [];
+        this.open = undefined;
+        const key = `${this.scope}:${update.compactionId}`;
+        const existing = this.get(this.compactions.get(key) ?? '');
+        const base = existing?.kind === 'compaction' ? existing : { kind: 'compaction' as const, id: this.newId(), status: 'in_progress', summary: '' };
+        const next = update.sessionUpdate === 'compaction_summary_chunk'
+          ? { ...base, summary: bounded(base.summary + escapeBidi(blockText(update.content)), NOTICE_MAX_CHARS) }
+          : {
+            ...base, status: String(update.status),
+            ...(update.summary !== undefined ? { summary: bounded(escapeBidi((update.summary ?? []).map(blockText).join('')), NOTICE_MAX_CHARS) } : {}),
+            ...(typeof update.error === 'string' ? { error: escapeBidi(bounded(update.error, 2000)) } : {}),
+          };
+        if (existing) return [this.replace(next)];
+        this.compactions.set(key, next.id);
+        return [this.add(next)];
       }
       default:
         return [];
     }
+  }
+
+  /** compactionId (scoped to its session) → its item. */
+  private readonly compactions = new Map<string, string>();
+
+  /** The card's view of a command the agent runs itself, from the update's `_meta` and rawInput. */
+  private agentTerminalPatch(update: { toolCallId: string; _meta?: unknown; rawInput?: unknown }): { agentTerminal?: AgentTerminalView } {
+    const existing = this.get(this.toolItemId(update.toolCallId));
+    const before = existing?.kind === 'tool' ? existing.tool.agentTerminal : undefined;
+    const meta = parseAgentTerminalMeta(update._meta);
+    if (!meta && !before) return {};
+    const command = meta?.command ?? commandOf(update.rawInput);
+    const next: AgentTerminalView = {
+      key: this.toolItemId(update.toolCallId),
+      terminalId: before?.terminalId ?? meta!.terminalId,
+      ...(command ? { command: escapeBidi(command) } : before?.command ? { command: before.command } : {}),
+      ...(meta?.cwd ? { cwd: escapeBidi(meta.cwd) } : before?.cwd ? { cwd: before.cwd } : {}),
+      ...(meta?.exit ? { exit: meta.exit } : before?.exit ? { exit: before.exit } : {}),
+    };
+    return before && JSON.stringify(before) === JSON.stringify(next) ? {} : { agentTerminal: next };
   }
 
   addUser(text: string): TranscriptOp[] {
@@ -237,6 +306,13 @@ export class Transcript {
     this.open = undefined;
     if (patch.content) patch = { ...patch, content: this.withoutShownDiffs(toolCallId, patch.content) };
     const inTurn = this.get(this.toolItemId(toolCallId));
+    // The agent's own terminal is shown from the host's buffer, not as a client terminal.
+    const agentTerminal = patch.agentTerminal ?? (inTurn?.kind === 'tool' ? inTurn.tool.agentTerminal : undefined);
+    if (agentTerminal) {
+      const drop = (content: readonly ToolContentView[]) => content.filter(c => c.type !== 'terminal' || c.terminalId !== agentTerminal.terminalId);
+      if (patch.content) patch = { ...patch, content: drop(patch.content) };
+      else if (patch.agentTerminal && inTurn?.kind === 'tool') patch = { ...patch, content: drop(inTurn.tool.content) };
+    }
     if (late) {
       // After its turn: a late card of its own (the finished turn's card stays as it was).
       const lateId = this.lateTools.get(toolCallId);
@@ -262,6 +338,7 @@ export class Transcript {
       toolCallId, title: patch.title ?? (isNew ? '' : 'Tool call'), kind: patch.kind ?? 'other',
       status: patch.status ?? 'pending', content: patch.content ?? [], locations: patch.locations ?? [],
       rawInput: patch.rawInput, rawOutput: patch.rawOutput,
+      ...(patch.output ? { output: patch.output } : {}), ...(patch.agentTerminal ? { agentTerminal: patch.agentTerminal } : {}),
     };
   }
 
@@ -309,6 +386,9 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
 }
 
 const RAW_LIMIT = 20_000;
+const NOTICE_MAX_CHARS = 100_000;
+
+const bounded = (text: string, max: number): string => (text.length > max ? text.slice(0, max) + '…' : text);
 
 function rawJson(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;

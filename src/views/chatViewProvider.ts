@@ -201,6 +201,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     for (const item of chat.items) {
       if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
+      if (item.kind === 'tool' && item.tool.agentTerminal) this.postTail(`${chat.activeTab}/${item.tool.agentTerminal.key}`);
     }
     this.postChanges();
     this.postWrites();
@@ -223,7 +224,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private postTail(terminalId: string): void {
-    const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true });
+    const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true, colors: true });
     if (text === undefined) return;
     this.post({ type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running });
   }
@@ -234,6 +235,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const last = this.queue[this.queue.length - 1];
       if (op.op === 'append' && last?.op === 'append' && last.id === op.id) {
         this.queue[this.queue.length - 1] = { op: 'append', id: op.id, text: last.text + op.text };
+      } else if (op.op === 'replace' && last?.op === 'replace' && last.item.id === op.item.id) {
+        this.queue[this.queue.length - 1] = op; // a card rewritten twice in one frame: only the last counts
       } else {
         this.queue.push(op);
       }

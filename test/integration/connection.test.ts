@@ -112,7 +112,7 @@ await import(${JSON.stringify('file://' + entry.args[0])});`);
     const { log } = await useScriptedAgent({ protocolVersion: 2 });
     assert.equal(await sb.chat.start(), false);
     const err = lastOf(sb.chat.items, 'error')!;
-    assert.match(err.message, /speaks ACP protocol version 2; Switchboard supports version 1/);
+    assert.match(err.message, /ACP protocol version 2.*Switchboard asked for version 1/);
     const pid = agentEvents(log).find(e => e.event === 'start')!.pid as number;
     assert.equal(isAlive(pid), false);
   });

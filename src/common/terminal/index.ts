@@ -6,3 +6,5 @@ export * from './mirrorQueue';
 export * from './outputBuffer';
 export * from './procStat';
 export * from './spawnPlan';
+export * from './agentMeta';
+export * from './sgr';

@@ -92,6 +92,18 @@ export class OutputBuffer {
     return decodeFrom(this.lastBytes(n), this.truncated || n < this.length, complete);
   }
 
+  /** A buffer of at most `limit` bytes holding this one's last bytes (on a character boundary), counts carried over. */
+  keepLast(limit: number): OutputBuffer {
+    const out = new OutputBuffer(limit);
+    const n = Math.min(this.length, limit);
+    const bytes = this.lastBytes(n);
+    const from = n < this.length ? charStart(bytes) : 0;
+    out.push(bytes.subarray(from));
+    out.totalBytes = this.totalBytes;
+    out.droppedBytes = this.totalBytes - out.length;
+    return out;
+  }
+
   private lastBytes(n: number): Uint8Array {
     const out = new Uint8Array(n);
     if (n === 0) return out;

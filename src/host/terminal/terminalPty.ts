@@ -10,6 +10,9 @@ import * as vscode from 'vscode';
 import { CrlfNormalizer, describeExit, formatBytes, MirrorQueue } from '../../common/terminal';
 import type { TerminalProcess } from './terminalProcess';
 
+/** What the Pseudoterminal mirrors: a command Switchboard runs, or the output an agent reports. */
+export type PtySource = Pick<TerminalProcess, 'onData' | 'exited' | 'wasKilled' | 'interrupt' | 'write' | 'endInput'>;
+
 const FLUSH_MS = 25;
 /** Bytes waiting for the renderer at most: ~1.3 MB/s shown during a flood, everything otherwise. */
 const BACKLOG_BYTES = 32 * 1024;
@@ -36,10 +39,10 @@ export class TerminalPty implements vscode.Pseudoterminal {
   private exitLine = '';
   /** Header and echo written before open(), replayed then (the output itself waits in the queue). */
   private readonly pendingEarly: string[] = [];
-  private proc: TerminalProcess | undefined;
+  private proc: PtySource | undefined;
   private readonly subscription: { dispose(): void };
 
-  constructor(proc: TerminalProcess, header: string, private readonly onUserClose: () => void) {
+  constructor(proc: PtySource, header: string, private readonly onUserClose: () => void) {
     this.proc = proc;
     this.write(`${DIM}${header}${RESET}\r\n`);
     this.subscription = proc.onData(chunk => {

@@ -21,7 +21,7 @@ import { refusal } from '../../common/fs/errors';
 import { decideAccess } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
 import { commandProblem, envProblem, pathProblem } from '../../common/requestGuard';
-import { charStart, commandLine, terminalName, toPlainText } from '../../common/terminal';
+import { charStart, commandLine, terminalName, toDisplayText, toPlainText } from '../../common/terminal';
 import { fitJsonTail } from '../../common/jsonSize';
 import { pathKey, realPathOf, workspaceRoots } from '../fs/files';
 import { readOutsideWorkspacePolicy } from '../fs/settings';
@@ -51,7 +51,7 @@ export interface TerminalInfo {
 
 /** What the chat card renders. */
 export interface TerminalView {
-  getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean }): string | undefined;
+  getTail(terminalId: string, maxBytes?: number, options?: { plain?: boolean; colors?: boolean }): string | undefined;
   getInfo(terminalId: string): TerminalInfo | undefined;
   readonly onDidChangeOutput: vscode.Event<string>;
   reveal(terminalId: string, preserveFocus?: boolean): boolean;
@@ -186,9 +186,9 @@ export class TerminalService implements TerminalView, vscode.Disposable {
 
   /**
    * The last (at most) `maxBytes` bytes of output, escape sequences kept. `plain`: escape sequences
-   * removed, carriage-return overwrites applied, and a line cut by `maxBytes` left out.
+   * removed (but colours with `colors`), carriage-return overwrites applied, and a line cut by `maxBytes` left out.
    */
-  getTail(terminalId: string, maxBytes = 8192, options: { plain?: boolean } = {}): string | undefined {
+  getTail(terminalId: string, maxBytes = 8192, options: { plain?: boolean; colors?: boolean } = {}): string | undefined {
     const e = this.entries.get(terminalId);
     if (!e) return undefined;
     let text: string;
@@ -207,7 +207,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
       const nl = text.indexOf('\n');
       if (nl >= 0 && nl < text.length - 1) text = text.slice(nl + 1);
     }
-    return toPlainText(text);
+    return options.colors ? toDisplayText(text) : toPlainText(text);
   }
 
   getInfo(terminalId: string): TerminalInfo | undefined {
