@@ -12,6 +12,7 @@ import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
+import { buildQuestion } from './question';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -162,7 +163,8 @@ function announceAdded(item: Item): void {
     // Numbered and named as the card's buttons are.
     const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? `${kindLabel(o.kind)} (named “${o.name}”)` : o.name}`).join(', ');
     announce(`Permission needed: ${titleText(p.title)}. Options ${options}.`, 'permission');
-  } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
+  } else if (item.kind === 'question') announce(`The agent asks: ${item.question.message}`, 'permission');
+  else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`, 'turn');
 }
 
 function renderDirty(force: boolean): void {
@@ -217,6 +219,8 @@ function build(item: Item): Rendered {
     }
     case 'permission':
       return { el: buildPermission(item), item };
+    case 'question':
+      return { el: buildQuestion(item, activeTab, send), item };
     case 'turnEnd':
       return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? `Turn ended: ${item.stopReason.replace(/_/g, ' ')}`), item };
     case 'notice':
@@ -556,7 +560,7 @@ $<HTMLElement>('tab-actions').append(button('', 'tab-new codicon codicon-add', (
   button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), "The agent's sessions"));
 
 const STATE_ICONS = { idle: 'comment', starting: 'loading codicon-modifier-spin', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
-const STATE_LABELS = { idle: 'idle', starting: 'starting a session', busy: 'working', waiting: 'waiting for your permission', detached: 'agent not running' } as const;
+const STATE_LABELS = { idle: 'idle', starting: 'starting a session', busy: 'working', waiting: 'waiting for your answer', detached: 'agent not running' } as const;
 
 let busy = false;
 function setBusy(b: boolean): void {

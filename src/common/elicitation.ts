@@ -212,3 +212,29 @@ export function contentFromValues(form: FormView, values: Readonly<Record<string
   }
   return { content, errors };
 }
+
+/** An `elicitation/create` as its card shows it. */
+export interface QuestionView {
+  readonly message: string;
+  /** Form mode: the fields. */
+  readonly form?: FormView;
+  /** URL mode: where the agent sends the user (the host is what the card shows big). */
+  readonly url?: { readonly href: string; readonly host: string; readonly secure: boolean };
+  /** The values last submitted (shown again beside the messages when they were refused). */
+  readonly values?: Readonly<Record<string, RawValue>>;
+  /** Per field (or '' for the whole form), why the last submission was refused. */
+  readonly errors?: Readonly<Record<string, string>>;
+  /** accepted / declined / cancelled; `opened` (URL, waiting for the agent) then `completed`. */
+  readonly outcome?: 'accepted' | 'declined' | 'cancelled' | 'opened' | 'completed';
+  readonly late?: boolean;
+}
+
+/** The target of a URL-mode elicitation, or why it is refused: only http(s) URLs, never credentials. */
+export function urlTarget(url: unknown): { href: string; host: string; secure: boolean } | { error: string } {
+  if (typeof url !== 'string' || url.length > 8192) return { error: 'Refused elicitation: url must be a string of at most 8192 characters' };
+  let u: URL;
+  try { u = new URL(url); } catch { return { error: 'Refused elicitation: url is not a valid URL' }; }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { error: `Refused elicitation: only http and https URLs are opened, not ${u.protocol}` };
+  if (u.username || u.password) return { error: 'Refused elicitation: a URL with a user name or password is not opened' };
+  return { href: u.href, host: u.host, secure: u.protocol === 'https:' };
+}

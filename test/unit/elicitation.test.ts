@@ -62,8 +62,8 @@ describe('elicitation forms', () => {
 
   it('neutralizes bidi controls in titles and options', () => {
     const f = form({ properties: { s: { type: 'string', title: 'a\u202Eb', enum: ['x\u202Ey'] } } });
-    assert.doesNotMatch(f.fields[0].title + (f.fields[0] as { options: { label: string }[] }).options[0].label, /\u202E/);
-    assert.equal((f.fields[0] as { options: { value: string }[] }).options[0].value, 'x\u202Ey', 'the value sent back is the agent\'s own');
+    assert.doesNotMatch(f.fields[0].title + (f.fields[0] as unknown as { options: { label: string }[] }).options[0].label, /\u202E/);
+    assert.equal((f.fields[0] as unknown as { options: { value: string }[] }).options[0].value, 'x\u202Ey', 'the value sent back is the agent\'s own');
   });
 
   it('builds content: numbers parsed, empty optional fields left out, unknown names dropped', () => {
