@@ -99,6 +99,7 @@ function buildField(f: FieldView, id: string, value: RawValue | undefined, error
     });
     box.append(set);
     read = () => boxes.filter(b => b.checked).map(b => b.value);
+    set.addEventListener('change', () => { if (errEl.textContent) check(); });
     check = () => {
       const n = boxes.filter(b => b.checked).length;
       return invalid(set, f.required && n === 0 ? 'Choose at least one.' : f.minItems !== undefined && n < f.minItems ? `Choose at least ${f.minItems}.`
@@ -132,7 +133,9 @@ function buildField(f: FieldView, id: string, value: RawValue | undefined, error
     read = () => input.value;
     // The browser's own messages (required, lengths, bounds, email/url shape); the host checks the rest.
     check = () => invalid(input, input.validity.valid ? '' : input.validationMessage || 'Invalid value.');
-    input.addEventListener('blur', () => { if (errEl.textContent) check(); });
+    // A message goes as soon as the value is fixed (on input, not on blur: a message vanishing on
+    // blur would move the control the user is clicking).
+    input.addEventListener('input', () => { if (errEl.textContent) check(); });
   }
   if (desc) box.append(desc);
   box.append(errEl);
