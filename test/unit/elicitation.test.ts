@@ -96,3 +96,19 @@ describe('elicitation forms', () => {
     assert.deepEqual(checkContent(f, { s: 'aaa' }), {});
   });
 });
+
+describe('question/answer messages from the webview', () => {
+  it('accepts bounded values and refuses anything else', async () => {
+    const { parseViewMessage } = await import('../../src/common/protocol');
+    assert.deepEqual(parseViewMessage({ type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } }),
+      { type: 'question/answer', tab: undefined, itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } });
+    for (const bad of [
+      { type: 'question/answer', itemId: 'i2', action: 'grant' },
+      { type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: 1 } },
+      { type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: { nested: true } } },
+      { type: 'question/answer', itemId: 'i2', action: 'accept', values: ['x'] },
+      { type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: 'x'.repeat(10_001) } },
+      { type: 'question/answer', itemId: 'i2', action: 'accept', values: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) },
+    ]) assert.equal(parseViewMessage(bad), undefined, JSON.stringify(bad).slice(0, 80));
+  });
+});
