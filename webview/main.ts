@@ -15,6 +15,7 @@ import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
+import { buildQuestion } from './question';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -167,7 +168,8 @@ function announceAdded(item: Item): void {
     // Numbered and named as the card's buttons are.
     const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name}`).join(', ');
     announce(l10n.t('Permission needed: {0}. Options {1}.', titleText(p.title), options), 'permission');
-  } else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' ')), 'turn');
+  } else if (item.kind === 'question') announce(l10n.t('The agent asks: {0}', item.question.message), 'permission');
+  else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' ')), 'turn');
 }
 
 function renderDirty(force: boolean): void {
@@ -222,6 +224,8 @@ function build(item: Item): Rendered {
     }
     case 'permission':
       return { el: buildPermission(item), item };
+    case 'question':
+      return { el: buildQuestion(item, activeTab, send), item };
     case 'turnEnd':
       return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' '))), item };
     case 'notice': {
@@ -651,7 +655,7 @@ $<HTMLElement>('tab-actions').append(button('', 'tab-new codicon codicon-add', (
   button('', 'tab-new codicon codicon-history', () => send({ type: 'sessions/browse' }), l10n.t("The agent's sessions")));
 
 const STATE_ICONS = { idle: 'comment', starting: 'loading codicon-modifier-spin', busy: 'loading codicon-modifier-spin', waiting: 'bell-dot', detached: 'debug-disconnect' } as const;
-const STATE_LABELS = { idle: l10n.t('idle'), starting: l10n.t('starting a session'), busy: l10n.t('working'), waiting: l10n.t('waiting for your permission'), detached: l10n.t('agent not running') };
+const STATE_LABELS = { idle: l10n.t('idle'), starting: l10n.t('starting a session'), busy: l10n.t('working'), waiting: l10n.t('waiting for your answer'), detached: l10n.t('agent not running') };
 
 let busy = false;
 function setBusy(b: boolean): void {

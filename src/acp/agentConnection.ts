@@ -13,6 +13,9 @@ export interface ClientHandlers {
   /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
   onSessionUpdate(params: acp.SessionNotification, afterAnswer: boolean): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** `elicitation/create` (form and url modes) and `elicitation/complete`. */
+  createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  completeElicitation(params: acp.CompleteElicitationNotification): void;
 }
 
 /** A failure the user must see, with what they can do about it. */
@@ -55,6 +58,8 @@ export class AgentConnection {
     const app = sdk.client({ name: 'switchboard' })
       .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params, this.boundaries.dispatch(params.sessionId)))
       .onRequest(sdk.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+      .onRequest(sdk.methods.client.elicitation.create, ({ params, signal }) => handlers.createElicitation(params, signal))
+      .onNotification(sdk.methods.client.elicitation.complete, ({ params }) => handlers.completeElicitation(params))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
     const { fs, terminal } = services;
@@ -141,6 +146,7 @@ export class AgentConnection {
       fs: { readTextFile: !!fs, writeTextFile: !!fs },
       terminal: !!terminal,
       auth: { terminal: true },
+      elicitation: { form: {}, url: {} },
       session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
       _meta: { terminal_output: true, terminal_output_delta: true },
     };

@@ -3,6 +3,7 @@
 // hidden, moved or reloaded at any time without losing the conversation.
 import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
+import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
@@ -87,6 +88,7 @@ export type ViewMessage =
   | { readonly type: 'prompt/send'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel' }
   | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
+  | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
   | { readonly type: 'agent/pick' }
   | { readonly type: 'tab/select'; readonly tab: string }
@@ -135,6 +137,14 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'permission/answer', tab: m.tab as string | undefined, itemId: m.itemId, optionId: m.optionId };
+    case 'question/answer': {
+      if (!str(m.itemId) || !['accept', 'decline', 'cancel'].includes(m.action as string) || !(m.tab === undefined || str(m.tab))) return undefined;
+      const values = m.values ?? {};
+      if (typeof values !== 'object' || values === null || Array.isArray(values)) return undefined;
+      const entries = Object.entries(values);
+      if (entries.length > LIMITS.fields || !entries.every(([k, v]) => str(k, LIMITS.name) && (typeof v === 'boolean' || str(v, LIMITS.value) || strList(v, LIMITS.options, LIMITS.value)))) return undefined;
+      return { type: 'question/answer', tab: m.tab as string | undefined, itemId: m.itemId, action: m.action as 'accept', values: Object.fromEntries(entries) as Record<string, RawValue> };
+    }
     case 'item/openText':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };

@@ -4,6 +4,7 @@
 // never 10,000 re-renders of the transcript.
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 import { escapeBidi } from './bidi';
+import type { QuestionView } from './elicitation';
 import { compactDiff, DiffPreview } from './diffPreview';
 import { CommandOutput, commandOutput } from './review/adapterShapes';
 import { diffMetaOf } from './review/snippet';
@@ -77,6 +78,7 @@ export type Item =
   | { readonly kind: 'thought'; readonly id: string; readonly text: string; readonly late?: boolean }
   | { readonly kind: 'tool'; readonly id: string; readonly tool: ToolCallView; readonly late?: boolean }
   | { readonly kind: 'permission'; readonly id: string; readonly permission: PermissionView }
+  | { readonly kind: 'question'; readonly id: string; readonly question: QuestionView }
   | { readonly kind: 'turnEnd'; readonly id: string; readonly stopReason: string }
   | { readonly kind: 'error'; readonly id: string; readonly message: string; readonly details?: string; readonly actions: readonly ItemAction[] }
   | {
@@ -284,6 +286,19 @@ export class Transcript {
     const item = this.get(id);
     if (!item || item.kind !== 'permission' || item.permission.outcome !== undefined) return [];
     return [this.replace({ ...item, permission: { ...item.permission, outcome, ...(outcomeKind ? { outcomeKind } : {}) } })];
+  }
+
+  /** An elicitation card (see common/elicitation). */
+  addQuestion(question: QuestionView): { id: string; ops: TranscriptOp[] } {
+    this.open = undefined;
+    const id = this.newId();
+    return { id, ops: [this.add({ kind: 'question', id, question })] };
+  }
+
+  updateQuestion(id: string, patch: Partial<QuestionView>): TranscriptOp[] {
+    const item = this.get(id);
+    if (!item || item.kind !== 'question') return [];
+    return [this.replace({ ...item, question: { ...item.question, ...patch } })];
   }
 
   private stream(kind: StreamKind, content: ContentBlock, messageId: string | null | undefined, late: boolean): TranscriptOp[] {

@@ -9,6 +9,8 @@ export interface WaitingTab {
   readonly agentName: string;
   /** Ids of the permission requests not yet answered (unique within the tab). */
   readonly pendingPermissionIds: readonly string[];
+  /** Ids of its open elicitations (forms, URLs to open). */
+  readonly pendingQuestionIds?: readonly string[];
 }
 
 /** What the alert watches; the session layer's chat controller implements it. */
@@ -40,14 +42,16 @@ export class PermissionAlert extends Disposable {
     }
     const names = [...new Set(waiting.map(t => t.agentName))].join(', ');
     this.item.text = `$(bell-dot) ${vscode.l10n.t('{0} is waiting for you', names)}`;
-    this.item.tooltip = vscode.l10n.t('An agent asks for permission. Click to open the chat.');
+    const asks = waiting.some(t => t.pendingQuestionIds?.length);
+    this.item.tooltip = asks ? vscode.l10n.t('An agent asks you something. Click to open the chat.') : vscode.l10n.t('An agent asks for permission. Click to open the chat.');
     this.item.show();
     // Item ids repeat across tabs: a request is known by its tab and its id.
-    const fresh = waiting.flatMap(t => t.pendingPermissionIds.map(id => `${t.id}/${id}`)).filter(id => !this.notified.has(id));
+    const fresh = waiting.flatMap(t => [...t.pendingPermissionIds, ...t.pendingQuestionIds ?? []].map(id => `${t.id}/${id}`)).filter(id => !this.notified.has(id));
     if (fresh.length) {
       fresh.forEach(id => this.notified.add(id));
       const open = vscode.l10n.t('Open Chat');
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} asks for permission.', names), open).then(choice => {
+      const text = asks ? vscode.l10n.t('{0} asks you a question.', names) : vscode.l10n.t('{0} asks for permission.', names);
+      void vscode.window.showInformationMessage(text, open).then(choice => {
         if (choice) void vscode.commands.executeCommand('switchboard.openChat');
       });
     }

@@ -5,6 +5,7 @@ import { AgentConnection } from '../acp/agentConnection';
 import { AgentExit, AgentProcess } from '../acp/agentProcess';
 import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
+import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
 import { GatedSession, gateServices, unknownSession } from './requestGate';
 
@@ -12,11 +13,16 @@ import { GatedSession, gateServices, unknownSession } from './requestGate';
 export interface SessionSink extends GatedSession {
   onUpdate(update: acp.SessionUpdate, afterAnswer?: boolean): void;
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** `elicitation/complete`: true when this session had that elicitation. */
+  completeElicitation(elicitationId: string): boolean;
 }
 
 export class AgentRuntime {
   private readonly sinks = new Map<string, SessionSink>();
   private stopping = false;
+  /** Where an elicitation tied to a request rather than a session is asked (the shown conversation). */
+  fallbackSink: (() => SessionSink | undefined) | undefined;
 
   private constructor(
     readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection,
@@ -40,6 +46,15 @@ export class AgentRuntime {
         const response = await sink.requestPermission(params, signal);
         served.onPermissionAnswered?.(params, response);
         return response;
+      },
+      createElicitation: (params, signal) => {
+        const sink = 'sessionId' in params && typeof params.sessionId === 'string' ? runtime?.route(params.sessionId) : runtime?.fallbackSink?.();
+        if (!sink) throw 'sessionId' in params ? unknownSession(params.sessionId) : sdk.RequestError.invalidParams({}, 'No conversation to ask in');
+        return sink.elicit(params, signal);
+      },
+      completeElicitation: ({ elicitationId }) => {
+        for (const sink of runtime?.sinks.values() ?? []) if (sink.completeElicitation(elicitationId)) return;
+        runtime?.fallbackSink?.()?.completeElicitation(elicitationId);
       },
     }, served, log);
     runtime = new AgentRuntime(spec, cwd, proc, connection, served);

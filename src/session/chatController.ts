@@ -22,6 +22,8 @@ import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { SavedChats } from './savedChats';
+import type { QuestionAction } from './questions';
+import type { RawValue } from '../common/elicitation';
 
 export class ChatController extends Disposable {
   private runtime: AgentRuntime | undefined;
@@ -170,6 +172,11 @@ export class ChatController extends Disposable {
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
   answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
     this.tabs.get(tabId)?.answerPermission(itemId, optionId);
+  }
+
+  /** Answers an elicitation card of a tab (default: the shown one). */
+  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.activeId): Promise<void> {
+    return this.tabs.get(tabId)?.answerQuestion(itemId, action, values) ?? Promise.resolve();
   }
 
   async runAction(action: ItemAction): Promise<void> {
@@ -329,6 +336,7 @@ export class ChatController extends Disposable {
       return undefined;
     }
     this.runtime = runtime;
+    runtime.fallbackSink = () => this.active;
     void runtime.exited.then(exit => {
       if (exit.requested) return;
       if (this.runtime === runtime) this.runtime = undefined;

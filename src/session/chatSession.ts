@@ -12,6 +12,8 @@ import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
 import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
+import { QuestionAction, Questions } from './questions';
+import type { RawValue } from '../common/elicitation';
 
 interface PendingPermission {
   readonly resolve: (r: acp.RequestPermissionResponse) => void;
@@ -30,6 +32,9 @@ export class ChatSession extends Disposable implements SessionSink {
   /** Updates the agent sent after answering the running prompt, shown once the turn has ended. */
   private readonly afterAnswer: acp.SessionUpdate[] = [];
   private readonly permissions = new Map<string, PendingPermission>();
+  /** Open elicitations (forms, URLs); they count as waiting, like permissions. */
+  private readonly questions = new Questions(() => this.transcriptValue, ops => this.emit(ops), () => this.stateEmitter.fire(),
+    href => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(href, true))));
   lastPrompt: acp.ContentBlock[] | undefined;
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
   prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
@@ -103,7 +108,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.reserved = false;
     this.stateEmitter.fire();
   }
-  get waiting(): boolean { return this.permissions.size > 0; }
+  get waiting(): boolean { return this.permissions.size > 0 || this.questions.ids.length > 0; }
 
   get info(): TabInfo {
     return {
@@ -284,6 +289,24 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
 
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    if (this.turn?.cancelled) return Promise.resolve({ action: 'cancel' });
+    return this.questions.ask(params, signal, !this.turn);
+  }
+
+  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>): Promise<void> {
+    return this.questions.answer(itemId, action, values);
+  }
+
+  completeElicitation(elicitationId: string): boolean {
+    return this.questions.complete(elicitationId);
+  }
+
+  /** The open elicitations, oldest first (for the status bar). */
+  get pendingQuestionIds(): string[] {
+    return this.questions.ids;
+  }
+
   /** The unanswered permission requests, oldest first (for the status bar). */
   get pendingPermissionIds(): string[] {
     return [...this.permissions.keys()];
@@ -320,6 +343,7 @@ export class ChatSession extends Disposable implements SessionSink {
 
   private cancelPermissions(): void {
     for (const id of [...this.permissions.keys()]) this.answerPermission(id, null);
+    this.questions.cancelAll();
   }
 
   private setMeta(meta: SessionMeta): void {

@@ -48,6 +48,7 @@ function trimItem(item: Item): Item {
   if ('text' in item && item.text.length > MAX_TEXT) return { ...item, text: item.text.slice(0, MAX_TEXT) + '\n…' };
   // A permission cannot be answered after a reload: keep it as history only.
   if (item.kind === 'permission' && item.permission.outcome === undefined) return { ...item, permission: { ...item.permission, outcome: 'cancelled' } };
+  if (item.kind === 'question' && item.question.outcome === undefined) return { ...item, question: { ...item.question, outcome: 'cancelled' } };
   return item;
 }
 

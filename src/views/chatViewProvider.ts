@@ -149,6 +149,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'turn/cancel': await chat.cancelTurn(); break;
       case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
+      case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;
       case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
       case 'tab/select': chat.selectTab(msg.tab); break;
