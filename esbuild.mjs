@@ -1,6 +1,7 @@
 // Builds every bundle of the project.
 //   dist/extension.js       the extension (node, CJS, `vscode` external), what activation loads
 //   dist/acp-sdk.js         the ESM-only ACP SDK + zod as CJS, required on first use (src/common/acpSdk.ts)
+//   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
 //   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
@@ -40,6 +41,8 @@ const sdkAsSibling = {
       }
       return { path: './acp-sdk.js', external: true };
     });
+    // ajv (elicitation answers) is required on the first answer only: its own file too.
+    build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
   },
 };
 /** Fails the build when the activation bundle pulls in a heavy module statically again. */
@@ -49,7 +52,7 @@ const heavyGuard = {
     build.onEnd(result => {
       if (!result.metafile) return;
       const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
-      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol)\//.test(f));
+      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv)\//.test(f));
       if (heavy.length) {
         result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK or zod (they load on first use from dist/acp-sdk.js; use \`sdk\` from src/common/acpSdk.ts for values and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
       }
@@ -59,7 +62,7 @@ const heavyGuard = {
 
 const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
-  { ...nodeBase, entryPoints: { 'acp-sdk': SDK }, outdir: 'dist' },
+  { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv' }, outdir: 'dist' },
   {
     ...base, platform: 'browser', format: 'iife', target: 'es2022',
     entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',
