@@ -12,7 +12,7 @@ const ALLOWED = [
   /^dist\/webview\/[\w-]+\.(js|css|ttf)$/,
   /^media\/(icon\.png|activity\.svg)$/,
 ];
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/ajv.js', 'dist/webview/chat.js', 'media/icon.png', 'README.md', 'LICENSE'];
+const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/webview/chat.js', 'media/icon.png', 'README.md', 'LICENSE'];
 
 /** Why a listed file must not ship, or '' when it may. */
 function reasonAgainst(file) {
