@@ -181,7 +181,7 @@ describe('Chat panel model', () => {
       { type: 'text', text: 'before ' },
       { type: 'update', update: { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: 'p', content: '# x' } } },
       { type: 'update', update: { sessionUpdate: 'subagent_update', sessionId: 'sub' } },
-      { type: 'update', update: { sessionUpdate: 'notice', severity: 'info', title: 'FYI' } },
+      { type: 'update', update: { sessionUpdate: 'some_future_update', severity: 'info', title: 'FYI' } },
       { type: 'text', text: 'after' },
     ] }] });
     await sb.chat.sendPrompt('go');

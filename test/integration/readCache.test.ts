@@ -42,7 +42,8 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     for (const name of ['same-stamp.txt', 'dirty.txt']) {
       const f = path.join(dir, name);
       fs.writeFileSync(f, 'AAAA\nfirst version\n');
-      const old = new Date(Date.now() - 3600_000);
+      // Whole seconds: a time set back later is then exactly the same in nanoseconds.
+      const old = Math.floor(Date.now() / 1000) - 3600;
       fs.utimesSync(f, old, old);
       aged.push(f);
     }
@@ -74,7 +75,7 @@ describe('Reads served from kept texts (no stale text ever)', function () {
       () => {
         // Same size, same inode, the mtime set back: only the ctime tells (a copy that keeps times).
         fs.writeFileSync(file, 'BBBB\nfirst version\n');
-        fs.utimesSync(file, before.atime, before.mtime);
+        fs.utimesSync(file, Number(before.atimeNs / 1_000_000_000n), Number(before.mtimeNs / 1_000_000_000n));
         const after = fs.statSync(file, { bigint: true });
         assert.deepEqual([after.size, after.ino, after.mtimeNs], [before.size, before.ino, before.mtimeNs]);
       },
