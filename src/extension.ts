@@ -14,6 +14,7 @@ import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
+import { SignIn } from './session/signIn';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
@@ -25,6 +26,8 @@ export interface SwitchboardApi {
   readonly terminals: TerminalService;
   /** The agent's changes per turn, kept or undone hunk by hunk. */
   readonly review: ChangeTracker;
+  /** Sign-in to agents (auth methods, stored keys). */
+  readonly signIn: SignIn;
 }
 
 let controller: ChatController | undefined;
@@ -58,7 +61,9 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   };
 
   const diffs = new ToolDiffs(files.content);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
+  // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
+  const signIn = new SignIn(context.secrets, log);
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs, signIn);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);
@@ -86,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });
   command('switchboard.restartAgent', () => chat.restart());
   command('switchboard.stopAgent', () => chat.stop());
+  command('switchboard.signOut', () => chat.signOut());
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
   command('switchboard.browseSessions', () => chat.browseSessions());
@@ -93,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat, view, files, terminals, review: tracker };
+  return { chat, view, files, terminals, review: tracker, signIn };
 }
 
 /** "Add selection to chat": the selected text as a fenced block, and the file as a mention. */

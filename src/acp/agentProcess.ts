@@ -74,14 +74,22 @@ export class AgentProcess {
     return this.failureReason;
   }
 
-  /** Spawns and resolves once the OS has started the process, or rejects with an AgentSpawnError. */
-  static start(spec: AgentSpec, workspaceCwd: string, log: Logger): Promise<AgentProcess> {
+  /** Where the agent's command runs: the workspace, or for a registry package a folder of our own. */
+  static cwdFor(spec: AgentSpec, workspaceCwd: string): string {
+    return runsRegistryPackage(spec.command, spec.args) ? neutralDir(AgentProcess.launchDir) : workspaceCwd;
+  }
+
+  /**
+   * Spawns and resolves once the OS has started the process, or rejects with an AgentSpawnError.
+   * `secretEnv` (the keys the user signed in with) goes on top of the configured env; never logged.
+   */
+  static start(spec: AgentSpec, workspaceCwd: string, log: Logger, secretEnv: Readonly<Record<string, string>> = {}): Promise<AgentProcess> {
     const plan = planSpawn(spec.command, spec.args, {
       platform: process.platform,
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
     });
-    const cwd = runsRegistryPackage(spec.command, spec.args) ? neutralDir(AgentProcess.launchDir) : workspaceCwd;
+    const cwd = AgentProcess.cwdFor(spec, workspaceCwd);
     log.info(`Starting agent "${spec.name}": ${[spec.command, ...spec.args].join(' ')} (cwd ${cwd})`);
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
@@ -89,7 +97,7 @@ export class AgentProcess {
         child = spawn(plan.file, plan.args, {
           cwd,
           // The user's environment without VS Code's own process variables, plus the configured env.
-          env: terminalEnv(process.env, Object.entries(spec.env).map(([name, value]) => ({ name, value })), process.platform),
+          env: terminalEnv(process.env, Object.entries({ ...spec.env, ...secretEnv }).map(([name, value]) => ({ name, value })), process.platform),
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsVerbatimArguments: plan.verbatim,
           windowsHide: true,

@@ -27,8 +27,10 @@ export class AgentRuntime {
    * Spawns the agent and initializes the connection. Throws AgentSpawnError (could not start) or
    * AgentStartError (timeout, protocol); the process is gone when it throws.
    */
-  static async start(spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger): Promise<AgentRuntime> {
-    const proc = await AgentProcess.start(spec, cwd, log);
+  static async start(
+    spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger, secretEnv?: Readonly<Record<string, string>>,
+  ): Promise<AgentRuntime> {
+    const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
     let runtime: AgentRuntime | undefined;
     // Only this agent's live sessions are served (an unknown session id gets -32602).
     const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));
