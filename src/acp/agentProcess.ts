@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AgentSpec, runsRegistryPackage } from '../common/agentConfig';
 import { LineTail } from '../common/lineTail';
 import type { Logger } from '../common/logger';
+import { redact, redactingLogger } from '../common/signIn';
 import { planSpawn } from '../common/spawnPlan';
 import { terminalEnv } from '../common/terminal/spawnPlan';
 import { processGuard } from './processGuard';
@@ -29,7 +30,8 @@ export class AgentSpawnError extends Error {
 }
 
 export class AgentProcess {
-  readonly stderrTail = new LineTail(20);
+  /** The agent's last stderr lines, the keys it was started with redacted. */
+  readonly stderrTail: LineTail;
   readonly exited: Promise<AgentExit>;
   private stopRequested = false;
   private failureReason: string | undefined;
@@ -42,7 +44,8 @@ export class AgentProcess {
    */
   static launchDir: string | undefined;
 
-  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger) {
+  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[]) {
+    this.stderrTail = new LineTail(20, 500, line => redact(line, secrets));
     processGuard.watch(child.pid);
     this.exited = new Promise(resolve => {
       child.once('exit', (code, signal) => {
@@ -111,7 +114,7 @@ export class AgentProcess {
       child.once('error', (err: NodeJS.ErrnoException) => {
         reject(new AgentSpawnError(spec.command, err.code === 'ENOENT', err));
       });
-      child.once('spawn', () => resolve(new AgentProcess(spec, child, log)));
+      child.once('spawn', () => resolve(new AgentProcess(spec, child, redactingLogger(log, Object.values(secretEnv)), Object.values(secretEnv))));
     });
   }
 

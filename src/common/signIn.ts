@@ -8,6 +8,7 @@
 // - terminal: the client reruns the agent's own command with the method's args/env in an
 //   interactive terminal; exit 0 means signed in: restart the agent, retry (never `authenticate`);
 // - env_var: the user enters a key; the agent is restarted with it in its environment.
+import type { Logger } from './logger';
 
 /** ACP's "Authentication required" error code. */
 export const AUTH_REQUIRED = -32000;
@@ -140,9 +141,21 @@ export function afterSignIn(method: SignInMethod): 'retry' | 'restart' {
   return method.kind === 'agent' ? 'retry' : 'restart';
 }
 
-/** Replaces every stored secret value in `text` (for anything that might be logged). */
+/** `text` with every secret value (4 characters or more) replaced by `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('***');
+  for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join('***');
   return out;
+}
+
+/** A logger that never writes the given secrets (an agent may echo its key on stderr or stdout). */
+export function redactingLogger(log: Logger, secrets: readonly string[]): Logger {
+  if (!secrets.some(s => s.length >= 4)) return log;
+  return {
+    trace: m => log.trace(redact(m, secrets)),
+    info: m => log.info(redact(m, secrets)),
+    warn: m => log.warn(redact(m, secrets)),
+    error: m => log.error(redact(m, secrets)),
+    get traceEnabled() { return log.traceEnabled; },
+  };
 }

@@ -6,6 +6,7 @@ import { AgentExit, AgentProcess } from '../acp/agentProcess';
 import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import type { Logger } from '../common/logger';
+import { redactingLogger } from '../common/signIn';
 import { GatedSession, gateServices, unknownSession } from './requestGate';
 
 /** What a session does with the traffic addressed to it. */
@@ -31,6 +32,8 @@ export class AgentRuntime {
     spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger, secretEnv?: Readonly<Record<string, string>>,
   ): Promise<AgentRuntime> {
     const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
+    // Whatever is logged about this agent (its stderr, the JSON-RPC trace) never shows its keys.
+    log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;
     // Only this agent's live sessions are served (an unknown session id gets -32602).
     const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));

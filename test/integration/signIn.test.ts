@@ -133,7 +133,11 @@ describe('Sign-in', () => {
   });
 
   it('API key: asked in a password box, kept in secret storage, passed as env on this and every later start, never sent over ACP', async () => {
-    const { log } = await useScriptedAgent(script({ authOn: ['session/prompt'] }));
+    const { log } = await useScriptedAgent(script({
+      authOn: ['session/prompt'],
+      // An agent that prints its key when it crashes: the chat shows its last words, redacted.
+      turns: [{ match: 'crash', steps: [{ type: 'stderr', text: `using key ${KEY}\n` }, { type: 'crash' }] }, { steps: [{ type: 'text', text: 'signed-in answer' }] }],
+    }));
     const sent = sb.chat.sendPrompt('hi');
     await chooseSignIn(KEY_METHOD.name);
     const box = await waitFor('the key box', () => sb.signIn.input);
@@ -148,6 +152,9 @@ describe('Sign-in', () => {
     const events = agentEvents(log);
     assert.equal(events.filter(e => e.event === 'auth-state' && e.signedIn).length, 2, JSON.stringify(events.filter(e => e.event === 'auth-state')));
     assert.equal(fs.readFileSync(log, 'utf8').includes(KEY), false, 'the key never crossed the ACP connection');
+    await sb.chat.sendPrompt('crash now');
+    const crash = await waitFor('the crash report', () => lastOf(sb.chat.items, 'error'));
+    assert.match(crash.details ?? '', /using key \*\*\*/, dump(sb.chat.items));
     assert.equal(JSON.stringify(sb.chat.items).includes(KEY), false, 'the key is not in the conversation');
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import {
-  afterSignIn, isAuthRequired, keyProblem, parseAuthMethods, parseSecretIndex, secretIndexKey, secretKey, terminalLogin,
+  afterSignIn, isAuthRequired, keyProblem, parseAuthMethods, parseSecretIndex, redact, redactingLogger, secretIndexKey, secretKey, terminalLogin,
 } from '../../src/common/signIn';
+import { LineTail } from '../../src/common/lineTail';
 
 describe('signIn', () => {
   it('reads the three kinds of auth method, agent being the default', () => {
@@ -63,5 +64,20 @@ describe('signIn', () => {
       { command: 'agent', args: ['--acp', 'login'], env: { X: '2', Y: '1' } });
     assert.equal(afterSignIn(t), 'restart');
     assert.equal(afterSignIn({ kind: 'agent', id: 'a', name: 'A' }), 'retry');
+  });
+
+  it('never writes a key to the log or the stderr tail', () => {
+    assert.equal(redact('key=sk-12345 and sk-12345', ['sk-12345', 'ab']), 'key=*** and ***');
+    const lines: string[] = [];
+    const base = { trace: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m), traceEnabled: true };
+    const log = redactingLogger(base, ['sk-12345']);
+    log.trace('→ sk-12345'); log.info('[agent stderr] using sk-12345'); log.warn('w'); log.error('sk-12345');
+    assert.deepEqual(lines, ['→ ***', '[agent stderr] using ***', 'w', '***']);
+    assert.equal(log.traceEnabled, true);
+    assert.equal(redactingLogger(base, []), base);
+    // A key split across two stderr chunks is still redacted in the tail shown with a crash.
+    const tail = new LineTail(20, 500, l => redact(l, ['sk-12345']));
+    tail.push('using sk-1'); tail.push('2345\nbye');
+    assert.equal(tail.text(), 'using ***\nbye');
   });
 });
