@@ -16,6 +16,7 @@ import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
+import { SignIn } from './session/signIn';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
@@ -31,6 +32,8 @@ export interface SwitchboardApi {
   readonly mcp: McpServers;
   /** Commands the agent runs itself (`_meta.terminal_*` on its tool calls). */
   readonly agentTerminals: AgentTerminals;
+  /** Sign-in to agents (auth methods, stored keys). */
+  readonly signIn: SignIn;
 }
 
 let controller: ChatController | undefined;
@@ -66,7 +69,9 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const mcp = McpServers.forContext(context, log);
   setMcpServers(mcp);
   const diffs = new ToolDiffs(files.content);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs);
+  // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
+  const signIn = new SignIn(context.secrets, log);
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs, signIn);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);
@@ -100,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });
   command('switchboard.restartAgent', () => chat.restart());
   command('switchboard.stopAgent', () => chat.stop());
+  command('switchboard.signOut', () => chat.signOut());
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
   command('switchboard.browseSessions', () => chat.browseSessions());
@@ -108,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

@@ -152,16 +152,9 @@ export class AgentConnection {
     };
   }
 
-  /** `session/new`; an auth_required (-32000) answer becomes an AgentStartError carrying the agent's auth methods. */
-  async newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
-    try {
-      return await this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers });
-    } catch (err) {
-      if (err instanceof sdk.RequestError && err.code === -32000) {
-        throw new AgentStartError(`The agent requires authentication: ${err.message}`, 'auth', this.initResult?.authMethods ?? []);
-      }
-      throw err;
-    }
+  /** `session/new`; an auth_required answer (-32000) is the session layer's to handle (session/signIn.ts). */
+  newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.agent.request(sdk.methods.agent.session.new, { cwd, mcpServers });
   }
 
   loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
@@ -197,6 +190,11 @@ export class AgentConnection {
 
   authenticate(methodId: string): Promise<acp.AuthenticateResponse> {
     return this.agent.request(sdk.methods.agent.authenticate, { methodId });
+  }
+
+  /** `logout`; only when the agent advertised `auth.logout`. */
+  logout(): Promise<acp.LogoutResponse> {
+    return this.agent.request(sdk.methods.agent.logout, {});
   }
 
   prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AgentSpec, runsRegistryPackage } from '../common/agentConfig';
 import { LineTail } from '../common/lineTail';
 import type { Logger } from '../common/logger';
+import { redact, redactingLogger } from '../common/signIn';
 import { planSpawn } from '../common/spawnPlan';
 import { terminalEnv } from '../common/terminal/spawnPlan';
 import { processGuard } from './processGuard';
@@ -29,7 +30,8 @@ export class AgentSpawnError extends Error {
 }
 
 export class AgentProcess {
-  readonly stderrTail = new LineTail(20);
+  /** The agent's last stderr lines, the keys it was started with redacted. */
+  readonly stderrTail: LineTail;
   readonly exited: Promise<AgentExit>;
   private stopRequested = false;
   private failureReason: string | undefined;
@@ -42,7 +44,8 @@ export class AgentProcess {
    */
   static launchDir: string | undefined;
 
-  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger) {
+  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[]) {
+    this.stderrTail = new LineTail(20, 500, line => redact(line, secrets));
     processGuard.watch(child.pid);
     this.exited = new Promise(resolve => {
       child.once('exit', (code, signal) => {
@@ -74,14 +77,22 @@ export class AgentProcess {
     return this.failureReason;
   }
 
-  /** Spawns and resolves once the OS has started the process, or rejects with an AgentSpawnError. */
-  static start(spec: AgentSpec, workspaceCwd: string, log: Logger): Promise<AgentProcess> {
+  /** Where the agent's command runs: the workspace, or for a registry package a folder of our own. */
+  static cwdFor(spec: AgentSpec, workspaceCwd: string): string {
+    return runsRegistryPackage(spec.command, spec.args) ? neutralDir(AgentProcess.launchDir) : workspaceCwd;
+  }
+
+  /**
+   * Spawns and resolves once the OS has started the process, or rejects with an AgentSpawnError.
+   * `secretEnv` (the keys the user signed in with) goes on top of the configured env; never logged.
+   */
+  static start(spec: AgentSpec, workspaceCwd: string, log: Logger, secretEnv: Readonly<Record<string, string>> = {}): Promise<AgentProcess> {
     const plan = planSpawn(spec.command, spec.args, {
       platform: process.platform,
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
     });
-    const cwd = runsRegistryPackage(spec.command, spec.args) ? neutralDir(AgentProcess.launchDir) : workspaceCwd;
+    const cwd = AgentProcess.cwdFor(spec, workspaceCwd);
     log.info(`Starting agent "${spec.name}": ${[spec.command, ...spec.args].join(' ')} (cwd ${cwd})`);
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
@@ -89,7 +100,7 @@ export class AgentProcess {
         child = spawn(plan.file, plan.args, {
           cwd,
           // The user's environment without VS Code's own process variables, plus the configured env.
-          env: terminalEnv(process.env, Object.entries(spec.env).map(([name, value]) => ({ name, value })), process.platform),
+          env: terminalEnv(process.env, Object.entries({ ...spec.env, ...secretEnv }).map(([name, value]) => ({ name, value })), process.platform),
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsVerbatimArguments: plan.verbatim,
           windowsHide: true,
@@ -103,7 +114,7 @@ export class AgentProcess {
       child.once('error', (err: NodeJS.ErrnoException) => {
         reject(new AgentSpawnError(spec.command, err.code === 'ENOENT', err));
       });
-      child.once('spawn', () => resolve(new AgentProcess(spec, child, log)));
+      child.once('spawn', () => resolve(new AgentProcess(spec, child, redactingLogger(log, Object.values(secretEnv)), Object.values(secretEnv))));
     });
   }
 

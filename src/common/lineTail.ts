@@ -5,7 +5,8 @@ export class LineTail {
   private readonly lines: string[] = [];
   private partial = '';
 
-  constructor(private readonly maxLines = 20, private readonly maxLineChars = 500) {}
+  /** `filter` rewrites each whole line before it is shown (secrets redacted). */
+  constructor(private readonly maxLines = 20, private readonly maxLineChars = 500, private readonly filter: (line: string) => string = l => l) {}
 
   push(chunk: string): void {
     const parts = (this.partial + chunk).split(/\r?\n/);
@@ -16,7 +17,7 @@ export class LineTail {
   /** The kept lines, including an unterminated last one. */
   text(): string {
     const all = this.partial ? [...this.lines, this.partial] : this.lines;
-    return all.slice(-this.maxLines).map(l => (l.length > this.maxLineChars ? l.slice(0, this.maxLineChars) + '…' : l)).join('\n');
+    return all.slice(-this.maxLines).map(this.filter).map(l => (l.length > this.maxLineChars ? l.slice(0, this.maxLineChars) + '…' : l)).join('\n');
   }
 
   private keep(line: string): void {

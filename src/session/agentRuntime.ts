@@ -7,6 +7,7 @@ import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clien
 import type { AgentSpec } from '../common/agentConfig';
 import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
+import { redactingLogger } from '../common/signIn';
 import { GatedSession, gateServices, unknownSession } from './requestGate';
 
 /** What a session does with the traffic addressed to it. */
@@ -33,8 +34,12 @@ export class AgentRuntime {
    * Spawns the agent and initializes the connection. Throws AgentSpawnError (could not start) or
    * AgentStartError (timeout, protocol); the process is gone when it throws.
    */
-  static async start(spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger): Promise<AgentRuntime> {
-    const proc = await AgentProcess.start(spec, cwd, log);
+  static async start(
+    spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger, secretEnv?: Readonly<Record<string, string>>,
+  ): Promise<AgentRuntime> {
+    const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
+    // Whatever is logged about this agent (its stderr, the JSON-RPC trace) never shows its keys.
+    log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;
     // Only this agent's live sessions are served (an unknown session id gets -32602).
     const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));

@@ -3,12 +3,12 @@
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import { AgentStartError } from '../acp/agentConnection';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
+import { isAuthRequired, MAX_SIGN_INS } from '../common/signIn';
 import type { Logger } from '../common/logger';
 import type { ChatStatus, PastedImage, PromptAbilities, TabInfo } from '../common/protocol';
 import type { SessionMeta } from '../common/sessionMeta';
@@ -24,6 +24,7 @@ import { ChatSession, describe } from './chatSession';
 import { SavedChats } from './savedChats';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
+import type { SignIn } from './signIn';
 
 export class ChatController extends Disposable {
   private runtime: AgentRuntime | undefined;
@@ -61,6 +62,7 @@ export class ChatController extends Disposable {
     private readonly services: ConnectionServicesFactory,
     private readonly saved: SavedChats,
     private readonly diffs: ToolDiffs,
+    private readonly signIn: SignIn,
   ) {
     super();
     for (const chat of saved.load()) {
@@ -158,11 +160,18 @@ export class ChatController extends Disposable {
         tab.addNotice(built.refused);
         return 'notSent';
       }
-      await tab.prompt(built.blocks, text);
-      return 'sent';
+      return (await this.runPrompt(tab, built.blocks, text)) ? 'sent' : 'notSent';
     } finally {
       tab.release();
     }
+  }
+
+  /** Sign out of the running (else the shown conversation's) agent: `logout`, and its stored keys deleted. */
+  async signOut(): Promise<void> {
+    const runtime = this.runtime?.isRunning ? this.runtime : undefined;
+    const name = runtime?.spec.name ?? (this.active.agentName || this.lastSpec?.name);
+    // The running agent got the deleted keys in its environment: it ends; the next prompt starts it without.
+    if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.stop();
   }
 
   cancelTurn(): Promise<void> {
@@ -186,7 +195,7 @@ export class ChatController extends Disposable {
         const tab = this.active;
         const blocks = tab.lastPrompt;
         const runtime = await this.ensureRuntime();
-        if (blocks && runtime && (await this.ensureSession(tab, runtime))) await tab.prompt(blocks, promptText(blocks));
+        if (blocks && runtime && (await this.ensureSession(tab, runtime))) await this.runPrompt(tab, blocks, promptText(blocks));
         break;
       }
       case 'openSettings': await openSettings(Settings.agents); break;
@@ -330,7 +339,7 @@ export class ChatController extends Disposable {
     this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
     let runtime: AgentRuntime;
     try {
-      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log);
+      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name));
     } catch (err) {
       this.reportStartFailure(spec, err);
       return undefined;
@@ -349,6 +358,7 @@ export class ChatController extends Disposable {
       this.setStatus('error', `${spec.name} ${how}.`);
     });
     this.setStatus('ready', '');
+    void this.signIn.noteRuntime(runtime);
     return runtime;
   }
 
@@ -366,67 +376,81 @@ export class ChatController extends Disposable {
     return pending;
   }
 
-  /** Reopens the tab's old session if the agent can, else opens a new one. */
+  /** Opens the tab's session; when the agent answers auth_required, the user signs in and it is tried again. */
   private async openSessionFor(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
-    try {
-      const caps = runtime.capabilities;
-      // The user's MCP servers, in session/new, load and resume alike; the conversation says which.
-      const mcp = await mcpForSession(runtime.spec.name, caps.mcpCapabilities);
-      const showMcp = () => { if (mcp.notice) tab.addNotice(mcp.notice); };
-      if (tab.sessionId && tab.agentName === runtime.spec.name) {
-        if (caps.sessionCapabilities?.resume) {
-          const response = await runtime.connection.resumeSession(tab.sessionId, runtime.cwd, mcp.servers);
-          tab.bind(runtime, tab.sessionId, response);
-          showMcp();
-          return true;
-        }
-        if (caps.loadSession) {
-          const before = tab.clearForReplay();
-          tab.bind(runtime, tab.sessionId);
-          try {
-            const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd, mcp.servers);
-            tab.bind(runtime, tab.sessionId, response);
-            showMcp();
-            return true;
-          } catch (err) {
-            tab.restoreAfterFailedLoad(before);
-            tab.addNotice(vscode.l10n.t('{0} could not reopen its earlier session ({1}); a new session was started.', runtime.spec.name, describe(err)));
-          }
-        } else {
-          tab.addNotice(vscode.l10n.t('{0} cannot reopen its earlier session; a new session was started.', runtime.spec.name));
-        }
+    for (let signIns = 0; ; signIns++) {
+      try {
+        await this.openSession(tab, runtime);
+        return true;
+      } catch (err) {
+        const next = isAuthRequired(err) && signIns < MAX_SIGN_INS ? await this.signInFor(tab, runtime) : undefined;
+        if (next) { runtime = next; continue; }
+        const auth = isAuthRequired(err);
+        tab.addError(vscode.l10n.t('Could not start a session with {0}: {1}', runtime.spec.name, describe(err)), runtime.process.stderrTail.text() || undefined,
+          auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
+        this.setStatus('error', describe(err));
+        if (auth) await this.stop();
+        return false;
       }
-      const response = await this.newSession(runtime, mcp.servers);
-      tab.bind(runtime, response.sessionId, response);
-      showMcp();
-      this.changedTabs(false);
-      return true;
-    } catch (err) {
-      const auth = err instanceof AgentStartError && err.kind === 'auth';
-      tab.addError(vscode.l10n.t('Could not start a session with {0}: {1}', runtime.spec.name, describe(err)), runtime.process.stderrTail.text() || undefined,
-        auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
-      this.setStatus('error', describe(err));
-      if (auth) await this.stop();
-      return false;
     }
   }
 
-  /** `session/new`, offering the agent's auth methods when it answers auth_required. */
-  private async newSession(runtime: AgentRuntime, mcpServers: acp.McpServer[]): Promise<acp.NewSessionResponse> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await runtime.connection.newSession(runtime.cwd, mcpServers);
-      } catch (err) {
-        if (!(err instanceof AgentStartError) || err.kind !== 'auth' || attempt > 2) throw err;
-        const method = await chooseAuthMethod(runtime.spec, err.authMethods);
-        if (!method) throw err;
-        if ('type' in method && method.type === 'terminal') {
-          runTerminalLogin(runtime.spec, method, runtime.cwd);
-          throw new AgentStartError(`sign in in the terminal "${method.name}", then restart the agent.`, 'auth');
+  /** Reopens the tab's old session if the agent can, else opens a new one. */
+  private async openSession(tab: ChatSession, runtime: AgentRuntime): Promise<void> {
+    const caps = runtime.capabilities;
+    // The user's MCP servers, in session/new, load and resume alike; the conversation says which.
+    const mcp = await mcpForSession(runtime.spec.name, caps.mcpCapabilities);
+    const showMcp = () => { if (mcp.notice) tab.addNotice(mcp.notice); };
+    if (tab.sessionId && tab.agentName === runtime.spec.name) {
+      if (caps.sessionCapabilities?.resume) {
+        const response = await runtime.connection.resumeSession(tab.sessionId, runtime.cwd, mcp.servers);
+        tab.bind(runtime, tab.sessionId, response);
+        showMcp();
+        return;
+      }
+      if (caps.loadSession) {
+        const before = tab.clearForReplay();
+        tab.bind(runtime, tab.sessionId);
+        try {
+          const response = await runtime.connection.loadSession(tab.sessionId, runtime.cwd, mcp.servers);
+          tab.bind(runtime, tab.sessionId, response);
+          showMcp();
+          return;
+        } catch (err) {
+          const id = tab.sessionId;
+          tab.restoreAfterFailedLoad(before);
+          // Signed in, the same session is loaded again.
+          if (isAuthRequired(err)) { tab.sessionId = id; throw err; }
+          tab.addNotice(vscode.l10n.t('{0} could not reopen its earlier session ({1}); a new session was started.', runtime.spec.name, describe(err)));
         }
-        await runtime.connection.authenticate(method.id);
+      } else {
+        tab.addNotice(vscode.l10n.t('{0} cannot reopen its earlier session; a new session was started.', runtime.spec.name));
       }
     }
+    const response = await runtime.connection.newSession(runtime.cwd, mcp.servers);
+    tab.bind(runtime, response.sessionId, response);
+    showMcp();
+    this.changedTabs(false);
+  }
+
+  /** One prompt; when the agent answers auth_required, the user signs in and it is sent again. False: not answered. */
+  private async runPrompt(tab: ChatSession, blocks: acp.ContentBlock[], text: string): Promise<boolean> {
+    for (let signIns = 0; (await tab.prompt(blocks, text, signIns > 0)) === 'authRequired'; signIns++) {
+      const runtime = tab.runtime && signIns < MAX_SIGN_INS ? await this.signInFor(tab, tab.runtime) : undefined;
+      if (!runtime || !(await this.ensureSession(tab, runtime))) {
+        tab.addError(vscode.l10n.t('{0} needs you to sign in: the prompt was not answered.', tab.agentName), undefined, ['retry', 'showLog']);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** auth_required: the user signs in from the conversation. The runtime to try again on (restarted if the sign-in needs it), or undefined. */
+  private async signInFor(tab: ChatSession, runtime: AgentRuntime): Promise<AgentRuntime | undefined> {
+    const next = await this.signIn.offer(tab, runtime);
+    if (next !== 'restart') return next === 'retry' ? runtime : undefined;
+    if (this.runtime === runtime) await this.stopRuntime();
+    return this.ensureRuntime(runtime.spec);
   }
 
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
@@ -504,26 +528,6 @@ export class ChatController extends Disposable {
     this.statusValue = { agentName, status, detail };
     this.statusEmitter.fire(this.statusValue);
   }
-}
-
-async function chooseAuthMethod(spec: AgentSpec, methods: readonly acp.AuthMethod[]): Promise<acp.AuthMethod | undefined> {
-  if (methods.length === 0) return undefined;
-  const picked = await vscode.window.showQuickPick(
-    methods.map(m => ({ label: m.name, detail: m.description ?? undefined, method: m })),
-    { title: vscode.l10n.t('{0} requires you to sign in', spec.name), placeHolder: vscode.l10n.t('Choose how to sign in'), ignoreFocusOut: true },
-  );
-  return picked?.method;
-}
-
-/** Terminal auth: the agent's own command with the method's args/env, interactive, in a VS Code terminal. */
-function runTerminalLogin(spec: AgentSpec, method: acp.AuthMethodTerminal, cwd: string): void {
-  vscode.window.createTerminal({
-    name: `${spec.name}: ${method.name}`,
-    shellPath: spec.command,
-    shellArgs: [...spec.args, ...(method.args ?? [])],
-    env: { ...spec.env, ...(method.env ?? {}) },
-    cwd,
-  }).show();
 }
 
 function promptText(blocks: readonly acp.ContentBlock[]): string {

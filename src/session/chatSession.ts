@@ -8,6 +8,7 @@ import { Disposable } from '../common/disposable';
 import { describeChoice, isAllow, isMisleading, orderOptions } from '../common/permissionOptions';
 import { permissionCommandText } from '../common/requestGuard';
 import type { Logger } from '../common/logger';
+import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
 import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
@@ -180,20 +181,24 @@ export class ChatSession extends Disposable implements SessionSink {
     if (ops.length) this.emit(ops);
   }
 
-  /** Runs one turn. Resolves when it ended (any stop reason) or failed; failures are shown in the transcript. */
-  async prompt(blocks: acp.ContentBlock[], displayText: string): Promise<void> {
+  /**
+   * Runs one turn. Resolves when it ended (any stop reason) or failed; failures are shown in the
+   * transcript, except auth_required: resolves `authRequired`, for the caller to sign in and send it
+   * `again` (the user's message is then not shown twice).
+   */
+  async prompt(blocks: acp.ContentBlock[], displayText: string, again = false): Promise<'authRequired' | undefined> {
     const runtime = this.runtimeValue;
     const sessionId = this.sessionId;
-    if (!runtime || !sessionId) return;
+    if (!runtime || !sessionId) return undefined;
     if (this.turn) {
       this.emit(this.transcriptValue.addNotice(vscode.l10n.t('The agent is still working on the previous prompt. Stop it first or wait.')));
-      return;
+      return undefined;
     }
     const turn = { cancelled: false, allowed: [] as string[] };
     this.turn = turn;
     this.reserved = false;
     this.lastPrompt = blocks;
-    this.emit(this.transcriptValue.addUser(displayText));
+    if (!again) this.emit(this.transcriptValue.addUser(displayText));
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
     try {
@@ -203,6 +208,7 @@ export class ChatSession extends Disposable implements SessionSink {
       await new Promise(resolve => setImmediate(resolve));
       this.emit(this.transcriptValue.endTurn(result.stopReason));
     } catch (err) {
+      if (isAuthRequired(err)) return 'authRequired';
       // A crash is reported by the controller with the agent's last words; don't report it twice.
       // The connection may notice the closed pipe a moment before the exit event arrives.
       await Promise.race([runtime.exited, delay(1000)]);
@@ -218,6 +224,7 @@ export class ChatSession extends Disposable implements SessionSink {
       this.stateEmitter.fire();
       this.turnEmitter.fire('end');
     }
+    return undefined;
   }
 
   /** Stop: `session/cancel`; the agent then ends the turn with stopReason "cancelled". */

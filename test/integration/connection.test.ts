@@ -141,12 +141,10 @@ await import(${JSON.stringify('file://' + entry.args[0])});`);
       turns: [{ steps: [{ type: 'text', text: 'authenticated answer' }] }],
     });
     const started = sb.chat.start();
-    // The quick pick of auth methods is real VS Code UI: accept its (only) item.
-    await waitFor('auth method request', () => agentEvents(log).some(e => e.event === 'session/new'));
-    for (let i = 0; i < 40 && !agentEvents(log).some(e => e.event === 'authenticate'); i++) {
-      await new Promise(r => setTimeout(r, 100));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    }
+    // The auth methods are a card in the conversation (session/signIn.ts): choose the only method.
+    const card = await waitFor('the sign-in card', () => lastOf(sb.chat.items, 'permission'));
+    assert.deepEqual(card.permission.options.map(o => o.name), ['Use an API key', 'Not now']);
+    sb.chat.answerPermission(card.id, card.permission.options[0].optionId);
     assert.equal(await started, true, dump(sb.chat.items));
     assert.deepEqual(agentEvents(log).find(e => e.event === 'authenticate')!.params, { methodId: 'api-key' });
     await sb.chat.sendPrompt('hi');
