@@ -26,8 +26,14 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
   // The user opens the file and types while the review waits.
   await page.keyboard.press('Control+P');
-  await page.keyboard.type('notes.txt');
-  await page.keyboard.press('Enter');
+  // Typing before Quick Open is up would go to whatever had the focus (the chat's prompt box).
+  const quickOpen = page.locator('.quick-input-widget input');
+  await quickOpen.waitFor({ timeout: 30_000 });
+  await quickOpen.fill('notes.txt');
+  // The file itself, not the review's diff (Quick Open lists that too, as recently opened).
+  const fileRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).filter({ hasNotText: 'wants to' }).first();
+  await fileRow.waitFor({ timeout: 30_000 });
+  await fileRow.click();
   // Quick Open leaves the keyboard focus in the opened file's editor.
   await page.locator('.monaco-editor.focused', { hasText: 'Shopping list' }).waitFor({ timeout: 30_000 });
   await page.keyboard.press('Control+Home');
