@@ -15,6 +15,7 @@ import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
+import { button, h } from './dom';
 import { buildQuestion } from './question';
 import './chat.css';
 
@@ -930,20 +931,6 @@ function compact(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
 }
 
-function button(label: string, className: string, onClick: () => void, title?: string): HTMLButtonElement {
-  const b = h('button', className, { type: 'button' }, label) as HTMLButtonElement;
-  if (title) { b.title = title; b.setAttribute('aria-label', title); }
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function h(tag: string, className: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 send({ type: 'view/ready' });
 promptEl.focus();

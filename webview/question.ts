@@ -4,6 +4,7 @@
 import type { FieldView, QuestionView, RawValue } from '../src/common/elicitation';
 import type { Item } from '../src/common/transcript';
 import type { ViewMessage } from '../src/common/protocol';
+import { button, h } from './dom';
 
 type Send = (m: ViewMessage) => void;
 
@@ -164,16 +165,3 @@ function option(value: string, label: string): HTMLOptionElement {
   return o;
 }
 
-function button(label: string, className: string, onClick: () => void): HTMLButtonElement {
-  const b = h('button', className, { type: 'button' }, label) as HTMLButtonElement;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function h(tag: string, className: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
