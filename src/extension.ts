@@ -9,6 +9,7 @@ import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
+import { AgentRegistry } from './host/registry/agentRegistry';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
@@ -34,6 +35,8 @@ export interface SwitchboardApi {
   readonly agentTerminals: AgentTerminals;
   /** Sign-in to agents (auth methods, stored keys). */
   readonly signIn: SignIn;
+  /** Agents installed from the ACP registry (Add / Update / Remove Agent). */
+  readonly registry: AgentRegistry;
 }
 
 let controller: ChatController | undefined;
@@ -113,8 +116,14 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
+  // The ACP registry: each command takes an optional agent id (skips the pick).
+  const registry = new AgentRegistry(context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log);
+  const agentId = (a: unknown) => (typeof a === 'string' ? a : undefined);
+  command('switchboard.addAgent', id => registry.add(agentId(id)));
+  command('switchboard.updateAgent', id => registry.update(agentId(id)));
+  command('switchboard.removeAgent', id => registry.remove(agentId(id)));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, registry };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>
