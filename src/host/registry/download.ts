@@ -30,8 +30,11 @@ const MAX_REDIRECTS = 5;
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
+/** Why a request was ended on our side (the idle timeout), once it was: the body's own error says only "aborted". */
+interface Ended { failure?: DownloadError }
+
 /** Opens `url`, following redirects, and resolves with a 200 response. */
-function open(url: URL, opts: DownloadOptions, hops = 0): Promise<http.IncomingMessage> {
+function open(url: URL, opts: DownloadOptions, ended: Ended, hops = 0): Promise<http.IncomingMessage> {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowHttp)) {
     return Promise.reject(new DownloadError(`refused to download from ${url.protocol}// (${url.host}): only https is allowed`, 'scheme'));
   }
@@ -45,7 +48,7 @@ function open(url: URL, opts: DownloadOptions, hops = 0): Promise<http.IncomingM
         let next: URL;
         try { next = new URL(res.headers.location, url); } catch { reject(new DownloadError(`bad redirect from ${url.host}`, 'redirect')); return; }
         if (url.protocol === 'https:' && next.protocol !== 'https:') { reject(new DownloadError(`refused a redirect from https to ${next.protocol}// (${next.host})`, 'redirect')); return; }
-        resolve(open(next, opts, hops + 1));
+        resolve(open(next, opts, ended, hops + 1));
         return;
       }
       if (status !== 200) {
@@ -55,7 +58,10 @@ function open(url: URL, opts: DownloadOptions, hops = 0): Promise<http.IncomingM
       }
       resolve(res);
     });
-    req.setTimeout(opts.idleTimeoutMs, () => req.destroy(new DownloadError(`${url.host} sent nothing for ${Math.round(opts.idleTimeoutMs / 1000)} s`, 'timeout')));
+    req.setTimeout(opts.idleTimeoutMs, () => {
+      ended.failure = new DownloadError(`${url.host} sent nothing for ${Math.round(opts.idleTimeoutMs / 1000)} s`, 'timeout');
+      req.destroy(ended.failure);
+    });
     req.on('error', e => reject(asDownloadError(e, url)));
   });
 }
@@ -94,7 +100,8 @@ export async function fetchBytes(url: string, opts: DownloadOptions): Promise<Bu
 
 /** The body of `u` into the sink, metered, hashed, checked complete. */
 async function receive(u: URL, sink: () => Writable, opts: DownloadOptions): Promise<Downloaded> {
-  const res = await open(u, opts);
+  const ended: Ended = {};
+  const res = await open(u, opts, ended);
   const length = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : undefined;
   const total = Number.isFinite(length) ? length : undefined;
   if (total !== undefined && total > opts.maxBytes) {
@@ -116,6 +123,7 @@ async function receive(u: URL, sink: () => Writable, opts: DownloadOptions): Pro
     await pipeline(res, meter, sink(), { signal: opts.signal });
   } catch (e) {
     if (e instanceof DownloadError) throw e;
+    if (ended.failure) throw ended.failure;
     if ((e as Error)?.name === 'AbortError') throw new DownloadError('cancelled', 'cancelled');
     // The server closed the connection before the end of the body.
     if (!res.complete) throw truncated(u, received, total);
