@@ -228,6 +228,7 @@ describe('Agent registry: add, update, remove agents', () => {
     asked.choose = 'up-npm';
     assert.ok((await run('updateAgent'))?.ok, asked.errors.join('\n'));
     assert.deepEqual(asked.shown!.items.map(i => i.label), ['Test up-bin', 'Test up-npm']);
+    assert.equal(asked.shown!.title, 'Update an agent from the ACP registry');
     assert.deepEqual(userEntry('Test up-npm'), { command: 'npx', args: ['-y', '@test/up-npm@1.2.0', '--acp'] });
 
     assert.ok((await run('updateAgent', 'up-bin'))?.ok, asked.errors.join('\n'));
@@ -242,6 +243,8 @@ describe('Agent registry: add, update, remove agents', () => {
     const again = await run('updateAgent', 'up-bin');
     assert.ok(again?.ok);
     assert.match(asked.infos.at(-1)!, /Test up-bin 1\.1\.0 is the registry's latest version/);
+    assert.equal(await run('updateAgent'), undefined);
+    assert.equal(asked.infos.at(-1), 'Every agent installed from the registry is up to date.');
   });
 
   it('removes an agent after asking: its files and its settings entry; a "no" keeps both', async () => {
@@ -283,7 +286,7 @@ describe('Agent registry: add, update, remove agents', () => {
     asked.choose = 'cached-agent';
     const result = await run('addAgent');
     assert.ok(result?.ok, asked.errors.join('\n'));
-    assert.equal(asked.shown!.title, 'Add an agent: offline, showing the registry as fetched 3 hours ago');
+    assert.equal(asked.shown!.title, 'Add an agent from the ACP registry (offline: the registry as fetched 3 hours ago)');
     assert.deepEqual(userEntry('Test cached-agent'), { command: 'npx', args: ['-y', '@test/cached-agent@4.0.0', '--acp'] });
     assert.ok((await run('removeAgent', 'cached-agent'))?.ok);
   });
@@ -294,7 +297,7 @@ describe('Agent registry: add, update, remove agents', () => {
     asked.choose = 'claude-acp';
     const result = await run('addAgent');
     assert.ok(result?.ok, asked.errors.join('\n'));
-    assert.match(asked.shown!.title, /^Add an agent: offline, showing the registry shipped with Switchboard \(from .+ ago\)$/);
+    assert.match(asked.shown!.title, /^Add an agent from the ACP registry \(offline: the registry shipped with Switchboard, from .+ ago\)$/);
     const ids = (asked.shown!.items as AgentPickItem[]).map(i => i.agent.id);
     for (const id of ['claude-acp', 'codex-acp', 'gemini', 'cursor']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
     assert.deepEqual(userEntry('Claude Agent'), { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp@0.85.1'] });

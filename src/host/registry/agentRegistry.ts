@@ -31,6 +31,7 @@ export class AgentRegistry {
   readonly source: RegistrySource;
   readonly records: InstallRecords;
   readonly platform: PlatformKey | undefined = platformKey(process.platform, process.arch);
+  private readonly installing = new Set<string>();
 
   constructor(readonly storageDir: string, snapshotFile: string, state: vscode.Memento, private readonly log: Logger) {
     this.source = new RegistrySource(storageDir, snapshotFile, log);
@@ -51,9 +52,9 @@ export class AgentRegistry {
   }
 
   /** The picker's content for a loaded registry. */
-  pickerContent(loaded: LoadedRegistry): { title: string; items: AgentPickItem[] } {
+  pickerContent(loaded: LoadedRegistry, heading = vscode.l10n.t('Add an agent from the ACP registry')): { title: string; items: AgentPickItem[] } {
     return {
-      title: registryTitle(loaded),
+      title: registryTitle(loaded, heading),
       items: buildAgentItems(loaded, this.records.all(), isConfigured, this.platform, a => this.source.iconOf(a)),
     };
   }
@@ -75,16 +76,15 @@ export class AgentRegistry {
 
   /** Update Agent…: moves an installed agent to the registry's version. */
   async update(id?: string): Promise<RegistryResult | undefined> {
-    const loading = this.load();
+    const loaded = await this.load();
     if (!id) {
-      const picked = await this.ui.pick(loading.then(l => {
-        const content = this.pickerContent(l);
-        return { title: content.title, items: content.items.filter(i => i.state.state === 'update') };
-      }), vscode.l10n.t('Choose an agent to update (only agents with a newer version in the registry are listed)'));
+      const content = this.pickerContent(loaded, vscode.l10n.t('Update an agent from the ACP registry'));
+      const items = content.items.filter(i => i.state.state === 'update');
+      if (!items.length) { void this.ui.info(vscode.l10n.t('Every agent installed from the registry is up to date.')); return undefined; }
+      const picked = await this.ui.pick(Promise.resolve({ title: content.title, items }), vscode.l10n.t('Choose an agent to update'));
       if (!picked) return undefined;
       id = picked.agent.id;
     }
-    const loaded = await loading;
     const record = this.records.all()[id];
     if (!record || !isConfigured(record.name)) return this.fail(vscode.l10n.t('"{0}" was not installed from the agent registry.', id));
     const agent = loaded.registry.agents.find(a => a.id === id);
@@ -131,6 +131,16 @@ export class AgentRegistry {
   }
 
   private async install(agent: RegistryAgent, loaded: LoadedRegistry): Promise<RegistryResult | undefined> {
+    if (this.installing.has(agent.id)) return this.fail(vscode.l10n.t('{0} is being installed already.', agent.name));
+    this.installing.add(agent.id);
+    try {
+      return await this.installNow(agent, loaded);
+    } finally {
+      this.installing.delete(agent.id);
+    }
+  }
+
+  private async installNow(agent: RegistryAgent, loaded: LoadedRegistry): Promise<RegistryResult | undefined> {
     const choice = pickDistribution(agent, this.platform);
     if (!isChoice(choice)) return this.fail(unavailableMessage(agent, choice));
     const previous = this.records.all()[agent.id];

@@ -53,13 +53,13 @@ export const windowUi: RegistryUi = {
   },
 };
 
-/** Where a copy of the registry came from and how old it is, for the picker's title. */
-export function registryTitle(loaded: LoadedRegistry, now = Date.now(), locale = vscode.env.language): string {
+/** The picker's heading, and where its copy of the registry came from and how old it is when offline. */
+export function registryTitle(loaded: LoadedRegistry, heading: string, now = Date.now(), locale = vscode.env.language): string {
   const age = relativeAge(loaded.fetchedAt, now, locale);
   switch (loaded.source) {
-    case 'network': return vscode.l10n.t('Add an agent from the ACP registry');
-    case 'cache': return vscode.l10n.t('Add an agent: offline, showing the registry as fetched {0}', age);
-    case 'snapshot': return vscode.l10n.t('Add an agent: offline, showing the registry shipped with Switchboard (from {0})', age);
+    case 'network': return heading;
+    case 'cache': return vscode.l10n.t('{0} (offline: the registry as fetched {1})', heading, age);
+    case 'snapshot': return vscode.l10n.t('{0} (offline: the registry shipped with Switchboard, from {1})', heading, age);
   }
 }
 
