@@ -9,6 +9,7 @@ import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
+import type { AgentRegistry } from './host/registry/agentRegistry';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
@@ -34,6 +35,8 @@ export interface SwitchboardApi {
   readonly agentTerminals: AgentTerminals;
   /** Sign-in to agents (auth methods, stored keys). */
   readonly signIn: SignIn;
+  /** Agents installed from the ACP registry (Add / Update / Remove Agent). */
+  readonly registry: AgentRegistry;
 }
 
 let controller: ChatController | undefined;
@@ -113,8 +116,17 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
+  // The ACP registry, loaded on its first command (its own bundle, dist/registry.js); each command
+  // takes an optional agent id (skips the pick).
+  let registry: AgentRegistry | undefined;
+  const loadRegistry = (): AgentRegistry => (registry ??= new (require('./host/registry/agentRegistry') as typeof import('./host/registry/agentRegistry')).AgentRegistry(
+    context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log));
+  const agentId = (a: unknown) => (typeof a === 'string' ? a : undefined);
+  command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
+  command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
+  command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>
