@@ -4,7 +4,7 @@
 // element (and the caret) while the rest of the list changes around it.
 import * as l10n from '@vscode/l10n';
 import type { QueuedPromptView, QueueView, ViewMessage } from '../src/common/protocol';
-import { keepFocus } from './a11y';
+import { announce, keepFocus } from './a11y';
 import { button, h } from './dom';
 import './queue.css';
 
@@ -31,12 +31,16 @@ export function initQueue(post: (m: ViewMessage) => void): void {
 /** Draws the queue of the shown conversation. */
 export function renderQueue(tabId: string, queue: QueueView): void {
   if (!section || !list || !title) return;
-  if (tabId !== tab) { shown.clear(); list.replaceChildren(); drafts.clear(); tab = tabId; }
+  // Another conversation (or the first drawing): its queue is drawn afresh, and not announced.
+  const initial = tabId !== tab;
+  if (initial) { shown.clear(); list.replaceChildren(); drafts.clear(); tab = tabId; }
   section.hidden = queue.items.length === 0;
   title.textContent = queue.paused
     ? l10n.t('Queued ({0}) · held: they follow your next prompt', queue.items.length)
     : l10n.t("Queued ({0}) · sent when the agent's turn ends", queue.items.length);
   const ids = new Set(queue.items.map(i => i.id));
+  // The prompt box emptied on Enter: say where the message went.
+  for (const item of queue.items) if (!shown.has(item.id) && !initial) announce(l10n.t('Queued: {0}', item.text), 'status');
   for (const id of [...drafts.keys()]) if (!queue.items.some(i => i.id === id && i.editing)) drafts.delete(id);
   keepFocus(list, () => {
     let prev: Element | null = null;

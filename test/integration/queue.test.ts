@@ -34,6 +34,17 @@ describe('Queued and steered messages', () => {
 
   const queued = () => sb.chat.queueView()!.items.map(i => i.text);
   const working = () => waitFor('the agent working', () => lastOf(sb.chat.items, 'agent')?.text === 'working');
+  /** Sends "hold": its turn says "working" and goes on when released. */
+  async function holding(script: object = {}): Promise<{ log: string; turn: Promise<unknown>; release: () => void }> {
+    const held = heldTurn('^hold$');
+    const { log } = await useScriptedAgent({ ...script, turns: [held.turn] });
+    const turn = sb.chat.sendPrompt('hold');
+    await working();
+    return { log, turn, release: held.release };
+  }
+  /** `n` prompts reached the agent and their turns ended; nothing is being sent. */
+  const answered = (log: string, n: number) => waitFor(`${n} turns answered`, () =>
+    prompts(log).length === n && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === n);
 
   it('queues what is typed during a turn and sends it when the turn ends, one turn each, in order', async () => {
     const held = heldTurn('^first$');
@@ -49,7 +60,7 @@ describe('Queued and steered messages', () => {
 
     held.release();
     await first;
-    await waitFor('both queued messages answered', () => prompts(log).length === 3 && !sb.chat.active.busy && lastOf(sb.chat.items, 'turnEnd') && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 3);
+    await answered(log, 3);
     assert.deepEqual(story(sb.chat.items), [
       'you: first', 'agent: working done', '-- end_turn',
       'you: second', 'agent: echo: second', '-- end_turn',
@@ -60,10 +71,7 @@ describe('Queued and steered messages', () => {
   });
 
   it('removes and edits queued messages; one being edited holds the queue until it is saved', async () => {
-    const held = heldTurn('^hold$');
-    const { log } = await useScriptedAgent({ turns: [held.turn] });
-    const turn = sb.chat.sendPrompt('hold');
-    await working();
+    const { log, turn, release } = await holding();
     for (const t of ['a', 'b', 'c']) await sb.chat.sendPrompt(t);
     const [a, b, c] = sb.chat.queueView()!.items;
     const tab = sb.chat.activeTab;
@@ -74,23 +82,20 @@ describe('Queued and steered messages', () => {
     await sb.chat.queueAction(tab, c.id, 'edit');
     assert.deepEqual(queued(), ['a, edited', 'c']);
 
-    held.release();
+    release();
     await turn;
-    await waitFor('the edited message answered', () => sb.chat.items.filter(i => i.kind === 'turnEnd').length === 2 && !sb.chat.active.busy);
+    await answered(log, 2);
     assert.deepEqual(prompts(log), ['hold', 'a, edited'], 'c is open in the editor: it waits');
     assert.deepEqual(sb.chat.queueView()!.items.map(i => [i.text, i.editing]), [['c', true]]);
 
     sb.chat.saveQueued(tab, c.id, 'c, edited');
-    await waitFor('the saved message sent', () => prompts(log).length === 3 && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 3);
+    await answered(log, 3);
     assert.deepEqual(prompts(log), ['hold', 'a, edited', 'c, edited'], 'b was removed');
     assert.deepEqual(queued(), []);
   });
 
   it('Stop keeps the queue without sending it and says so; the queue follows the next prompt', async () => {
-    const held = heldTurn('^hold$');
-    const { log } = await useScriptedAgent({ turns: [held.turn] });
-    const turn = sb.chat.sendPrompt('hold');
-    await working();
+    const { log, turn } = await holding();
     await sb.chat.sendPrompt('later');
     await sb.chat.cancelTurn();
     await turn;
@@ -100,7 +105,7 @@ describe('Queued and steered messages', () => {
     assert.deepEqual(prompts(log), ['hold'], 'nothing sent after Stop');
 
     assert.equal(await sb.chat.sendPrompt('now this'), 'sent');
-    await waitFor('the held message sent after the next turn', () => prompts(log).length === 3 && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 3);
+    await answered(log, 3);
     assert.deepEqual(prompts(log), ['hold', 'now this', 'later']);
     assert.deepEqual([queued(), sb.chat.queueView()!.paused], [[], false]);
   });
@@ -125,18 +130,15 @@ describe('Queued and steered messages', () => {
   });
 
   it('no Send now into a turn when the agent did not announce steering: the message waits for the turn to end', async () => {
-    const held = heldTurn('^hold$');
-    const { log } = await useScriptedAgent({ turns: [held.turn] });
-    const turn = sb.chat.sendPrompt('hold');
-    await working();
+    const { log, turn, release } = await holding();
     await sb.chat.sendPrompt('wait for it');
     const view = sb.chat.queueView()!;
     assert.equal(view.sendNow, 'none');
     await sb.chat.queueAction(sb.chat.activeTab, view.items[0].id, 'sendNow');
     assert.deepEqual(queued(), ['wait for it'], 'still queued');
-    held.release();
+    release();
     await turn;
-    await waitFor('sent after the turn', () => prompts(log).length === 2 && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 2);
+    await answered(log, 2);
     assert.equal(agentEvents(log).filter(e => e.event === 'steer').length, 0, 'never steered');
   });
 
@@ -145,10 +147,7 @@ describe('Queued and steered messages', () => {
     ['the outcome "failed"', { outcome: 'failed' }, /did not take the message into its running turn/],
   ] as const) {
     it(`a steering request answered with ${what} puts the message back in the queue with the reason; it goes out after the turn`, async () => {
-      const held = heldTurn('^hold$');
-      const { log } = await useScriptedAgent({ steering, turns: [held.turn] });
-      const turn = sb.chat.sendPrompt('hold');
-      await working();
+      const { log, turn, release } = await holding({ steering });
       await sb.chat.sendPrompt('steer me');
       const id = sb.chat.queueView()!.items[0].id;
       await sb.chat.queueAction(sb.chat.activeTab, id, 'sendNow');
@@ -156,25 +155,22 @@ describe('Queued and steered messages', () => {
       assert.deepEqual([item.text, item.steering], ['steer me', false]);
       assert.match(item.error ?? '', reason);
       assert.ok(!sb.chat.items.some(i => i.kind === 'user' && i.text === 'steer me'), 'not shown as delivered');
-      held.release();
+      release();
       await turn;
-      await waitFor('sent as the next prompt', () => prompts(log).length === 2 && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 2);
+      await answered(log, 2);
       assert.deepEqual(prompts(log), ['hold', 'steer me']);
     });
   }
 
   it('a steer that arrives as the turn ends (promptRequired) goes out as the next prompt, first in the queue', async () => {
-    const held = heldTurn('^hold$');
-    const { log } = await useScriptedAgent({ steering: { outcome: 'promptRequired' }, turns: [held.turn] });
-    const turn = sb.chat.sendPrompt('hold');
-    await working();
+    const { log, turn, release } = await holding({ steering: { outcome: 'promptRequired' } });
     await sb.chat.sendPrompt('one');
     await sb.chat.sendPrompt('two');
     await sb.chat.queueAction(sb.chat.activeTab, sb.chat.queueView()!.items[1].id, 'sendNow');
     assert.deepEqual(sb.chat.queueView()!.items.map(i => [i.text, i.error]), [['two', undefined], ['one', undefined]]);
-    held.release();
+    release();
     await turn;
-    await waitFor('both sent', () => prompts(log).length === 3 && !sb.chat.active.busy && sb.chat.items.filter(i => i.kind === 'turnEnd').length === 3);
+    await answered(log, 3);
     assert.deepEqual(prompts(log), ['hold', 'two', 'one']);
   });
 });
