@@ -178,7 +178,9 @@ export class ChatController extends Disposable {
       return sent ? 'sent' : 'notSent';
     } finally {
       tab.release();
+      // Sent: the queue goes on. Not sent: what was queued meanwhile waits for the next prompt.
       if (sent) this.queue.drain(tab);
+      else this.queue.hold(tab);
     }
   }
 

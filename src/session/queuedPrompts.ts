@@ -75,6 +75,11 @@ export class QueueRunner {
     if (next) void this.send(tab, next);
   }
 
+  /** Nothing is sent by itself until a turn starts (the prompt before them never reached the agent). */
+  hold(tab: ChatSession): void {
+    if (tab.queue.size && !tab.queue.paused) tab.queue.update(q => q.pause());
+  }
+
   async act(tab: ChatSession, id: string, action: QueueAction): Promise<void> {
     switch (action) {
       case 'edit': tab.queue.update(q => q.beginEdit(id)); return;

@@ -110,6 +110,19 @@ describe('Queued and steered messages', () => {
     assert.deepEqual([queued(), sb.chat.queueView()!.paused], [[], false]);
   });
 
+  it('what was queued while a prompt that never reached the agent was on its way waits; Send now sends it', async () => {
+    const { log } = await useScriptedAgent({ agentCapabilities: { promptCapabilities: { image: false } } });
+    const first = sb.chat.sendPrompt('look', [], [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+    assert.equal(await sb.chat.sendPrompt('and then this'), 'queued');
+    assert.equal(await first, 'notSent');
+    const view = sb.chat.queueView()!;
+    assert.deepEqual([view.items.map(i => i.text), view.paused, view.sendNow], [['and then this'], true, 'prompt']);
+    assert.deepEqual(prompts(log), []);
+    await sb.chat.queueAction(sb.chat.activeTab, view.items[0].id, 'sendNow');
+    assert.deepEqual(prompts(log), ['and then this']);
+    assert.deepEqual(queued(), []);
+  });
+
   it('Send now steers the message into the running turn of an agent that announced steering', async () => {
     const { log } = await useScriptedAgent({
       steering: true,
