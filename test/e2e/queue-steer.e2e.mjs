@@ -52,10 +52,12 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 10_000 });
   assert.ok(await items.first().getByRole('button', { name: /^Edit/ }).evaluate(b => b === document.activeElement), 'the focus is back on Edit');
 
-  // Hidden and shown again: the host still has the queue and draws it again.
+  // Hidden and shown again: the page is created anew; the host still has the queue and sends it again.
+  await view.locator('body').evaluate(() => { window.beforeHiding = true; });
   await page.getByRole('tab', { name: /Explorer/ }).click();
   await page.getByRole('tab', { name: /Switchboard/ }).click();
   await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  assert.equal(await view.locator('body').evaluate(() => window.beforeHiding ?? false), false, 'a new page');
   await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: path.join(shotsDir, 'queue-queued.png') });
   log('queued during the turn, edited, kept across hiding the view');
