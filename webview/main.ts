@@ -17,6 +17,7 @@ import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
+import { initQueue, renderQueue } from './queue';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -119,6 +120,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'writes':
       renderWrites(msg.writes);
+      break;
+    case 'queue':
+      if (msg.tab === activeTab) renderQueue(msg.tab, msg.queue);
       break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
@@ -662,7 +666,9 @@ let busy = false;
 function setBusy(b: boolean): void {
   busy = b;
   stopEl.hidden = !b;
-  sendEl.disabled = b;
+  // While the agent works, Enter queues the message (sent when the turn ends; see queue.ts).
+  sendEl.textContent = b ? l10n.t('Queue') : l10n.t('Send');
+  sendEl.title = b ? l10n.t("Queue (Enter): sent when the agent's turn ends") : l10n.t('Send (Enter)');
 }
 
 let chatStatus: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
@@ -772,7 +778,7 @@ function optionEl(value: string, name: string, current: string): HTMLOptionEleme
 
 function submit(): void {
   const text = promptEl.value;
-  if ((!text.trim() && !images.length) || busy) return;
+  if (!text.trim() && !images.length) return;
   send({ type: 'prompt/send', text, mentions: [...mentions], images: [...images] });
   promptEl.value = '';
   mentions.clear();
@@ -932,5 +938,6 @@ function compact(n: number): string {
 }
 
 
+initQueue(send);
 send({ type: 'view/ready' });
 promptEl.focus();

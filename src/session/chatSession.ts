@@ -14,6 +14,7 @@ import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../c
 import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
 import { QuestionAction, Questions } from './questions';
+import { QueuedPrompts } from './queuedPrompts';
 import type { RawValue } from '../common/elicitation';
 
 interface PendingPermission {
@@ -37,6 +38,8 @@ export class ChatSession extends Disposable implements SessionSink {
   private readonly questions = new Questions(() => this.transcriptValue, ops => this.emit(ops), () => this.stateEmitter.fire(),
     href => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(href, true))));
   lastPrompt: acp.ContentBlock[] | undefined;
+  /** Messages typed while the agent works, sent when its turn ends (see queuedPrompts.ts). */
+  readonly queue = this.register(new QueuedPrompts());
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
   prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
@@ -201,14 +204,17 @@ export class ChatSession extends Disposable implements SessionSink {
     if (!again) this.emit(this.transcriptValue.addUser(displayText));
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
+    this.queue.turnStarted();
+    let how: 'ended' | 'stopped' | 'failed' | undefined = 'failed';
     try {
       const result = await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));
       this.emit(this.transcriptValue.endTurn(result.stopReason));
+      how = turn.cancelled ? 'stopped' : 'ended';
     } catch (err) {
-      if (isAuthRequired(err)) return 'authRequired';
+      if (isAuthRequired(err)) { how = undefined; return 'authRequired'; }
       // A crash is reported by the controller with the agent's last words; don't report it twice.
       // The connection may notice the closed pipe a moment before the exit event arrives.
       await Promise.race([runtime.exited, delay(1000)]);
@@ -216,11 +222,14 @@ export class ChatSession extends Disposable implements SessionSink {
         this.emit(this.transcriptValue.addError(vscode.l10n.t('The prompt failed: {0}', describe(err)), errorDetails(err), ['retry', 'showLog']));
       } else if (turn.cancelled) {
         this.emit(this.transcriptValue.endTurn('cancelled'));
+        how = 'stopped';
       }
     } finally {
       if (this.turn === turn) this.turn = undefined;
       for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
       this.cancelPermissions();
+      const held = how && this.queue.turnEnded(how);
+      if (held) this.addNotice(held);
       this.stateEmitter.fire();
       this.turnEmitter.fire('end');
     }
@@ -339,6 +348,11 @@ export class ChatSession extends Disposable implements SessionSink {
 
   addNotice(text: string): void {
     this.emit(this.transcriptValue.addNotice(text));
+  }
+
+  /** A message the user sent into the running turn (steering): shown where it was delivered. */
+  addSteered(text: string): void {
+    this.emit(this.transcriptValue.addUser(text));
   }
 
   override dispose(): void {

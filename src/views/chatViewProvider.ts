@@ -55,8 +55,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
     this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.post({ type: 'session/meta', tab, meta }); }));
-    this.register(chat.onStatus(status => this.post({ type: 'status', status, abilities: chat.abilities })));
-    this.register(chat.onTabs(() => this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab })));
+    this.register(chat.onStatus(status => { this.post({ type: 'status', status, abilities: chat.abilities }); this.postQueue(); }));
+    this.register(chat.onTabs(() => { this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab }); this.postQueue(); }));
+    this.register(chat.onQueue(tab => { if (tab === chat.activeTab) this.postQueue(); }));
     this.register(chat.onReset(() => this.replay()));
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
     this.register(changes.onDidChange(() => this.postChanges()));
@@ -176,6 +177,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
         else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
         break;
+      case 'queue/action': await chat.queueAction(msg.tab, msg.id, msg.action); break;
+      case 'queue/save': chat.saveQueued(msg.tab, msg.id, msg.text); break;
       case 'terminal/reveal':
         if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage(vscode.l10n.t('That terminal was closed.'));
         break;
@@ -206,6 +209,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     this.postChanges();
     this.postWrites();
+    this.postQueue();
+  }
+
+  /** The shown tab's queued messages (typed while the agent works). */
+  private postQueue(): void {
+    const queue = this.chat.queueView();
+    if (queue) this.post({ type: 'queue', tab: this.chat.activeTab, queue });
   }
 
   /** Writes of the shown tab's session waiting for Accept / Reject. */
@@ -293,6 +303,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <section id="writes" aria-label="${attr(vscode.l10n.t('Edits waiting for your review'))}" hidden></section>
 <section id="changes" aria-label="${attr(vscode.l10n.t('Changed files'))}" hidden></section>
 <section id="plan" aria-label="${attr(vscode.l10n.t('Plan'))}" hidden></section>
+<section id="queue" aria-label="${attr(vscode.l10n.t('Queued messages'))}" hidden></section>
 <form id="composer" aria-label="${attr(vscode.l10n.t('Prompt the agent'))}">
   <ul id="completions" role="listbox" aria-label="${attr(vscode.l10n.t('Suggestions'))}" hidden></ul>
   <div id="attachments" role="group" aria-label="${attr(vscode.l10n.t('Attached files and images'))}"></div>

@@ -99,14 +99,14 @@ describe('Chat panel model', () => {
     assert.equal(lastOf(sb.chat.items, 'user')?.text, 'one');
   });
 
-  it('a second Enter while the agent is still starting opens no second session and is not lost silently', async () => {
+  it('a second Enter while the agent is still starting opens no second session: it is queued and sent after the first', async () => {
     const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'one answer' }] }] });
     const first = sb.chat.sendPrompt('first');
-    const second = sb.chat.sendPrompt('second');
-    await Promise.all([first, second]);
+    assert.equal(await sb.chat.sendPrompt('second'), 'queued');
+    await first;
+    await waitFor('the second prompt answered', () => sb.chat.items.filter(i => i.kind === 'turnEnd').length === 2 && !sb.chat.active.busy);
     assert.equal(agentEvents(log).filter(e => e.event === 'session/new').length, 1);
-    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'one answer');
-    assert.match(lastOf(sb.chat.items, 'notice')?.text ?? '', /still working/);
+    assert.deepEqual(sb.chat.items.filter(i => i.kind === 'user').map(i => i.kind === 'user' && i.text), ['first', 'second']);
   });
 
   it('"open diff" on a tool card shows both full texts in the diff editor', async () => {
