@@ -300,6 +300,11 @@ describe('Agent registry: add, update, remove agents', () => {
     assert.match(asked.shown!.title, /^Add an agent from the ACP registry \(offline: the registry shipped with Switchboard, from .+ ago\)$/);
     const ids = (asked.shown!.items as AgentPickItem[]).map(i => i.agent.id);
     for (const id of ['claude-acp', 'codex-acp', 'gemini', 'cursor']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
+    if (/^(linux|darwin)-/.test(sb.registry.platform ?? '')) {
+      // goose publishes .tar.bz2 builds for these platforms: listed, and why it cannot be installed.
+      const goose = (asked.shown!.items as AgentPickItem[]).find(i => i.agent.id === 'goose')!;
+      assert.equal(goose.description, '1.50.1 · not available: .tar.bz2 archives are not unpacked yet');
+    }
     assert.deepEqual(userEntry('Claude Agent'), { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp@0.85.1'] });
     assert.ok((await run('removeAgent', 'claude-acp'))?.ok);
     assert.equal(userEntry('Claude Agent'), undefined);

@@ -85,7 +85,11 @@ export function buildAgentItems(
 }
 
 function stateText(state: InstallState, choice: Choice | Unavailable, platform: PlatformKey | undefined): string {
-  if (!isChoice(choice)) return vscode.l10n.t('not available for {0}', platform ?? `${process.platform}-${process.arch}`);
+  if (!isChoice(choice)) {
+    return choice.reason === 'format'
+      ? vscode.l10n.t('not available: {0} archives are not unpacked yet', choice.format)
+      : vscode.l10n.t('not available for {0}', platform ?? `${process.platform}-${process.arch}`);
+  }
   switch (state.state) {
     case 'installed': return vscode.l10n.t('installed');
     case 'update': return vscode.l10n.t('update available: {0} → {1}', state.version, state.latest);
