@@ -11,6 +11,7 @@ const ALLOWED = [
   /^dist\/[\w-]+\.js$/,
   /^dist\/webview\/[\w-]+\.(js|css|ttf)$/,
   /^media\/(icon\.png|activity\.svg)$/,
+  /^media\/walkthrough\/[\w-]+\.md$/,
 ];
 const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/webview/chat.js', 'media/icon.png', 'README.md', 'LICENSE'];
 

@@ -14,6 +14,7 @@ import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
+import { openWalkthrough } from './host/walkthrough';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
@@ -113,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
+  command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
   return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn };
 }

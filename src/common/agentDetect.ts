@@ -76,8 +76,3 @@ export function preferInstalled(spec: AgentSpec, installed: InstalledAgent | und
   if (!spec.preset || !installed || installed.name !== spec.name) return spec;
   return { ...spec, command: installed.path, args: installed.launch.args };
 }
-
-/** Installed agents first, each group in its configured order. */
-export function installedFirst<T extends { readonly name: string }>(agents: readonly T[], installed: ReadonlyMap<string, unknown>): T[] {
-  return [...agents.filter(a => installed.has(a.name)), ...agents.filter(a => !installed.has(a.name))];
-}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveAgents } from '../../src/common/agentConfig';
-import { detectInstalled, detectionTargets, installedFirst, preferInstalled } from '../../src/common/agentDetect';
+import { detectInstalled, detectionTargets, preferInstalled } from '../../src/common/agentDetect';
 import { isRunnableFile } from '../../src/common/commandLookup';
 
 describe('agentDetect', () => {
@@ -70,10 +70,5 @@ describe('agentDetect', () => {
     assert.equal(preferInstalled(claude, undefined), claude);
     const mine = agents.find(a => a.name === 'Mine')!;
     assert.equal(preferInstalled(mine, { name: 'Mine', launch: { command: 'my-acp', args: [] }, path: '/opt/my-acp' }), mine);
-  });
-
-  it('orders installed agents first, each group in its configured order', () => {
-    const list = ['A', 'B', 'C', 'D'].map(name => ({ name }));
-    assert.deepEqual(installedFirst(list, new Map([['D', 1], ['B', 1]])).map(a => a.name), ['B', 'D', 'A', 'C']);
   });
 });
