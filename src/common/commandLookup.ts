@@ -24,6 +24,11 @@ export function envValue(env: LookupEnv['env'], name: string, platform: NodeJS.P
   return key === undefined ? undefined : env[key];
 }
 
+/** A program's name as typed: no folder, no Windows extension, lower case (`C:\\x\\NPX.cmd` → `npx`). */
+export function programName(command: string): string {
+  return command.split(/[\\/]/).pop()!.replace(/\.(exe|cmd|bat|ps1|com)$/i, '').toLowerCase();
+}
+
 /** The extensions Windows tries for a bare name, lower case, `.ps1` last. */
 export function windowsExtensions(env: LookupEnv['env']): string[] {
   const exts = (envValue(env, 'PATHEXT', 'win32') ?? DEFAULT_PATHEXT).split(';').map(e => e.trim().toLowerCase()).filter(e => /^\.[^.\\/]+$/.test(e));

@@ -2,6 +2,7 @@
 // (Node.js behind `npx`, uv behind `uvx`, …) which one and where to get it. The program is known
 // from the spawn error (ENOENT for the command itself, or for the `node` an npm shim needs) or from
 // what a script's launcher printed before it gave up (`env: node: No such file or directory`).
+import { programName } from './commandLookup';
 
 export interface Runtime {
   /** What to install, as its makers name it. */
@@ -26,11 +27,6 @@ const RUNTIMES: Readonly<Record<string, Runtime>> = {
   python3: { name: 'Python', url: 'https://www.python.org/downloads/' },
   deno: { name: 'Deno', url: 'https://docs.deno.com/runtime/getting_started/installation/' },
 };
-
-/** The program's name as typed: no folder, no Windows extension, lower case. */
-export function programName(command: string): string {
-  return command.split(/[\\/]/).pop()!.replace(/\.(exe|cmd|bat|ps1|com)$/i, '').toLowerCase();
-}
 
 /** The runtime `command` belongs to, if it is one (`npx` → Node.js, `uvx` → uv). */
 export function runtimeOf(command: string): Runtime | undefined {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { missingProgramInStderr, programName, runtimeOf } from '../../src/common/missingProgram';
+import { programName } from '../../src/common/commandLookup';
+import { missingProgramInStderr, runtimeOf } from '../../src/common/missingProgram';
 
 describe('missingProgram', () => {
   it('names the runtime of a package runner and where to get it', () => {
