@@ -11,6 +11,7 @@ const ALLOWED = [
   /^dist\/[\w-]+\.js$/,
   /^dist\/webview\/[\w-]+\.(js|css|ttf)$/,
   /^media\/(icon\.png|activity\.svg|registry-snapshot\.json)$/,
+  /^media\/walkthrough\/[\w-]+\.md$/,
 ];
 const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
 

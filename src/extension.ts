@@ -15,6 +15,7 @@ import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
+import { openWalkthrough } from './host/walkthrough';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
@@ -125,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
   command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
+  command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
   return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, get registry() { return loadRegistry(); } };
 }

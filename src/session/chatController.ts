@@ -14,6 +14,9 @@ import type { ChatStatus, PastedImage, PromptAbilities, QueueAction, QueueView, 
 import type { SessionMeta } from '../common/sessionMeta';
 import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
+import { launchSpec } from '../host/installedAgents';
+import { describeStartFailure } from '../host/startFailure';
+import { completeWalkthroughStep } from '../host/walkthrough';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
 import { mcpForSession } from '../host/mcp';
 import { buildPrompt } from '../host/promptBuilder';
@@ -368,8 +371,10 @@ export class ChatController extends Disposable {
       this.fail(vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
       return undefined;
     }
-    const spec = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
-    if (!spec) return undefined;
+    const chosen = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
+    if (!chosen) return undefined;
+    // An installed preset runs its own binary rather than through npx / uvx (host/installedAgents).
+    const spec = await launchSpec(chosen);
     if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
     this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
@@ -394,6 +399,7 @@ export class ChatController extends Disposable {
       this.setStatus('error', `${spec.name} ${how}.`);
     });
     this.setStatus('ready', '');
+    completeWalkthroughStep('agentChosen');
     void this.signIn.noteRuntime(runtime);
     return runtime;
   }
@@ -417,6 +423,7 @@ export class ChatController extends Disposable {
     for (let signIns = 0; ; signIns++) {
       try {
         await this.openSession(tab, runtime);
+        completeWalkthroughStep('sessionStarted');
         return true;
       } catch (err) {
         const next = isAuthRequired(err) && signIns < MAX_SIGN_INS ? await this.signInFor(tab, runtime) : undefined;
@@ -517,7 +524,7 @@ export class ChatController extends Disposable {
     this.tabs.set(tab.id, tab);
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
-    tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
+    tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;
@@ -543,12 +550,13 @@ export class ChatController extends Disposable {
 
   private reportStartFailure(spec: AgentSpec, err: unknown): void {
     if (err instanceof AgentSpawnError) {
-      const message = err.notFound
-        ? vscode.l10n.t('Switchboard could not start "{0}": the command "{1}" was not found. Install it, or change its command in the setting switchboard.agents.', spec.name, spec.command)
-        : vscode.l10n.t('Switchboard could not start "{0}": {1}', spec.name, err.message);
+      // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
+      const { message, url } = describeStartFailure(spec, err);
       this.fail(message, undefined, ['openSettings', 'showLog']);
-      void vscode.window.showErrorMessage(message, vscode.l10n.t('Open Settings')).then(choice => {
-        if (choice) void openSettings(Settings.agents);
+      const download = url && vscode.l10n.t('Open Download Page');
+      void vscode.window.showErrorMessage(message, ...(download ? [download] : []), vscode.l10n.t('Open Settings')).then(choice => {
+        if (choice && choice === download) void vscode.env.openExternal(vscode.Uri.parse(url!));
+        else if (choice) void openSettings(Settings.agents);
       });
       return;
     }
