@@ -3,8 +3,9 @@
 import * as vscode from 'vscode';
 import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
-import { pickAgent } from './host/agentPicker';
+import { agentPickerUi, pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
+import { setRegistryAgentSource } from './host/installedAgents';
 import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
@@ -38,6 +39,8 @@ export interface SwitchboardApi {
   readonly signIn: SignIn;
   /** Agents installed from the ACP registry (Add / Update / Remove Agent). */
   readonly registry: AgentRegistry;
+  /** The agent picker's quick pick (replaceable by tests). */
+  readonly agentPicker: typeof agentPickerUi;
 }
 
 let controller: ChatController | undefined;
@@ -122,13 +125,15 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   let registry: AgentRegistry | undefined;
   const loadRegistry = (): AgentRegistry => (registry ??= new (require('./host/registry/agentRegistry') as typeof import('./host/registry/agentRegistry')).AgentRegistry(
     context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log));
+  // The agent picker also looks for the registry's agents on PATH (from its offline copy).
+  setRegistryAgentSource(loadRegistry);
   const agentId = (a: unknown) => (typeof a === 'string' ? a : undefined);
   command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
   command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, get registry() { return loadRegistry(); } };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

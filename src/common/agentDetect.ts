@@ -1,10 +1,12 @@
 // Which agents are already installed on this computer: their known ACP launch commands looked up on
 // PATH (commandLookup.ts), files only looked at, nothing run. An installed preset is offered first
 // in the agent picker and started from its own binary instead of through a package runner (no
-// download, no registry lookup at every start). Takes any list of candidate launches, so agents
-// from other sources (the ACP registry) can be detected the same way.
+// download, no registry lookup at every start). Takes any list of candidate launches: the ACP
+// registry's agents that no preset or user entry stands for are detected the same way, by the
+// program their registry entry names (registryTargets).
 import { AgentSpec, runsRegistryPackage } from './agentConfig';
 import { findCommandAsync, LookupEnv } from './commandLookup';
+import type { AgentEntry, RegistryLaunch } from './registry/distribution';
 
 export interface LaunchCommand {
   readonly command: string;
@@ -47,6 +49,36 @@ export function detectionTargets(agents: readonly AgentSpec[]): DetectionTarget[
     const own = runsRegistryPackage(a.command, a.args) ? [] : [{ command: a.command, args: a.args }];
     return { name: a.name, launches: a.preset ? INSTALLED_LAUNCHES[a.name] ?? own : own };
   }).filter(t => t.launches.length > 0);
+}
+
+/** A registry agent looked for by its program (the registry's launch kept for the settings entry). */
+export interface RegistryDetectionTarget extends DetectionTarget {
+  readonly registry: RegistryLaunch;
+}
+
+/** A program name to look up on PATH: a bare file name, never a path (the registry is not to point at files). */
+const isBareProgram = (p: string) => p.length > 0 && p !== '.' && p !== '..' && !/[\\/:\0]/.test(p);
+
+/**
+ * What to look for among the registry's agents: those whose entry names a program (a binary's, or a
+ * package's `cmd`), skipping any whose name or id is already the name of one of the picker's agents
+ * (a preset, a user entry, an agent installed from the registry), compared without case; one per name.
+ */
+export function registryTargets(launches: readonly RegistryLaunch[], known: readonly Pick<AgentSpec, 'name'>[]): RegistryDetectionTarget[] {
+  const taken = new Set(known.map(a => a.name.toLowerCase()));
+  const out: RegistryDetectionTarget[] = [];
+  for (const l of launches) {
+    if (!l.program || !isBareProgram(l.program) || taken.has(l.name.toLowerCase()) || taken.has(l.id.toLowerCase())) continue;
+    taken.add(l.name.toLowerCase());
+    out.push({ name: l.name, launches: [{ command: l.program, args: l.programArgs ?? [] }], registry: l });
+  }
+  return out;
+}
+
+/** The `switchboard.agents` entry of a registry agent found installed: its program by absolute path, the registry's args and env. */
+export function installedRegistryEntry(target: RegistryDetectionTarget, found: InstalledAgent): AgentEntry {
+  const env = target.registry.env;
+  return { command: found.path, args: [...found.launch.args], ...(Object.keys(env).length ? { env: { ...env } } : {}) };
 }
 
 /** Looks every launch command up once (in parallel), and keeps each agent's first launch found. */

@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveAgents } from '../../src/common/agentConfig';
-import { detectInstalled, detectionTargets, preferInstalled } from '../../src/common/agentDetect';
+import { detectInstalled, detectionTargets, installedRegistryEntry, preferInstalled, registryTargets } from '../../src/common/agentDetect';
 import { isRunnableFile } from '../../src/common/commandLookup';
+import { launchCommands } from '../../src/common/registry/distribution';
+import { parseRegistry } from '../../src/common/registry/schema';
 
 describe('agentDetect', () => {
   let root: string;
@@ -70,5 +72,57 @@ describe('agentDetect', () => {
     assert.equal(preferInstalled(claude, undefined), claude);
     const mine = agents.find(a => a.name === 'Mine')!;
     assert.equal(preferInstalled(mine, { name: 'Mine', launch: { command: 'my-acp', args: [] }, path: '/opt/my-acp' }), mine);
+  });
+
+  describe('registry agents', () => {
+    const entry = (id: string, name: string, distribution: object) => ({ id, name, version: '1.2.0', description: `${name} agent`, distribution });
+    const binary = (cmd: string, extra: object = {}) => ({ binary: { 'linux-x86_64': { archive: 'https://example.test/a.tar.gz', cmd, ...extra } } });
+    const registry = parseRegistry({ agents: [
+      entry('vibe', 'Vibe', binary('./dist/vibe-acp', { args: ['--stdio'], env: { VIBE_MODE: 'acp' } })),
+      entry('pkg-cmd', 'Pkg Cmd', { npx: { package: '@x/pkg', cmd: 'pkg-acp', args: ['--acp'] } }),
+      entry('uv-cmd', 'Uv Cmd', { uvx: { package: 'uvpkg', cmd: 'uv-acp' } }),
+      entry('no-program', 'No Program', { npx: { package: '@x/default-bin' } }),
+      entry('cursor', 'Cursor', binary('cursor-agent', { args: ['acp'] })),
+      entry('goose', 'Goose Registry', binary('goose')),
+      entry('mine', 'Mine Too', binary('mine')),
+      entry('abs', 'Absolute', { npx: { package: '@x/abs', cmd: '/usr/local/bin/evil' } }),
+      entry('vibe-two', 'vibe', binary('other-vibe')),
+    ] }).agents;
+    const launches = launchCommands(registry, 'linux-x86_64');
+    const { agents } = resolveAgents({ mine: { command: 'my-acp' } });
+
+    it('looks for each registry agent by the program its entry names, run directly with the args after it', () => {
+      const targets = registryTargets(launches, agents);
+      assert.deepEqual(targets.map(t => [t.name, t.launches]), [
+        ['Vibe', [{ command: 'vibe-acp', args: ['--stdio'] }]],
+        ['Pkg Cmd', [{ command: 'pkg-acp', args: ['--acp'] }]],
+        ['Uv Cmd', [{ command: 'uv-acp', args: [] }]],
+      ]);
+      assert.equal(targets[0].registry.id, 'vibe');
+    });
+
+    it('skips agents a preset or user entry stands for (same name or id, any case), with no program, or whose program is a path', () => {
+      const names = registryTargets(launches, agents).map(t => t.name);
+      assert.ok(!names.includes('Cursor'), 'the Cursor preset has that name');
+      assert.ok(!names.includes('Goose Registry'), 'its id is the Goose preset\'s name');
+      assert.ok(!names.includes('Mine Too'), 'its id is the user entry "mine"');
+      assert.ok(!names.includes('No Program'), 'the package\'s default program is not known');
+      assert.equal(launches.find(l => l.id === 'abs')?.program, '/usr/local/bin/evil', 'the registry lets it through');
+      assert.ok(!names.includes('Absolute'), 'a path is never looked at');
+      assert.equal(names.filter(n => n.toLowerCase() === 'vibe').length, 1, 'one per name');
+      // Once installed from the registry (a user entry of its name), it is the picker's own agent.
+      assert.ok(!registryTargets(launches, [...agents, { name: 'Vibe' }]).some(t => t.name === 'Vibe'));
+    });
+
+    it('finds a registry agent on a real PATH and makes its settings entry: full path, registry args and env', async function () {
+      if (process.platform === 'win32') this.skip();
+      const vibe = bin('a', 'vibe-acp');
+      bin('a', 'pkg-acp', 0o644);
+      const targets = registryTargets(launches, agents);
+      const found = await detectInstalled(targets, { platform: 'linux', env: { PATH: path.join(root, 'a') } }, f => isRunnableFile(f, 'linux'));
+      assert.deepEqual([...found.keys()], ['Vibe']);
+      assert.deepEqual(installedRegistryEntry(targets[0], found.get('Vibe')!), { command: vibe, args: ['--stdio'], env: { VIBE_MODE: 'acp' } });
+      assert.deepEqual(installedRegistryEntry(targets[1], { name: 'Pkg Cmd', launch: targets[1].launches[0], path: '/p/pkg-acp' }), { command: '/p/pkg-acp', args: ['--acp'] });
+    });
   });
 });

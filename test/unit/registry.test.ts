@@ -151,7 +151,7 @@ describe('registry: platform and distribution', () => {
     const agents = parseRegistry(snapshot).agents;
     const linux = launchCommands(agents, 'linux-x86_64');
     const byId = Object.fromEntries(linux.map(l => [l.id, l]));
-    assert.deepEqual(byId.cursor, { id: 'cursor', name: 'Cursor', version: '2026.10.01', kind: 'binary', command: 'dist-package/cursor-agent', args: ['acp'], env: {}, program: 'cursor-agent' });
+    assert.deepEqual(byId.cursor, { id: 'cursor', name: 'Cursor', version: '2026.10.01', kind: 'binary', command: 'dist-package/cursor-agent', args: ['acp'], env: {}, program: 'cursor-agent', programArgs: ['acp'] });
     assert.deepEqual(byId['claude-acp'], { id: 'claude-acp', name: 'Claude Agent', version: '0.85.1', kind: 'npx', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp@0.85.1'], env: {} });
     assert.equal(byId['fast-agent'].command, 'uvx');
     assert.equal(byId.goose, undefined, 'its Linux build is a bzip2 archive we do not unpack');

@@ -88,6 +88,8 @@ export interface RegistryLaunch {
   readonly env: Readonly<Record<string, string>>;
   /** The program's file name, when the registry names one (a binary's, or a package's `cmd`): what to look for on PATH. */
   readonly program?: string;
+  /** The arguments after `program` when it is run directly (an installed copy found on PATH). */
+  readonly programArgs?: readonly string[];
 }
 
 /** The launch command of every registry agent installable on `platform`, in registry order. */
@@ -99,10 +101,10 @@ export function launchCommands(agents: readonly RegistryAgent[], platform: Platf
     const base = { id: agent.id, name: agent.name, version: agent.version, kind: choice.kind };
     if (choice.kind === 'binary') {
       const t = choice.target;
-      out.push({ ...base, command: t.cmd, args: t.args ?? [], env: t.env ?? {}, program: t.cmd.split('/').pop() });
+      out.push({ ...base, command: t.cmd, args: t.args ?? [], env: t.env ?? {}, program: t.cmd.split('/').pop(), programArgs: t.args ?? [] });
     } else {
       const entry = packageEntry(choice.kind, choice.dist, agent.version);
-      out.push({ ...base, command: entry.command, args: entry.args, env: entry.env ?? {}, ...(choice.dist.cmd ? { program: choice.dist.cmd } : {}) });
+      out.push({ ...base, command: entry.command, args: entry.args, env: entry.env ?? {}, ...(choice.dist.cmd ? { program: choice.dist.cmd, programArgs: choice.dist.args ?? [] } : {}) });
     }
   }
   return out;

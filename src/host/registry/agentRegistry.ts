@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { archiveKindOf, ArchiveKind, isInside } from '../../common/registry/archive';
-import { AgentEntry, binaryEntry, isChoice, packageEntry, pickDistribution, platformKey } from '../../common/registry/distribution';
+import { AgentEntry, binaryEntry, isChoice, launchCommands, packageEntry, pickDistribution, platformKey, RegistryLaunch } from '../../common/registry/distribution';
 import { compareVersions, InstallRecord, installState } from '../../common/registry/installed';
 import type { BinaryTarget, PlatformKey, RegistryAgent } from '../../common/registry/schema';
 import { writeDefaultAgentName } from '../config';
@@ -49,6 +49,24 @@ export class AgentRegistry {
     if (loaded.source === 'network') await this.source.fetchIcons(loaded);
     else this.log.info(`Agent registry: using the ${loaded.source} copy of ${loaded.url} from ${new Date(loaded.fetchedAt).toISOString()}`);
     return loaded;
+  }
+
+  /**
+   * The launch commands of the registry's agents on this platform, from the copy available offline
+   * (cache, else snapshot; no network): what the agent picker looks for on PATH. None if unreadable.
+   */
+  async offlineLaunches(): Promise<readonly RegistryLaunch[]> {
+    try {
+      return launchCommands((await this.source.loadOffline()).registry.agents, this.platform);
+    } catch (e) {
+      this.log.warn(`Agent registry: no copy to look for installed agents in: ${(e as Error).message}`);
+      return [];
+    }
+  }
+
+  /** Writes the user's `switchboard.agents` entry (a registry agent found installed, picked in the agent picker). */
+  saveEntry(name: string, entry: AgentEntry): Promise<void> {
+    return writeAgentEntry(name, entry);
   }
 
   /** The picker's content for a loaded registry. */

@@ -75,6 +75,25 @@ export class RegistrySource {
     return { ...snapshot, source: 'snapshot', error };
   }
 
+  private offline: { key: string; loaded: Promise<LoadedRegistry> } | undefined;
+
+  /**
+   * The copy available without the network: the cache, else the snapshot (for finding registry
+   * agents on PATH when the agent picker opens). Parsed again only when the cache file changed.
+   */
+  async loadOffline(): Promise<LoadedRegistry> {
+    const key = await fs.promises.stat(this.cacheFile).then(s => `${s.mtimeMs}:${s.size}`, () => 'snapshot');
+    if (this.offline?.key !== key) {
+      const loaded = (async (): Promise<LoadedRegistry> => {
+        const cached = await this.readCache();
+        return cached ? { ...cached, source: 'cache' } : { ...await this.readSnapshot(), source: 'snapshot' };
+      })();
+      this.offline = { key, loaded };
+      loaded.catch(() => { if (this.offline?.loaded === loaded) this.offline = undefined; });
+    }
+    return this.offline.loaded;
+  }
+
   private parse(doc: unknown, url: string, what: string): ParsedRegistry {
     const registry = parseRegistry(doc, url);
     for (const line of registry.skipped) this.log.warn(`Agent registry (${what} from ${url}): skipped ${line}`);
