@@ -100,7 +100,10 @@ export class TranscriptView {
   /** The items of a turn, fetched again from the host. */
   loaded(turnId: string, items: readonly Item[]): void {
     const index = this.turns.load(turnId, items);
-    if (index >= 0) this.rebuildTurn(index);
+    if (index >= 0 && this.mounted.has(index)) {
+      this.rebuildTurn(index);
+      this.renderList();
+    }
   }
 
   /** The text of a rendered item, as read (paragraphs apart). */

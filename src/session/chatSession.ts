@@ -399,9 +399,11 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   private firstPromptTitle(): string | undefined {
+    // The first prompt, though its turn went out of memory (its summary stays).
+    const archived = this.archivedValue.find(t => t.prompt);
     const first = this.items.find(i => i.kind === 'user');
-    if (!first || first.kind !== 'user') return undefined;
-    const line = first.text.split('\n')[0].trim();
+    if (!archived && (!first || first.kind !== 'user')) return undefined;
+    const line = archived ? archived.prompt : (first as Extract<Item, { kind: 'user' }>).text.split('\n')[0].trim();
     return line.length > 40 ? line.slice(0, 40) + '…' : line;
   }
 
