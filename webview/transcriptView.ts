@@ -49,6 +49,8 @@ export class TranscriptView {
   /** Completed turns in the DOM: index → element. */
   private readonly mounted = new Map<number, HTMLElement>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  /** Turns asked of the host and not yet back. */
+  private readonly requested = new Set<string>();
   private listQueued = false;
   private rendering = false;
   /** The height the user last saw (as of the last layout): "at the end" is judged with it. */
@@ -85,6 +87,7 @@ export class TranscriptView {
     this.pending = [];
     this.dirty.clear();
     this.rendered.clear();
+    this.requested.clear();
     for (const el of this.mounted.values()) el.remove();
     this.mounted.clear();
     this.turns = new TurnList();
@@ -99,6 +102,7 @@ export class TranscriptView {
 
   /** The items of a turn, fetched again from the host. */
   loaded(turnId: string, items: readonly Item[]): void {
+    this.requested.delete(turnId);
     const index = this.turns.load(turnId, items);
     if (index >= 0 && this.mounted.has(index)) {
       this.rebuildTurn(index);
@@ -260,7 +264,7 @@ export class TranscriptView {
     if (!live && turn.open) el.append(this.summaryButton(index, true));
     if (!turn.items) {
       el.append(h('div', 'turn-loading', { role: 'status' }, l10n.t('Loading…')));
-      this.hooks.loadTurn(turn.id);
+      if (!this.requested.has(turn.id)) { this.requested.add(turn.id); this.hooks.loadTurn(turn.id); }
       return el;
     }
     for (const item of turn.items) this.appendItem(el, item);

@@ -80,7 +80,7 @@ export interface MemoryBound {
   readonly minTurns: number;
 }
 
-export const HOST_MEMORY_BOUND: MemoryBound = { maxTurns: 20, maxChars: 2_000_000, minTurns: 2 };
+export const HOST_MEMORY_BOUND: MemoryBound = { maxTurns: 20, maxChars: 1_000_000, minTurns: 2 };
 
 /**
  * How many turns, from the oldest, go out of memory, given each turn's size (`turnChars`), oldest
