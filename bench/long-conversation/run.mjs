@@ -4,7 +4,8 @@
 // scripted agent, rendered in the real chat webview (VS Code server + Chromium). The time of a turn
 // runs from the prompt's Enter to the moment its answer shows its last chunk (stamped in the
 // webview by a MutationObserver). The baseline is turn 1 of the same conversation; the case is
-// turn 12. Rounds (a new conversation each) give the 1st and 12th turns side by side, so both
+// turn 12. The answers are markdown (paragraphs, code blocks), so a turn adds what a real one adds
+// to the DOM. Rounds (a new conversation each) give the 1st and 12th turns side by side, so both
 // see the same machine load; the ratio is the median of turn 12 over the median of turn 1.
 // After turn 12 it also reads what the webview holds: its DOM element count and JS heap.
 //
@@ -23,7 +24,10 @@ const ROUNDS = Number(values.rounds);
 const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-longconv-'));
 const script = path.join(tmp, 'script.json');
-fs.writeFileSync(script, JSON.stringify({ turns: [{ match: '^go', steps: [{ type: 'chunks', count: CHUNKS }] }] }));
+// Answers shaped like real ones: a paragraph every 25 chunks, a code block every 200 (a 10k-chunk
+// answer is about 400 paragraphs and 50 code blocks); the last chunk ends with its number.
+const texts = Array.from({ length: 200 }, (_, i) => (i === 100 ? '\n\n```js\nconst x{{n}} = {{n}};\n```\n\n{{n}} ' : i % 25 === 24 ? '{{n}}\n\n' : '{{n}} '));
+fs.writeFileSync(script, JSON.stringify({ turns: [{ match: '^go', steps: [{ type: 'chunks', count: CHUNKS, texts }] }] }));
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = n => (n / 1048576).toFixed(1);
 const tools = ensureTools();
