@@ -61,7 +61,7 @@ async function extensionClient() {
   });
   const page = wb.page;
   await waitForWorkbench(page);
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
+  await page.getByRole('tab', { name: /Switchboard/ }).click({ timeout: 120_000 }); // a loaded machine is slow to show it
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
   const prompt = view.locator('#prompt');
