@@ -5,6 +5,7 @@ import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
 import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
+import type { TurnSummary } from './turns';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
@@ -82,6 +83,8 @@ export type HostMessage =
     readonly tabs: readonly TabInfo[];
     readonly activeTab: string | undefined;
     readonly items: readonly Item[];
+    /** The turns before `items`, which the host keeps on disk: their summaries (see common/turns). */
+    readonly archived?: readonly TurnSummary[];
     readonly meta: SessionMeta | undefined;
     readonly status: ChatStatus;
     readonly abilities: PromptAbilities;
@@ -89,6 +92,8 @@ export type HostMessage =
     readonly roots?: readonly string[];
   }
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
+  /** The items of one turn, asked for by `turn/load` (empty when the host no longer has them). */
+  | { readonly type: 'turn/items'; readonly tab: string; readonly turnId: string; readonly items: readonly Item[] }
   | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta }
   | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
@@ -125,6 +130,8 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
+  /** The view shows a turn whose items it does not hold (see common/turns). */
+  | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
   | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
   | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string }
@@ -174,6 +181,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'item/openText':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+    case 'turn/load':
+      if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };
     case 'item/action':
       if (!str(m.itemId) || !ACTIONS.includes(m.action as ItemAction)) return undefined;
       return { type: 'item/action', itemId: m.itemId, action: m.action as ItemAction };

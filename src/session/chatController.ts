@@ -75,7 +75,7 @@ export class ChatController extends Disposable {
     super();
     this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
     for (const chat of saved.load()) {
-      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title }));
+      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
       tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
       this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
     }
@@ -272,6 +272,7 @@ export class ChatController extends Disposable {
       runtime.releaseSession(tab.sessionId);
     }
     this.tabs.delete(id);
+    if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
     if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
@@ -522,6 +523,7 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
+    tab.archive = this.saved;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });

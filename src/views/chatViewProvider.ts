@@ -163,6 +163,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(msg.tab ?? chat.activeTab, msg.itemId, msg.index); break;
+      case 'turn/load': {
+        const tab = chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab));
+        if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
+        break;
+      }
       case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
@@ -189,7 +194,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private replay(only?: Surface): void {
     const chat = this.chat;
     const message: HostMessage = {
-      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items,
+      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items, archived: chat.active.archived,
       meta: chat.active.meta, status: chat.status, abilities: chat.abilities,
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
     };
