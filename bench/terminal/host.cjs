@@ -1,7 +1,8 @@
 // Runs INSIDE the extension host (loaded as extensionTestsPath by run.mjs): the same 100 MB command
 // through Switchboard (scripted ACP agent → terminal/create → wait_for_exit → output → release,
 // integrated terminal mirrored) and through a bare child_process reader, alternating, measuring
-// wall time and the extension host's memory. Writes JSON to $SB_BENCH_OUT.
+// wall time, CPU time and the extension host's memory; then the same pair again with the other core
+// busy (`yes > /dev/null` in its own session, as another program would be). Writes JSON to $SB_BENCH_OUT.
 const vscode = require('vscode');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -11,6 +12,7 @@ const path = require('node:path');
 const BYTES = Number(process.env.SB_BENCH_BYTES || 100 * 1024 * 1024);
 const LIMIT = 1024 * 1024;
 const ROUNDS = Number(process.env.SB_BENCH_ROUNDS || 3);
+const BUSY = process.env.SB_BENCH_BUSY !== '0';
 const COMMAND = `yes 'switchboard terminal bench: a line of output 0123456789' | head -c ${BYTES}`;
 
 const status = () => fs.readFileSync('/proc/self/status', 'utf8');
@@ -24,21 +26,28 @@ async function measure(work) {
   const before = kib('VmRSS');
   let sampled = before;
   const timer = setInterval(() => { sampled = Math.max(sampled, process.memoryUsage.rss() / 1024); }, 5);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const detail = await work();
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(timer);
   const peak = hwmReset ? Math.max(kib('VmHWM'), sampled) : sampled;
-  return { ms, extraKiB: Math.round(peak - before), ...detail };
+  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, ...detail };
 }
 
 // The same shell Switchboard picks for a shell string.
 const SHELL = /\/(ba|z|da|k)?sh$/.test(process.env.SHELL || '') && fs.existsSync(process.env.SHELL) ? process.env.SHELL : '/bin/sh';
 
+/** The other core busy: a CPU-bound program in its own session, as one the user started elsewhere. */
+function busyLoop() {
+  return spawn('/bin/sh', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore', detached: true });
+}
+
 /** The bare reader: spawn the command, keep the last 1 MB of stdout in a trimmed chunk list. */
-function bare(detached = false) {
+function bare() {
   return new Promise((resolve, reject) => {
-    const child = spawn(SHELL, ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'], detached });
+    const child = spawn(SHELL, ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks = [];
     let kept = 0;
     let total = 0;
@@ -97,7 +106,7 @@ exports.run = async function run() {
     return {};
   };
 
-  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, reveal, rounds: [], overheadMs: [] };
+  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, reveal, busy: BUSY, rounds: [], overheadMs: [] };
   try {
     await sb.chat.start();
     // Warm-up: agent, shell, code paths, JIT.
@@ -107,11 +116,18 @@ exports.run = async function run() {
     await viaAgent();
     for (let i = 0; i < 3; i++) results.overheadMs.push(await sendAndTime(sb, 'small'));
     for (let i = 0; i < ROUNDS; i++) {
-      const b = await measure(() => bare(false));
-      const d = await measure(() => bare(true));
+      const b = await measure(() => bare());
       const e = await measure(viaService);
       const a = await measure(viaAgent);
-      results.rounds.push({ bare: b, bareDetached: d, extension: e, agent: a });
+      const round = { bare: b, extension: e, agent: a };
+      if (BUSY) {
+        const busy = busyLoop();
+        try {
+          round.bareBusy = await measure(() => bare());
+          round.extensionBusy = await measure(viaService);
+        } finally { busy.kill('SIGKILL'); }
+      }
+      results.rounds.push(round);
     }
     const r = lastResult();
     if (!r?.result) throw new Error(`terminal step failed: ${JSON.stringify(r)}`);

@@ -232,9 +232,64 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     await done;
     assert.deepEqual((await outcome(log, 0)).result, {});
     assert.equal(fs.readFileSync(file, 'utf8'), 'const a = 2;\n');
-    assert.equal(diffTabs().length, 0, 'the diff closed');
-    const doc = vscode.workspace.textDocuments.find(d => d.uri.fsPath === file)!;
-    assert.ok(!doc.isDirty, 'saved');
+    await waitFor('the diff closed', () => diffTabs().length === 0);
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.fsPath === file);
+    assert.ok(!doc?.isDirty, 'nothing left unsaved');
+  });
+
+  it('write: a file not open in the editor is written to disk as accepted before the agent is answered (no save participants)', async () => {
+    const file = write(fresh('closed.txt'), '\ufeffalpha\nbeta\n');
+    let participants = 0;
+    const sub = vscode.workspace.onWillSaveTextDocument(e => {
+      if (e.document.uri.fsPath !== file) return;
+      participants++;
+      e.waitUntil(Promise.resolve([vscode.TextEdit.insert(new vscode.Position(0, 0), '// formatted\n')]));
+    });
+    try {
+      const { log, done } = await turn([{ type: 'write', path: file, content: 'alpha\nBETA\n' }, { type: 'read', path: file }]);
+      await reviewFor(file);
+      await vscode.commands.executeCommand('switchboard.acceptWrite');
+      await done;
+      assert.deepEqual((await outcome(log, 0)).result, {});
+      // Exactly what was accepted, the file's BOM kept; what the agent reads next is what it wrote.
+      assert.deepEqual(fs.readFileSync(file), Buffer.from('\ufeffalpha\nBETA\n'));
+      assert.equal((await outcome(log, 1)).result.content, 'alpha\nBETA\n');
+      assert.equal(participants, 0, 'no save (and so no format on save) of a file the user does not have open');
+      assert.ok(!vscode.workspace.textDocuments.some(d => d.uri.fsPath === file), 'not opened in VS Code');
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('write: an open file answers the agent once the edit is in the buffer; the save follows, and a command the agent runs next sees it', async () => {
+    const file = write(fresh('slow-save.txt'), 'one\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    // A slow save participant (a formatter, a linter fixing on save): 1.5 s.
+    const will = vscode.workspace.onWillSaveTextDocument(e => {
+      if (e.document.uri.fsPath === file) e.waitUntil(new Promise<void>(r => setTimeout(r, 1500)));
+    });
+    let answeredBeforeSaved: boolean | undefined;
+    let log = '';
+    const did = vscode.workspace.onDidSaveTextDocument(d => {
+      if (d.uri.fsPath === file && answeredBeforeSaved === undefined) answeredBeforeSaved = outcomes(log).some(o => o.step === 0);
+    });
+    try {
+      const t = await turn([{ type: 'write', path: file, content: 'two\n' }, { type: 'terminal', command: `cat '${file}'`, quiet: true }]);
+      log = t.log;
+      await reviewFor(file);
+      await vscode.commands.executeCommand('switchboard.acceptWrite');
+      await t.done;
+      assert.deepEqual((await outcome(log, 0)).result, {});
+      assert.equal(doc.getText(), 'two\n');
+      await waitFor('the save', () => answeredBeforeSaved !== undefined);
+      assert.equal(answeredBeforeSaved, true, 'the agent had its answer before the (slow) save ended');
+      assert.equal((await outcome(log, 1)).result.output, 'two\n', 'the command ran once the edit was on disk');
+      assert.ok(!doc.isDirty);
+    } finally {
+      will.dispose();
+      did.dispose();
+    }
   });
 
   it('write: Accept is one undo step in the editor', async () => {
@@ -317,7 +372,7 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     await vscode.commands.executeCommand('switchboard.acceptWrite', review.id);
     await written;
     assert.equal(doc.getText(), both);
-    assert.equal(fs.readFileSync(file, 'utf8'), both);
+    await waitFor('the save after the answer', () => fs.readFileSync(file, 'utf8') === both);
   });
 
   it('write: overlapping edits are shown as a conflict, and the user decides', async () => {
@@ -344,7 +399,8 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     await vscode.commands.executeCommand('switchboard.resolveConflict', review.id, 0, 'theirs');
     assert.ok(review.accept());
     await written;
-    assert.equal(fs.readFileSync(file, 'utf8'), numbered(12).replace('line 1\n', 'user 1\n').replace('line 5\n', 'agent 5\n'));
+    const decided = numbered(12).replace('line 1\n', 'user 1\n').replace('line 5\n', 'agent 5\n');
+    await waitFor('the save after the answer', () => fs.readFileSync(file, 'utf8') === decided);
   });
 
   it('reviewWrites=never applies at once, listed with undo and open diff; saveAfterWrite=false leaves it unsaved', async () => {

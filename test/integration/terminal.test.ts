@@ -143,6 +143,33 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     assert.ok(screen.includes('\x1b[31mred\x1b[0m\r\nline2\r\n'), JSON.stringify(screen));
   });
 
+  it('a flood: the agent gets its output and exit status exactly, the integrated terminal shows the drop marker and the end', async () => {
+    // 10 MB of numbered lines, then END, exit code 7. The agent keeps the last 64 KB.
+    const line = (i: number) => `flood line ${String(i).padStart(8, '0')} ${'x'.repeat(40)}\n`;
+    const lines = Math.floor(10 * 1024 * 1024 / line(0).length);
+    const code = `let s = ''; for (let i = 0; i < ${lines}; i++) s += 'flood line ' + String(i).padStart(8, '0') + ' ' + 'x'.repeat(40) + '\\n';`
+      + ` process.stdout.write(s + 'END\\n'); process.exitCode = 7;`;
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', ...node(code), outputByteLimit: 65536, quiet: true }] }],
+    });
+    await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', true, vscode.ConfigurationTarget.Global);
+    await sb.chat.sendPrompt('go');
+    const r = terminalResult(log);
+    let all = 'END\n'; // the end of what was printed, enough of it for the last 64 KB
+    for (let i = lines - 1; all.length <= 65536; i--) all = line(i) + all;
+    assert.deepEqual(r.exitStatus, { exitCode: 7, signal: null });
+    assert.equal(r.truncated, true);
+    assert.equal(r.output.length, 65536);
+    assert.ok(r.output === all.slice(-65536), 'the agent has exactly the last 64 KB');
+    // What the user sees: the skip marker, then the end of the output and the exit line.
+    const screen = await waitFor('the exit line in the terminal', () => {
+      const s = sb.terminals.screenOf(r.terminalId);
+      return s?.includes('[process exited with code 7]') && s;
+    });
+    assert.match(screen, /\[… \d+\.\d (MB|KB) of output not shown …\]/);
+    assert.match(screen, /flood line \d{8} x+\r\nEND\r\n(\x1b\[\d*m)*\[process exited with code 7\]/);
+  });
+
   it('Ctrl+C typed in the integrated terminal interrupts the command', async () => {
     const { log } = await useScriptedAgent({
       turns: [{ steps: [{ type: 'terminal', ...node(`process.on('SIGINT', () => { console.log('interrupted'); process.exit(130); }); console.log('ready'); setInterval(() => {}, 1000)`), timeoutMs: 30_000 }] }],

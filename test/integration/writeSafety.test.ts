@@ -136,8 +136,9 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     await done;
     assert.deepEqual((await outcome(log, 1)).result, {});
     assert.equal(doc.getText(), both);
+    // The agent is answered once the edit is in the buffer; the save follows.
+    await waitFor('the save after the answer', () => !doc.isDirty);
     assert.equal(fs.readFileSync(file, 'utf8'), both);
-    assert.ok(!doc.isDirty);
   });
 
   it('typing during a pending review: edits elsewhere are merged into the proposal without a conflict; "theirs" and "ours" settle overlaps', async () => {
@@ -165,7 +166,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     await vscode.commands.executeCommand('switchboard.acceptWrite', review.id);
     await done;
     assert.deepEqual((await outcome(log, 1)).result, {});
-    assert.equal(fs.readFileSync(file, 'utf8'), expected);
+    await waitFor('the save after the answer', () => fs.readFileSync(file, 'utf8') === expected);
   });
 
   // ---------------------------------------------------------------- 2. writes that skip the review
@@ -180,7 +181,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
     assert.deepEqual((await outcome(log, 0)).result, {}, dump(sb.chat.items));
     const both = numbered(10).replace('line 1\n', 'user 1\n').replace('line 8\n', 'agent 8\n');
     assert.equal(doc.getText(), both, 'the unsaved edit survives');
-    assert.equal(fs.readFileSync(file, 'utf8'), both);
+    await waitFor('the save after the answer', () => fs.readFileSync(file, 'utf8') === both);
   });
 
   it('"Accept all": a later write overlapping unsaved edits falls back to a review instead of overwriting them', async () => {

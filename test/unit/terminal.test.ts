@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {
   charStart, commandLine, CrlfNormalizer, describeExit, formatBytes, incompleteTail, MirrorQueue, needsShell, OutputBuffer,
-  parseProcStat, planTerminalSpawn, posixShell, terminalEnv, terminalName, toExitStatus, toPlainText,
+  findProgram, GROUP_LAUNCHER_SCRIPT, parseProcStat, planTerminalSpawn, posixShell, viaGroupLauncher, terminalEnv, terminalName, toExitStatus, toPlainText,
 } from '../../src/common/terminal';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -176,7 +176,30 @@ describe('Terminal line ends, exit status, plain text', () => {
   });
 
   it('parses /proc stat lines, command names with spaces and parentheses included', () => {
-    assert.deepEqual(parseProcStat('123 (my (odd) cmd) Z 1 77 77 0 -1'), { pid: 123, state: 'Z', ppid: 1, pgrp: 77 });
+    assert.deepEqual(parseProcStat('123 (my (odd) cmd) Z 1 77 77 0 -1'), { pid: 123, state: 'Z', ppid: 1, pgrp: 77, session: 77 });
+  });
+});
+
+describe('Terminal program lookup and process-group launcher', () => {
+  const files: Record<string, 'ok' | 'notExecutable'> = { '/usr/bin/git': 'ok', '/opt/x/tool': 'notExecutable', '/bin/tool': 'ok', '/work/run.sh': 'ok', '/work/bin/t': 'ok' };
+  const check = (p: string) => files[p] ?? 'missing';
+
+  it('finds a program as execvp does: PATH in order, skipping what cannot run; a slash means a path', () => {
+    assert.deepEqual(findProgram('git', '/usr/local/bin:/usr/bin', '/work', check), { found: '/usr/bin/git' });
+    assert.deepEqual(findProgram('tool', '/opt/x:/bin', '/work', check), { found: '/bin/tool' });
+    assert.deepEqual(findProgram('tool', '/opt/x', '/work', check), { problem: 'notExecutable' });
+    assert.deepEqual(findProgram('nope', '/usr/bin', '/work', check), { problem: 'notFound' });
+    assert.deepEqual(findProgram('./run.sh', '/usr/bin', '/work', check), { found: '/work/run.sh' });
+    assert.deepEqual(findProgram('bin/t', '/usr/bin', '/work/', check), { found: '/work/bin/t' });
+    assert.deepEqual(findProgram('run.sh', ':/usr/bin', '/work', check), { found: '/work/run.sh' }, 'an empty PATH entry is the working folder');
+    assert.deepEqual(findProgram('git', undefined, '/work', check), { found: '/usr/bin/git' }, 'no PATH: /bin:/usr/bin');
+  });
+
+  it('runs the command through the launcher with PERL* variables moved aside (restored by the launcher)', () => {
+    const { plan, env } = viaGroupLauncher({ file: 'git', args: ['log', '-1'], verbatim: false }, '/usr/bin/perl',
+      { PATH: '/bin', PERL5OPT: '-d', PERLLIB: '/x', SWITCHBOARD_PERLENV_PATH: '/evil' });
+    assert.deepEqual(plan, { file: '/usr/bin/perl', args: ['-e', GROUP_LAUNCHER_SCRIPT, '--', 'git', 'log', '-1'], verbatim: false });
+    assert.deepEqual(env, { PATH: '/bin', SWITCHBOARD_PERLENV_PERL5OPT: '-d', SWITCHBOARD_PERLENV_PERLLIB: '/x' });
   });
 });
 
@@ -203,5 +226,16 @@ describe('Terminal MirrorQueue', () => {
     const c = big.take()!;
     assert.ok(!dec(c.data).includes('\uFFFD'), dec(c.data));
     assert.equal(formatBytes(3 * 1024 * 1024), '3.0 MB');
+  });
+
+  it('a glimpse: only the last bytes asked for, the rest counted as skipped, from a line start', () => {
+    const q = new MirrorQueue(1000);
+    for (let i = 0; i < 50; i++) q.push(enc(`line ${String(i).padStart(2, '0')}\n`)); // 8 bytes each
+    const b = q.take(20)!;
+    assert.equal(dec(b.data), 'line 48\nline 49\n');
+    assert.equal(b.skipped, 50 * 8 - 16);
+    assert.equal(q.take(20), undefined);
+    q.push(enc('short\n'));
+    assert.deepEqual({ text: dec(q.take(20)!.data), skipped: 0 }, { text: 'short\n', skipped: 0 });
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import { TerminalProcess } from '../../src/host/terminal/terminalProcess';
+import { groupLauncher, TerminalProcess } from '../../src/host/terminal/terminalProcess';
 import { parseProcStat, isRunningState } from '../../src/common/terminal';
 
 const posix = process.platform !== 'win32';
@@ -88,5 +88,36 @@ const waitOutput = async (p: TerminalProcess, re: RegExp) => {
     assert.ok(isRunning(bg));
     await p.kill();
     assert.equal(isRunning(bg), false);
+  });
+
+  (process.platform === 'linux' && groupLauncher() ? it : it.skip)('the command leads its own process group in the host\'s session (same scheduler group); PERL* variables reach it untouched', async () => {
+    const p = await start('cat /proc/$$/stat; echo "opt=$PERL5OPT lib=$PERL5LIB"', [], { env: [{ name: 'PERL5OPT', value: '-d' }, { name: 'PERL5LIB', value: '/nowhere' }, { name: 'SWITCHBOARD_PERLENV_X', value: 'y' }] });
+    assert.deepEqual(await p.exited, { exitCode: 0, signal: null });
+    const [stat, vars] = p.output.text(true).split('\n');
+    const me = parseProcStat(fs.readFileSync('/proc/self/stat', 'utf8'))!;
+    const cmd = parseProcStat(stat)!;
+    assert.equal(cmd.pid, p.pid);
+    assert.equal(cmd.pgrp, p.pid, 'leads its group');
+    assert.equal(cmd.session, me.session, 'in the host\'s session');
+    // PERL5OPT=-d would have started the launcher in the debugger (waiting for a terminal).
+    assert.equal(vars, 'opt=-d lib=/nowhere');
+  });
+
+  it('output printed before the first listener subscribed is handed to it (the integrated terminal misses nothing)', async () => {
+    const p = await start('echo early; echo more >&2');
+    await p.exited;
+    const seen: string[] = [];
+    p.onData(c => seen.push(Buffer.from(c).toString()));
+    assert.deepEqual(seen.join('').split('\n').sort(), ['', 'early', 'more']);
+    const second: string[] = [];
+    p.onData(c => second.push(Buffer.from(c).toString()));
+    assert.deepEqual(second, [], 'only the first listener gets the early output');
+  });
+
+  it('a file that cannot be run is refused with the reason', async () => {
+    await assert.rejects(start(os.tmpdir(), ['x']), (e: Error) => /Could not start .*: .*(Permission denied|EACCES)/i.test(e.message));
+    const script = fs.mkdtempSync(`${os.tmpdir()}/sb-noexec-`) + '/script.sh';
+    fs.writeFileSync(script, 'echo hi\n', { mode: 0o644 });
+    await assert.rejects(start(script, ['x']), (e: Error) => /Could not start .*: .*(Permission denied|EACCES)/i.test(e.message));
   });
 });

@@ -50,14 +50,23 @@ export class MirrorQueue {
     }
   }
 
-  /** Everything pending, as one batch; undefined when nothing is. */
-  take(): MirrorBatch | undefined {
+  /**
+   * What is pending, as one batch: everything, or its last `maxBytes` (the older part counts as
+   * skipped). Undefined when nothing is.
+   */
+  take(maxBytes = Infinity): MirrorBatch | undefined {
     if (this.bytes === 0 && this.skipped === 0) return undefined;
     let data = this.chunks.length === 1 ? this.chunks[0] : concat(this.chunks, this.bytes);
-    const skipped = this.skipped;
+    let skipped = this.skipped;
+    if (data.length > maxBytes) {
+      skipped += data.length - maxBytes;
+      data = data.subarray(data.length - maxBytes);
+    }
     if (skipped > 0) {
       const nl = data.subarray(0, RESYNC_SEARCH).indexOf(10);
-      data = data.subarray(nl >= 0 ? nl + 1 : charStart(data));
+      const from = nl >= 0 ? nl + 1 : charStart(data);
+      skipped += from;
+      data = data.subarray(from);
     }
     this.chunks = [];
     this.bytes = 0;

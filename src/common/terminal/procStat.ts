@@ -7,6 +7,7 @@ export interface ProcStat {
   readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
+  readonly session: number;
 }
 
 /** Parses one stat line; the command name may contain spaces and parentheses. */
@@ -15,8 +16,8 @@ export function parseProcStat(line: string): ProcStat | undefined {
   if (close < 0) return undefined;
   const pid = Number(line.slice(0, line.indexOf(' ')));
   const f = line.slice(close + 2).split(' ');
-  if (f.length < 3 || !Number.isFinite(pid)) return undefined;
-  return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]) };
+  if (f.length < 4 || !Number.isFinite(pid)) return undefined;
+  return { pid, state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]) };
 }
 
 export const isRunningState = (state: string) => state !== 'Z' && state !== 'X' && state !== 'x';

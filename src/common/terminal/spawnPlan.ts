@@ -4,6 +4,7 @@
 // shell that understands the bash-like syntax agents write), on Windows through `%ComSpec% /d /s /c`.
 // A program with arguments is spawned directly (exact argv), with Windows `.cmd` shims resolved by
 // the same plan as the agent process.
+import { posix } from 'node:path';
 import { planSpawn, PlatformView, SpawnPlan } from '../spawnPlan';
 
 export interface TerminalSpawnPlan extends SpawnPlan {
@@ -70,4 +71,50 @@ export function terminalEnv(base: Readonly<Record<string, string | undefined>>, 
     env[name] = value;
   }
   return env;
+}
+
+/**
+ * Starting a command in its own process group (so kill reaches everything it started) without a
+ * new session. Node can only do that with `detached`, which calls setsid(): on Linux a new session
+ * is also a new scheduler autogroup, and a command in another autogroup than the extension host
+ * that reads its output is handed the CPU back and forth between two groups: 100 MB of output took
+ * 2–3× as long as the same command read by a plain child_process on a busy 2-core machine. This
+ * launcher (Perl, at a fixed path: on every macOS and Debian/Ubuntu) calls setpgid(0, 0) and execs
+ * the command, which so keeps the host's session and autogroup. The program is looked up before
+ * (findProgram), so a missing one is refused by name; should the exec still fail, the launcher
+ * says why on stderr and exits 127 (not found) or 126, as a shell does. Perl's own PERL*
+ * variables are passed under another name and restored before the exec, so they reach the
+ * command but cannot change the launcher.
+ */
+export const GROUP_LAUNCHER_SCRIPT = [
+  'for my $k (grep { /^SWITCHBOARD_PERLENV_/ } keys %ENV) { my $v = delete $ENV{$k}; $k =~ s/^SWITCHBOARD_PERLENV_//; $ENV{$k} = $v }',
+  'setpgrp(0, 0)',
+  'exec { $ARGV[0] } @ARGV',
+  'my $n = $! + 0; print STDERR "Could not start $ARGV[0]: $!\\n"; exit($n == 2 ? 127 : 126)', // 2: ENOENT
+].join('; ');
+
+/** The plan that runs `plan` through the launcher `perl` (see GROUP_LAUNCHER_SCRIPT), and the env it needs. */
+export function viaGroupLauncher(plan: SpawnPlan, perl: string, env: Readonly<Record<string, string>>): { plan: SpawnPlan; env: Record<string, string> } {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (k.startsWith('SWITCHBOARD_PERLENV_')) continue;
+    out[k.startsWith('PERL') ? `SWITCHBOARD_PERLENV_${k}` : k] = v;
+  }
+  return { plan: { file: perl, args: ['-e', GROUP_LAUNCHER_SCRIPT, '--', plan.file, ...plan.args], verbatim: false }, env: out };
+}
+
+/**
+ * Where exec would find `file` (POSIX execvp rules): a name with a slash as is (relative to `cwd`),
+ * else the first executable regular file in `PATH` ("/bin:/usr/bin" when unset; an empty entry is
+ * `cwd`). `notExecutable`: a file exists but none may be run.
+ */
+export function findProgram(file: string, path: string | undefined, cwd: string, check: (p: string) => 'ok' | 'missing' | 'notExecutable'): { found: string } | { problem: 'notFound' | 'notExecutable' } {
+  const candidates = file.includes('/') ? [posix.resolve(cwd, file)] : (path ?? '/bin:/usr/bin').split(':').map(dir => posix.resolve(cwd, dir, file));
+  let denied = false;
+  for (const c of candidates) {
+    const r = check(c);
+    if (r === 'ok') return { found: c };
+    if (r === 'notExecutable') denied = true;
+  }
+  return { problem: denied ? 'notExecutable' : 'notFound' };
 }

@@ -16,7 +16,7 @@ import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
-import { FsErrors } from '../../common/fs/errors';
+import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { jsonExceeds, jsonStringBytes } from '../../common/jsonSize';
 import { sliceLines } from '../../common/fs/lines';
 import { decodeText } from '../../common/fs/text';
@@ -28,6 +28,7 @@ import { askOutsideWorkspace } from '../outsideWorkspace';
 import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
+import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
 
@@ -188,6 +189,12 @@ export class FsService extends Disposable {
   /**
    * @internal Writes `next` (computed against `expected`, what the user had) into the file. Resolves
    * undefined, writing nothing, when the user's text is no longer `expected` (merge again).
+   *
+   * Resolves as soon as the agent may be answered. A file not open in VS Code is written straight
+   * to disk (when saved writes are on): exact bytes, no round trips to the editor, and on disk
+   * before the agent hears back. An open file gets the edit in its buffer (one undo step, merged
+   * with the user's typing) and is saved after, without holding the answer: the agent reads the
+   * buffer through fs/read_text_file, and its commands wait for pending saves (pendingSaves).
    */
   async apply(target: Target, expected: CurrentText, next: string): Promise<{ before: string | undefined; after: string } | undefined> {
     let doc = findOpenDocument(target);
@@ -205,6 +212,11 @@ export class FsService extends Disposable {
       return { before: undefined, after: next };
     }
     if (!expected.exists) return undefined; // created meanwhile
+    if (!doc && readSaveAfterWrite()) {
+      const written = await writeClosedFile(target, expected.text, next);
+      if (written !== 'opened') return written ? { before: expected.text, after: next } : undefined;
+      doc = findOpenDocument(target); // opened meanwhile: through its buffer after all
+    }
     doc ??= await vscode.workspace.openTextDocument(uri);
     let now = doc.getText();
     if (!doc.isDirty && now !== expected.text && expected.source === 'disk') {
@@ -214,7 +226,7 @@ export class FsService extends Disposable {
     } else if (now !== expected.text) {
       return undefined;
     }
-    await this.replaceText(doc, now, next, target);
+    await this.replaceText(doc, now, next, target, false);
     return { before: now, after: doc.getText() };
   }
 
@@ -267,8 +279,12 @@ export class FsService extends Disposable {
     return true;
   }
 
-  /** One WorkspaceEdit of minimal line replacements (cursor and folding survive), then save. */
-  private async replaceText(doc: vscode.TextDocument, now: string, next: string, target: Target): Promise<void> {
+  /**
+   * One WorkspaceEdit of minimal line replacements (cursor and folding survive), then save; the
+   * save is awaited only with `waitForSave` (it runs the save participants: format on save and
+   * the like, up to seconds), else tracked in pendingSaves.
+   */
+  private async replaceText(doc: vscode.TextDocument, now: string, next: string, target: Target, waitForSave = true): Promise<void> {
     const edits = lineEdits(now, next);
     if (edits.length) {
       const edit = new vscode.WorkspaceEdit();
@@ -276,7 +292,10 @@ export class FsService extends Disposable {
       if (!(await vscode.workspace.applyEdit(edit))) throw FsErrors.io(target.requested, 'Could not apply the edit');
     }
     if (readSaveAfterWrite() && (doc.isDirty || edits.length)) {
-      if (!(await doc.save())) this.log.warn(`Could not save ${target.requested} after the agent's edit`);
+      const saved = pendingSaves.track(Promise.resolve(doc.save()).then(ok => {
+        if (!ok) this.log.warn(`Could not save ${target.requested} after the agent's edit`);
+      }, e => this.log.warn(`Could not save ${target.requested} after the agent's edit: ${e}`)));
+      if (waitForSave) await saved;
     }
   }
 }
@@ -481,6 +500,30 @@ async function mergeBase(target: Target, current: CurrentText): Promise<string> 
   }
   const decoded = decodeText(bytes);
   return decoded.ok ? decoded.text : current.text;
+}
+
+/**
+ * Writes `next` over a file no editor has open, if its bytes still decode to `expected` (else
+ * false: merge again). In place (the inode, mode and owner stay, as a save keeps them), with the
+ * file's BOM kept. 'opened': the file was opened in VS Code meanwhile, nothing written.
+ */
+async function writeClosedFile(target: Target, expected: string, next: string): Promise<boolean | 'opened'> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fsp.readFile(target.real);
+  } catch {
+    return false;
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok || decoded.text !== expected) return false;
+  if (findOpenDocument(target)) return 'opened';
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? '\ufeff' : '';
+  try {
+    await fsp.writeFile(target.real, bom + next, 'utf8');
+  } catch (e) {
+    throw fromNodeError(e, target.requested) ?? FsErrors.io(target.requested, `Could not write the file (${(e as Error).message})`);
+  }
+  return true;
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -2,6 +2,10 @@
 // stderr kept in a bounded OutputBuffer for the agent and handed to listeners (the integrated
 // terminal). On POSIX the command leads its own process group, so kill/interrupt reach everything it
 // started: SIGTERM to the group, then SIGKILL after a grace period if anything is still running.
+// The group is made by a tiny launcher that keeps the extension host's session (see
+// viaGroupLauncher: a new session is a new scheduler group and halves the speed of a flood of
+// output on a busy machine); without it (no /usr/bin/perl, or the host has a controlling terminal,
+// which a command in a background group of that session could stop on) a new session, as before.
 // Until then the extension host's watchdog (acp/processGuard.ts) holds the group, so it also ends
 // when the host is killed.
 // No VS Code import: this runs (and is unit-tested) in plain Node.
@@ -9,7 +13,7 @@ import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_pro
 import fs from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { processGuard } from '../../acp/processGuard';
-import { isRunningState, OutputBuffer, parseProcStat, planTerminalSpawn, terminalEnv, toExitStatus } from '../../common/terminal';
+import { findProgram, isRunningState, OutputBuffer, parseProcStat, planTerminalSpawn, terminalEnv, toExitStatus, viaGroupLauncher } from '../../common/terminal';
 
 export interface TerminalProcessOptions {
   readonly command: string;
@@ -30,6 +34,8 @@ export class CommandStartError extends Error {
 
 /** After the command exits, how long to wait for its output pipes to drain (a background child may hold them open). */
 const DRAIN_MS = 250;
+/** Output kept for the first listener when it subscribes after the command printed (see `early`). */
+const EARLY_BYTES = 64 * 1024;
 const POLL_MS = 40;
 const isWindows = process.platform === 'win32';
 
@@ -44,6 +50,9 @@ export class TerminalProcess {
   private killing: Promise<void> | undefined;
   private killRequested = false;
   private readonly listeners = new Set<(chunk: Uint8Array) => void>();
+  /** Output read before anyone listened: its last EARLY_BYTES, handed to the first listener. */
+  private early: Uint8Array[] | undefined = [];
+  private earlyBytes = 0;
   private readonly graceMs: number;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, opts: TerminalProcessOptions, shell: string | undefined) {
@@ -54,6 +63,7 @@ export class TerminalProcess {
     this.output = new OutputBuffer(opts.outputByteLimit);
     const onData = (chunk: Buffer) => {
       this.output.push(chunk);
+      if (this.early) this.keepEarly(chunk);
       for (const l of this.listeners) l(chunk);
     };
     child.stdout.on('data', onData);
@@ -78,21 +88,34 @@ export class TerminalProcess {
 
   /** Spawns; resolves once the OS started it, rejects with a CommandStartError (e.g. not found). */
   static start(opts: TerminalProcessOptions): Promise<TerminalProcess> {
-    const plan = planTerminalSpawn(opts.command, opts.args, {
+    const direct = planTerminalSpawn(opts.command, opts.args, {
       platform: process.platform,
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
     });
+    const env = terminalEnv(process.env, opts.env, process.platform);
+    const launcher = isWindows ? undefined : groupLauncher();
+    if (launcher) {
+      // The launcher always starts: the command's own start errors are found here, by name.
+      const program = findProgram(direct.file, env.PATH, opts.cwd, checkExecutable);
+      if ('problem' in program) {
+        return Promise.reject(program.problem === 'notFound'
+          ? new CommandStartError(`Command not found: ${direct.shell ?? opts.command}`, true)
+          : new CommandStartError(`Could not start ${opts.command}: permission denied`, false));
+      }
+    }
+    const { plan, env: spawnEnv } = launcher ? viaGroupLauncher(direct, launcher, env) : { plan: direct, env };
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
         child = spawn(plan.file, plan.args, {
           cwd: opts.cwd,
-          env: terminalEnv(process.env, opts.env, process.platform),
+          env: spawnEnv,
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsVerbatimArguments: plan.verbatim,
           windowsHide: true,
-          detached: !isWindows,
+          // Without the launcher, a new session makes the process group.
+          detached: !isWindows && !launcher,
         });
       } catch (err) {
         reject(new CommandStartError(`Could not start ${opts.command}: ${(err as Error).message}`, false));
@@ -100,10 +123,10 @@ export class TerminalProcess {
       }
       child.once('error', (err: NodeJS.ErrnoException) => {
         reject(err.code === 'ENOENT'
-          ? new CommandStartError(`Command not found: ${plan.shell ?? opts.command}`, true)
+          ? new CommandStartError(`Command not found: ${direct.shell ?? opts.command}`, true)
           : new CommandStartError(`Could not start ${opts.command}: ${err.message}`, false));
       });
-      child.once('spawn', () => resolve(new TerminalProcess(child, opts, plan.shell)));
+      child.once('spawn', () => resolve(new TerminalProcess(child, opts, direct.shell)));
     });
   }
 
@@ -117,9 +140,20 @@ export class TerminalProcess {
     return this.killRequested;
   }
 
+  /** Every chunk of output from now on; the first listener also gets what came before it (see `early`). */
   onData(listener: (chunk: Uint8Array) => void): { dispose(): void } {
+    const early = this.early;
+    this.early = undefined;
+    for (const chunk of early ?? []) listener(chunk);
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private keepEarly(chunk: Uint8Array): void {
+    const early = this.early!;
+    early.push(chunk);
+    this.earlyBytes += chunk.length;
+    while (this.earlyBytes - early[0].length >= EARLY_BYTES) this.earlyBytes -= early.shift()!.length;
   }
 
   /** Keyboard input from the integrated terminal. */
@@ -190,6 +224,35 @@ export class TerminalProcess {
     }
     return true;
   }
+}
+
+const PERL = '/usr/bin/perl';
+let launcherChecked: string | null | undefined;
+
+/**
+ * The process-group launcher (see viaGroupLauncher), checked once: /usr/bin/perl runs and can make
+ * a process group, and the extension host has no controlling terminal (a background group of a
+ * session with one would stop on reading it; a new session has none). Undefined: use a new session.
+ */
+export function groupLauncher(): string | undefined {
+  if (launcherChecked === undefined) {
+    launcherChecked = null;
+    try {
+      fs.closeSync(fs.openSync('/dev/tty', 'r'));
+    } catch {
+      const probe = spawnSync(PERL, ['-e', 'setpgrp(0, 0); exit(getpgrp() == $$ ? 42 : 1)'], { stdio: 'ignore', timeout: 5000, env: {} });
+      if (probe.status === 42) launcherChecked = PERL;
+    }
+  }
+  return launcherChecked ?? undefined;
+}
+
+/** As exec sees a path: missing, or there but not runnable (a directory, no x permission). */
+function checkExecutable(p: string): 'ok' | 'missing' | 'notExecutable' {
+  let st: fs.Stats;
+  try { st = fs.statSync(p); } catch { return 'missing'; }
+  if (!st.isFile()) return 'notExecutable';
+  try { fs.accessSync(p, fs.constants.X_OK); return 'ok'; } catch { return 'notExecutable'; }
 }
 
 /** Processes of a process group, from /proc (Linux). */

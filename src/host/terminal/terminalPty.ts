@@ -1,7 +1,11 @@
 // Mirrors a TerminalProcess into a VS Code integrated terminal (a Pseudoterminal): output decoded
 // as UTF-8 across chunk boundaries, `\n` → `\r\n`, escape sequences untouched (colours intact),
 // written in batches at most every FLUSH_MS, with a bounded backlog (a flood is shown as a skip
-// marker, never queued without limit). Input is cooked like a terminal's line discipline: typed
+// marker, never queued without limit). The mirror is off the agent's path: the process hands it
+// each chunk by reference (no copy, no decoding) and it does its work on its own timer. While the
+// command floods (output was skipped at the last batch), it shows only a glimpse, the last
+// FLOOD_SHOWN_BYTES every FLOOD_FLUSH_MS with the skip marker, so rendering a flood (in the
+// workbench, another process) does not take the CPU the command and the agent's reader need. Input is cooked like a terminal's line discipline: typed
 // text is echoed and sent to the command's stdin on Enter, Ctrl+C interrupts the process group,
 // Ctrl+D ends input. Closing the terminal kills the command. After the command ends, a dim
 // "[process exited with code N]" line is written and the terminal stays open.
@@ -14,8 +18,11 @@ import type { TerminalProcess } from './terminalProcess';
 export type PtySource = Pick<TerminalProcess, 'onData' | 'exited' | 'wasKilled' | 'interrupt' | 'write' | 'endInput'>;
 
 const FLUSH_MS = 25;
-/** Bytes waiting for the renderer at most: ~1.3 MB/s shown during a flood, everything otherwise. */
+/** Bytes waiting for the renderer at most. */
 const BACKLOG_BYTES = 32 * 1024;
+/** During a flood: what the terminal shows, how often (~16 KB/s instead of the ~1.3 MB/s it could take). */
+const FLOOD_FLUSH_MS = 250;
+const FLOOD_SHOWN_BYTES = 4 * 1024;
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
@@ -32,9 +39,11 @@ export class TerminalPty implements vscode.Pseudoterminal {
   private closed = false;
   private finished = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The last batch skipped output: the command floods, the next batches are glimpses. */
+  private flooding = false;
   private atLineStart = true;
   private line = '';
-  /** What was written after open, last few KB: lets tests see what the user sees. */
+  /** What was written after open, last 16 KB: lets tests see what the user sees. */
   private screenTail = '';
   private exitLine = '';
   /** Header and echo written before open(), replayed then (the output itself waits in the queue). */
@@ -47,7 +56,7 @@ export class TerminalPty implements vscode.Pseudoterminal {
     this.write(`${DIM}${header}${RESET}\r\n`);
     this.subscription = proc.onData(chunk => {
       this.queue.push(chunk);
-      this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer ??= setTimeout(() => this.flush(), this.flooding ? FLOOD_FLUSH_MS : FLUSH_MS);
     });
     void proc.exited.then(status => {
       this.subscription.dispose();
@@ -126,8 +135,9 @@ export class TerminalPty implements vscode.Pseudoterminal {
       // Not shown yet: the queue keeps only the last BACKLOG_BYTES meanwhile.
       return;
     }
-    const batch = this.queue.take();
-    if (!batch) return;
+    const batch = this.queue.take(this.flooding ? FLOOD_SHOWN_BYTES : Infinity);
+    if (!batch) { this.flooding = false; return; }
+    this.flooding = batch.skipped > 0;
     let text = '';
     if (batch.skipped > 0) {
       this.decoder = new StringDecoder('utf8');
@@ -154,7 +164,7 @@ export class TerminalPty implements vscode.Pseudoterminal {
 
   private fire(text: string): void {
     this.atLineStart = text.endsWith('\n');
-    this.screenTail = (this.screenTail + text).slice(-8192);
+    this.screenTail = (this.screenTail + text).slice(-16384);
     this.writeEmitter.fire(text);
   }
 }

@@ -24,6 +24,7 @@ import { commandProblem, envProblem, pathProblem } from '../../common/requestGua
 import { charStart, commandLine, terminalName, toDisplayText, toPlainText } from '../../common/terminal';
 import { fitJsonTail } from '../../common/jsonSize';
 import { pathKey, realPathOf, workspaceRoots } from '../fs/files';
+import { pendingSaves } from '../fs/pendingSaves';
 import { readOutsideWorkspacePolicy } from '../fs/settings';
 import { askOutsideWorkspace } from '../outsideWorkspace';
 import { MAX_OUTPUT_BYTE_LIMIT, MAX_OUTPUT_REPLY_BYTES, readTerminalSettings, TerminalSettings } from './settings';
@@ -67,6 +68,8 @@ const CHANGE_THROTTLE_MS = 100;
 /** Output of a released terminal kept for its chat card (the 1 MB buffer itself is freed). */
 const RELEASED_TAIL_BYTES = 16 * 1024;
 const RELEASED_HISTORY = 200;
+/** How long a command waits at most for saves of the agent's edits still running (see pendingSaves). */
+const SAVES_WAIT_MS = 3000;
 
 interface Entry {
   readonly id: string;
@@ -300,6 +303,8 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const args = params.args ?? [];
     const line = commandLine(params.command, args);
 
+    // An edit the agent had accepted a moment ago may still be saving: the command sees it on disk.
+    await pendingSaves.settled(SAVES_WAIT_MS);
     let proc: TerminalProcess;
     try {
       proc = await TerminalProcess.start({ command: params.command, args, env: params.env ?? [], cwd, outputByteLimit: limit });
