@@ -12,8 +12,9 @@
 //   ranged-read   line 1000, limit 50 of the 5 MiB file not open (the bare reader reads only that far);
 //   disk-read     the whole 5 MiB file not open (median; disk-read-p95: the 95th percentile);
 //   dirty-read    the whole 5 MiB file open with an unsaved edit (served from the buffer; bare: disk);
-//   accept-latency  Accept in the review diff → the agent has the write's answer (saved), against
-//                 the user's answer to a permission request → the agent has that answer.
+//   accept-latency  Accept in the review diff → the agent has the write's answer (the file, not open
+//                 in an editor, is then on disk), against the user's answer to a permission request
+//                 → the agent has that answer.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
