@@ -131,6 +131,20 @@ describe('Review of agent changes', () => {
     assert.equal(fs.existsSync(file), false);
   });
 
+  it('a change the agent makes on disk at the very end of its turn, reported late by the watcher, is still listed', async () => {
+    const file = path.join(root(), 'review-late.txt');
+    const before = numbered(4);
+    fs.writeFileSync(file, before);
+    const after = edit(before, ['line 4\n', 'last word\n']);
+    // No tool call names the file, and the turn ends right after the write: only the watcher sees it, after the end.
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'diskWrite', path: file, content: after }] }] });
+    await sb.chat.sendPrompt('edit review-late');
+    const { turnId, hunks } = await waitFor('the late change to be listed', () => sb.review.views().some(t => t.files.some(f => f.path === file)) ? lastChange(file) : undefined);
+    assert.deepEqual(hunks.map(h => [h.curLine, h.removedText, h.addedText]), [[4, 'line 4\n', 'last word\n']]);
+    await sb.review.undo(turnId, file);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
   it('a created file is removed and a deleted file restored by Undo', async () => {
     const created = path.join(root(), 'new-dir', 'created.txt');
     const deleted = path.join(root(), 'review-d.txt');

@@ -3,6 +3,7 @@
 // Codex), edits reported only by `locations`, or files that simply change on disk while the turn
 // runs. Each file is compared with its baseline (its text just before the agent's first change in
 // the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload.
+import { promises as fsPromises } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -49,6 +50,8 @@ const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
 const MAX_ANNOUNCED_FILES = 20;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
+/** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
+const LATE_REPORT_MS = 10_000;
 
 export class ChangeTracker extends Disposable {
   private readonly turns = new Map<string, Turn>();
@@ -106,11 +109,13 @@ export class ChangeTracker extends Disposable {
     const turnId = this.runningTurn.get(tabId);
     if (!turnId) return;
     const turn = this.turns.get(turnId)!;
+    const endedAt = Date.now();
     await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
     turn.running = false;
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
+    this.lastEnded = { turn, endedAt };
     if (turn.changes.isEmpty) this.turns.delete(turnId);
     this.changed();
   }
@@ -338,15 +343,14 @@ export class ChangeTracker extends Disposable {
 
   private async onDiskChange(uri: vscode.Uri, created: boolean): Promise<void> {
     if (uri.scheme !== 'file') return;
-    // Only while a turn runs: afterwards, changes are the user's or their tools'.
-    if (this.runningTurn.size === 0) return;
+    // Only while a turn runs (or reported late, see attributeTo): afterwards, changes are the user's or their tools'.
+    if (this.runningTurn.size === 0 && !this.lastEnded) return;
     const filePath = uri.fsPath;
     if (/[\\/](\.git|node_modules)[\\/]/.test(filePath)) return;
     const savedAt = this.userSaves.get(filePath);
     if (savedAt !== undefined && Date.now() - savedAt < USER_SAVE_WINDOW_MS) return;
-    // One running turn: the change is its agent's. With several, it cannot be attributed safely.
-    if (this.runningTurn.size !== 1) return;
-    const turn = this.turns.get([...this.runningTurn.values()][0])!;
+    const turn = await this.attributeTo(filePath);
+    if (!turn) return;
     // A new folder is often reported alone, without the files created inside it.
     if (created && (await vscode.workspace.fs.stat(uri).then(st => st.type === vscode.FileType.Directory, () => false))) {
       for (const file of await filesUnder(uri, MAX_FILES_IN_NEW_FOLDER)) void this.onDiskChange(file, true);
@@ -370,6 +374,24 @@ export class ChangeTracker extends Disposable {
       return;
     }
     this.track(turn, this.compareWithSnapshot(turn, filePath));
+  }
+
+  /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
+  private lastEnded: { turn: Turn; endedAt: number } | undefined;
+
+  /**
+   * The turn a disk change belongs to. One running turn: the change is its agent's; with several it
+   * cannot be attributed safely. With none: a change the watcher reports shortly after the turn
+   * ended is still that turn's when the file was modified before the end (the agent's last write,
+   * reported late); a later modification, or a deletion nobody can date, is the user's.
+   */
+  private async attributeTo(filePath: string): Promise<Turn | undefined> {
+    if (this.runningTurn.size === 1) return this.turns.get([...this.runningTurn.values()][0]);
+    if (this.runningTurn.size > 1) return undefined;
+    const last = this.lastEnded;
+    if (!last || Date.now() - last.endedAt > LATE_REPORT_MS) return undefined;
+    const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
+    return mtime !== undefined && mtime <= last.endedAt && this.runningTurn.size === 0 ? last.turn : undefined;
   }
 
   private turnFor(tabId: string | undefined): Turn | undefined {
