@@ -68,7 +68,8 @@ export class TranscriptView {
       observeElementRect,
       observeElementOffset,
       measureElement,
-      overscan: 2,
+      // One turn beyond the view each way: a turn can be thousands of pixels tall.
+      overscan: 1,
       scrollMargin: this.list.offsetTop,
       // A turn holding the keyboard focus stays in the DOM (the focus never falls to the page).
       rangeExtractor: range => {
