@@ -2,6 +2,8 @@
 //   dist/extension.js       the extension (node, CJS, `vscode` external), what activation loads
 //   dist/acp-sdk.js         the ESM-only ACP SDK + zod as CJS, required on first use (src/common/acpSdk.ts)
 //   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
+//   dist/registry.js        Add / Update / Remove Agent (src/host/registry), required on the first of those commands
+//   dist/tar.js, yauzl.js   tar and yauzl, required when an agent archive is unpacked (src/host/registry/extract.ts)
 //   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
@@ -43,6 +45,11 @@ const sdkAsSibling = {
     });
     // ajv (elicitation answers) is required on the first answer only: its own file too.
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
+    // tar and yauzl (registry agent archives) load when an archive is unpacked.
+    build.onResolve({ filter: /^(tar|yauzl)$/ }, args => ({ path: `./${args.path}.js`, external: true }));
+    // The registry commands load on first use (extension.ts requires them in a function).
+    build.onResolve({ filter: /\/host\/registry\/agentRegistry$/ }, args =>
+      (args.importer.endsWith(path.join('src', 'extension.ts')) ? { path: './registry.js', external: true } : undefined));
   },
 };
 /** Fails the build when the activation bundle pulls in a heavy module statically again. */
@@ -52,9 +59,9 @@ const heavyGuard = {
     build.onEnd(result => {
       if (!result.metafile) return;
       const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
-      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv)\//.test(f));
+      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv|tar|yauzl|minipass|minizlib)\/|src\/host\/registry\//.test(f));
       if (heavy.length) {
-        result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK or zod (they load on first use from dist/acp-sdk.js; use \`sdk\` from src/common/acpSdk.ts for values and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
+        result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
       }
     });
   },
@@ -62,7 +69,8 @@ const heavyGuard = {
 
 const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
-  { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv' }, outdir: 'dist' },
+  { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
+  { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl' }, outdir: 'dist' },
   {
     ...base, platform: 'browser', format: 'iife', target: 'es2022',
     entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',

@@ -10,9 +10,10 @@ const ALLOWED = [
   /^LICENSE(\.txt)?$/,
   /^dist\/[\w-]+\.js$/,
   /^dist\/webview\/[\w-]+\.(js|css|ttf)$/,
-  /^media\/(icon\.png|activity\.svg)$/,
+  /^media\/(icon\.png|activity\.svg|registry-snapshot\.json)$/,
+  /^media\/walkthrough\/[\w-]+\.md$/,
 ];
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/webview/chat.js', 'media/icon.png', 'README.md', 'LICENSE'];
+const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
 
 /** Why a listed file must not ship, or '' when it may. */
 function reasonAgainst(file) {

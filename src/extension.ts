@@ -3,17 +3,20 @@
 import * as vscode from 'vscode';
 import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
-import { pickAgent } from './host/agentPicker';
+import { agentPickerUi, pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
+import { setRegistryAgentSource } from './host/installedAgents';
 import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
+import type { AgentRegistry } from './host/registry/agentRegistry';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
+import { openWalkthrough } from './host/walkthrough';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
@@ -34,6 +37,10 @@ export interface SwitchboardApi {
   readonly agentTerminals: AgentTerminals;
   /** Sign-in to agents (auth methods, stored keys). */
   readonly signIn: SignIn;
+  /** Agents installed from the ACP registry (Add / Update / Remove Agent). */
+  readonly registry: AgentRegistry;
+  /** The agent picker's quick pick (replaceable by tests). */
+  readonly agentPicker: typeof agentPickerUi;
 }
 
 let controller: ChatController | undefined;
@@ -71,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const diffs = new ToolDiffs(files.content);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState), diffs, signIn);
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);
@@ -113,8 +120,20 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
   command('switchboard.openSettings', () => openSettings(Settings.agents));
+  // The ACP registry, loaded on its first command (its own bundle, dist/registry.js); each command
+  // takes an optional agent id (skips the pick).
+  let registry: AgentRegistry | undefined;
+  const loadRegistry = (): AgentRegistry => (registry ??= new (require('./host/registry/agentRegistry') as typeof import('./host/registry/agentRegistry')).AgentRegistry(
+    context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log));
+  // The agent picker also looks for the registry's agents on PATH (from its offline copy).
+  setRegistryAgentSource(loadRegistry);
+  const agentId = (a: unknown) => (typeof a === 'string' ? a : undefined);
+  command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
+  command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
+  command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
+  command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
-import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView, type TranscriptOp } from '../src/common/transcript';
+import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
@@ -15,8 +15,10 @@ import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
 import { StreamedMarkdown } from './streamedMarkdown';
+import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
+import { initQueue, renderQueue } from './queue';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -42,12 +44,10 @@ const attachmentsEl = $<HTMLElement>('attachments');
 
 // ---- state ------------------------------------------------------------------------------------
 
-interface Rendered { el: HTMLElement; item: Item; stream?: StreamedMarkdown }
-const rendered = new Map<string, Rendered>();
-/** Messages whose text changed since the last frame: re-rendered once at the next frame. */
-const dirty = new Set<string>();
-let pending: TranscriptOp[] = [];
-let frame = 0;
+const transcript = new TranscriptView(transcriptEl, {
+  build, added: announceAdded, stopText,
+  loadTurn: turnId => send({ type: 'turn/load', tab: activeTab, turnId }),
+});
 let activeTab: string | undefined;
 let tabs: readonly TabInfo[] = [];
 let meta: SessionMeta | undefined;
@@ -66,14 +66,10 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
   switch (msg.type) {
     case 'state/reset':
-      pending = [];
-      dirty.clear();
-      rendered.clear();
       speaking = undefined;
       roots = msg.roots ?? [];
-      transcriptEl.replaceChildren();
       activeTab = msg.activeTab;
-      for (const item of msg.items) renderItem(item);
+      transcript.reset(msg.archived ?? [], msg.items);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
       if (msg.items.at(-1)?.kind === 'agent' && msg.tabs.find(t => t.id === msg.activeTab)?.state === 'busy') speaking = msg.items.at(-1)!.id;
       setTabs(msg.tabs, msg.activeTab);
@@ -84,9 +80,10 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       document.body.dataset.ready = 'true';
       break;
     case 'transcript/ops':
-      if (msg.tab !== activeTab) return;
-      pending.push(...msg.ops);
-      schedule();
+      if (msg.tab === activeTab) transcript.push(msg.ops);
+      break;
+    case 'turn/items':
+      if (msg.tab === activeTab) transcript.loaded(msg.turnId, msg.items);
       break;
     case 'session/meta':
       if (msg.tab === activeTab) setMeta(msg.meta);
@@ -120,37 +117,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'writes':
       renderWrites(msg.writes);
       break;
+    case 'queue':
+      if (msg.tab === activeTab) renderQueue(msg.tab, msg.queue);
+      break;
     case 'terminal/tail':
       terminalTails.set(msg.terminalId, { text: msg.text, exited: msg.exited });
       for (const el of document.querySelectorAll<HTMLElement>(`[data-terminal="${CSS.escape(msg.terminalId)}"]`)) fillTerminal(el, msg.terminalId, agentTerminalViews.get(el));
       break;
   }
 });
-
-function schedule(): void {
-  frame ||= requestAnimationFrame(flush);
-}
-
-function flush(): void {
-  frame = 0;
-  const stick = isAtEnd();
-  const ops = pending;
-  pending = [];
-  for (const op of ops) {
-    if (op.op === 'append') {
-      const r = rendered.get(op.id);
-      if (r?.stream) { r.stream.append(op.text); dirty.add(op.id); }
-      continue;
-    }
-    // Something new below a streamed message: it is finished, show all of it now.
-    renderDirty(true);
-    if (op.op === 'add') { announceAdded(op.item); renderItem(op.item); }
-    else replaceItem(op.item);
-  }
-  renderDirty(false);
-  if (dirty.size) schedule();
-  if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
-}
 
 /**
  * Screen readers hear each answer once, complete: a streamed message is announced when the next
@@ -159,7 +134,7 @@ function flush(): void {
 function announceAdded(item: Item): void {
   if (speaking && speaking !== item.id) {
     // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
-    const text = rendered.get(speaking)?.el.innerText ?? '';
+    const text = transcript.textOf(speaking);
     announce(l10n.t('Agent: {0}', text), 'message');
     speaking = undefined;
   }
@@ -170,32 +145,10 @@ function announceAdded(item: Item): void {
     const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name}`).join(', ');
     announce(l10n.t('Permission needed: {0}. Options {1}.', titleText(p.title), options), 'permission');
   } else if (item.kind === 'question') announce(l10n.t('The agent asks: {0}', item.question.message), 'permission');
-  else if (item.kind === 'turnEnd') announce(STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' ')), 'turn');
-}
-
-function renderDirty(force: boolean): void {
-  for (const id of dirty) {
-    if (rendered.get(id)?.stream?.render(force) !== false) dirty.delete(id);
-  }
+  else if (item.kind === 'turnEnd') announce(stopText(item.stopReason), 'turn');
 }
 
 // ---- transcript items -------------------------------------------------------------------------
-
-function renderItem(item: Item): void {
-  const r = build(item);
-  rendered.set(item.id, r);
-  transcriptEl.append(r.el);
-}
-
-function replaceItem(item: Item): void {
-  const old = rendered.get(item.id);
-  if (!old) return renderItem(item);
-  const r = build(item);
-  // Keep what the user opened (raw input disclosure, thoughts) open across updates.
-  old.el.querySelectorAll('details[open]').forEach(d => r.el.querySelector(`details[data-k="${(d as HTMLElement).dataset.k}"]`)?.setAttribute('open', ''));
-  keepFocus(old.el, () => { old.el.replaceWith(r.el); return r.el; }, () => transcriptEl);
-  rendered.set(item.id, r);
-}
 
 function build(item: Item): Rendered {
   switch (item.kind) {
@@ -228,7 +181,7 @@ function build(item: Item): Rendered {
     case 'question':
       return { el: buildQuestion(item, activeTab, send), item };
     case 'turnEnd':
-      return { el: h('div', 'turn-end', { role: 'note' }, STOP_REASONS[item.stopReason] ?? l10n.t('Turn ended: {0}', item.stopReason.replace(/_/g, ' '))), item };
+      return { el: h('div', 'turn-end', { role: 'note' }, stopText(item.stopReason)), item };
     case 'notice': {
       if (!item.severity) return { el: h('div', 'notice', { role: 'note' }, item.text), item };
       // A notice from the agent, with its severity (an error is announced at once).
@@ -281,6 +234,9 @@ const STOP_REASONS: Record<string, string> = {
   end_turn: l10n.t({ message: 'Done', comment: ['The end of the agent\'s turn'] }), cancelled: l10n.t({ message: 'Stopped', comment: ['The end of the agent\'s turn, stopped by the user'] }), max_tokens: l10n.t('Stopped: the agent reached its token limit'),
   max_turn_requests: l10n.t('Stopped: the agent reached its request limit for this turn'), refusal: l10n.t('The agent refused to continue'),
 };
+function stopText(stopReason: string): string {
+  return STOP_REASONS[stopReason] ?? l10n.t('Turn ended: {0}', stopReason.replace(/_/g, ' '));
+}
 const ACTION_LABELS = { restart: l10n.t('Restart agent'), retry: l10n.t('Retry'), openSettings: l10n.t('Open settings'), authenticate: l10n.t('Sign in'), showLog: l10n.t('Show log') };
 const AGENT_STATUS_LABELS: Record<ChatStatus['status'], string> = {
   stopped: l10n.t({ message: 'stopped', comment: ['The agent status after its name in the status line'] }),
@@ -662,7 +618,9 @@ let busy = false;
 function setBusy(b: boolean): void {
   busy = b;
   stopEl.hidden = !b;
-  sendEl.disabled = b;
+  // While the agent works, Enter queues the message (sent when the turn ends; see queue.ts).
+  sendEl.textContent = b ? l10n.t('Queue') : l10n.t('Send');
+  sendEl.title = b ? l10n.t("Queue (Enter): sent when the agent's turn ends") : l10n.t('Send (Enter)');
 }
 
 let chatStatus: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
@@ -772,7 +730,7 @@ function optionEl(value: string, name: string, current: string): HTMLOptionEleme
 
 function submit(): void {
   const text = promptEl.value;
-  if ((!text.trim() && !images.length) || busy) return;
+  if (!text.trim() && !images.length) return;
   send({ type: 'prompt/send', text, mentions: [...mentions], images: [...images] });
   promptEl.value = '';
   mentions.clear();
@@ -914,23 +872,19 @@ function showComposerNote(text: string): void {
 // changed-files list, a review card, the plan, a taller prompt box), if it was at its end before.
 // "At its end" is judged with the height the user last saw (as of the last layout), so a list that
 // appeared below since then does not count as the user having scrolled up.
-let shownHeight = transcriptEl.clientHeight;
 new ResizeObserver(() => {
-  const wasAtEnd = shownHeight === 0 || isAtEnd();
-  shownHeight = transcriptEl.clientHeight;
+  const wasAtEnd = transcript.shownHeight === 0 || transcript.isAtEnd();
+  transcript.shownHeight = transcriptEl.clientHeight;
   if (wasAtEnd) transcriptEl.scrollTop = transcriptEl.scrollHeight;
 }).observe(transcriptEl);
 
 // ---- helpers -----------------------------------------------------------------------------------
-
-function isAtEnd(): boolean {
-  return transcriptEl.scrollHeight - transcriptEl.scrollTop - shownHeight < 40;
-}
 
 function compact(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${Math.round(n / 1e3)}k` : String(n);
 }
 
 
+initQueue(send);
 send({ type: 'view/ready' });
 promptEl.focus();

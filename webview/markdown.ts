@@ -21,7 +21,8 @@ const PURIFY = {
 };
 
 export function renderMarkdown(text: string): string {
-  return DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string;
+  // A code block wider than the view scrolls sideways: the keyboard can reach it (and scroll it).
+  return (DOMPurify.sanitize(md.render(text), PURIFY) as unknown as string).replace(/<pre>/g, '<pre tabindex="0">');
 }
 
 /**

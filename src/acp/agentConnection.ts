@@ -4,6 +4,7 @@ import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
+import { STEERING_METHOD, steeringRequest, SteeringRequest } from '../common/steering';
 import { TurnBoundaries } from '../common/turnBoundary';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
@@ -203,6 +204,11 @@ export class AgentConnection {
 
   cancel(sessionId: string): Promise<void> {
     return this.agent.notify(sdk.methods.agent.session.cancel, { sessionId });
+  }
+
+  /** `_session/steering`: `prompt` into the running turn (only when the agent announced it); see common/steering.ts. */
+  steer(sessionId: string, prompt: acp.ContentBlock[]): Promise<unknown> {
+    return this.agent.request<unknown, SteeringRequest>(STEERING_METHOD, steeringRequest(sessionId, prompt));
   }
 
   /** Closes the connection and releases what it served (terminals, pending reviews). */

@@ -72,6 +72,16 @@ export class AgentProcess {
     return this.exitInfo !== undefined;
   }
 
+  /** Resolves once all the agent wrote to stderr was read (after it exited: `exit` may come first), or after `ms`. */
+  stderrRead(ms = 500): Promise<void> {
+    const stderr = this.child.stderr;
+    if (stderr.closed) return Promise.resolve();
+    return new Promise(resolve => {
+      const timer = setTimeout(resolve, ms);
+      stderr.once('close', () => { clearTimeout(timer); resolve(); });
+    });
+  }
+
   /** Set once the connection broke and the process is being stopped for it. */
   get failure(): string | undefined {
     return this.failureReason;
@@ -91,9 +101,12 @@ export class AgentProcess {
       platform: process.platform,
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
+      // A Windows .cmd shim is read to run what it wraps without cmd.exe (never a large file).
+      readText: p => { try { return fs.statSync(p).size < 64 * 1024 ? fs.readFileSync(p, 'utf8') : undefined; } catch { return undefined; } },
     });
     const cwd = AgentProcess.cwdFor(spec, workspaceCwd);
     log.info(`Starting agent "${spec.name}": ${[spec.command, ...spec.args].join(' ')} (cwd ${cwd})`);
+    if (plan.file !== spec.command) log.info(`Spawning ${[plan.file, ...plan.args].join(' ')}`);
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
@@ -112,7 +125,8 @@ export class AgentProcess {
         return;
       }
       child.once('error', (err: NodeJS.ErrnoException) => {
-        reject(new AgentSpawnError(spec.command, err.code === 'ENOENT', err));
+        // Not found: the command, or the program its shim needs (an npm shim's `node`).
+        reject(new AgentSpawnError(plan.needs ?? spec.command, err.code === 'ENOENT', err));
       });
       child.once('spawn', () => resolve(new AgentProcess(spec, child, redactingLogger(log, Object.values(secretEnv)), Object.values(secretEnv))));
     });

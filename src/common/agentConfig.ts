@@ -1,5 +1,6 @@
 // Which agents the user can start: built-in presets merged with the `switchboard.agents` setting.
 // Pure: takes plain values read from settings, returns validated specs plus readable problems.
+import { programName } from './commandLookup';
 
 export interface AgentSpec {
   readonly name: string;
@@ -118,7 +119,7 @@ const RUNNERS: Readonly<Record<string, readonly string[] | true>> = {
  * instead: these agents are started from a neutral folder.
  */
 export function runsRegistryPackage(command: string, args: readonly string[]): boolean {
-  const base = command.split(/[\\/]/).pop()!.toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
+  const base = programName(command);
   const rule = Object.hasOwn(RUNNERS, base) ? RUNNERS[base] : undefined;
   if (rule === true) return true;
   const sub = args.find(a => !a.startsWith('-'));

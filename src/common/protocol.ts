@@ -5,6 +5,7 @@ import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
 import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
+import type { TurnSummary } from './turns';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
@@ -54,12 +55,36 @@ export interface PendingWriteView {
 
 export type WriteAction = 'accept' | 'reject' | 'acceptAll' | 'diff';
 
+/** A message typed while the agent worked, waiting in the conversation's queue (common/promptQueue.ts). */
+export interface QueuedPromptView {
+  readonly id: string;
+  readonly text: string;
+  readonly mentions: readonly string[];
+  readonly images: number;
+  readonly editing: boolean;
+  /** Send now is on its way into the running turn. */
+  readonly steering: boolean;
+  readonly error?: string;
+}
+
+export interface QueueView {
+  readonly items: readonly QueuedPromptView[];
+  /** Stopped (or failed): nothing is sent by itself until the next turn starts. */
+  readonly paused: boolean;
+  /** What Send now does: into the running turn (the agent supports steering), as the next prompt (no turn runs), or nothing. */
+  readonly sendNow: 'steer' | 'prompt' | 'none';
+}
+
+export type QueueAction = 'edit' | 'cancelEdit' | 'remove' | 'sendNow';
+
 export type HostMessage =
   | {
     readonly type: 'state/reset';
     readonly tabs: readonly TabInfo[];
     readonly activeTab: string | undefined;
     readonly items: readonly Item[];
+    /** The turns before `items`, which the host keeps on disk: their summaries (see common/turns). */
+    readonly archived?: readonly TurnSummary[];
     readonly meta: SessionMeta | undefined;
     readonly status: ChatStatus;
     readonly abilities: PromptAbilities;
@@ -67,6 +92,8 @@ export type HostMessage =
     readonly roots?: readonly string[];
   }
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
+  /** The items of one turn, asked for by `turn/load` (empty when the host no longer has them). */
+  | { readonly type: 'turn/items'; readonly tab: string; readonly turnId: string; readonly items: readonly Item[] }
   | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta }
   | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
@@ -75,7 +102,8 @@ export type HostMessage =
   | { readonly type: 'composer/restore'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
   | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
-  | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] };
+  | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] }
+  | { readonly type: 'queue'; readonly tab: string; readonly queue: QueueView };
 
 /** An image pasted into the prompt box, as the browser read it. */
 export interface PastedImage {
@@ -102,11 +130,16 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
+  /** The view shows a turn whose items it does not hold (see common/turns). */
+  | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
   | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
-  | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string };
+  | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string }
+  | { readonly type: 'queue/action'; readonly tab: string; readonly id: string; readonly action: QueueAction }
+  | { readonly type: 'queue/save'; readonly tab: string; readonly id: string; readonly text: string };
 
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
+const QUEUE_ACTIONS: readonly QueueAction[] = ['edit', 'cancelEdit', 'remove', 'sendNow'];
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_IMAGE_BASE64 = 20_000_000;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -148,6 +181,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'item/openText':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+    case 'turn/load':
+      if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };
     case 'item/action':
       if (!str(m.itemId) || !ACTIONS.includes(m.action as ItemAction)) return undefined;
       return { type: 'item/action', itemId: m.itemId, action: m.action as ItemAction };
@@ -180,6 +216,12 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       if (m.hunkId !== undefined && !str(m.hunkId)) return undefined;
       return { type: 'change/action', action: m.action as ChangeAction, turnId: m.turnId, path: m.path as string | undefined, hunkId: m.hunkId as string | undefined };
     }
+    case 'queue/action':
+      if (!str(m.tab) || !str(m.id) || !QUEUE_ACTIONS.includes(m.action as QueueAction)) return undefined;
+      return { type: 'queue/action', tab: m.tab, id: m.id, action: m.action as QueueAction };
+    case 'queue/save':
+      if (!str(m.tab) || !str(m.id) || !str(m.text, MAX_PROMPT_CHARS)) return undefined;
+      return { type: 'queue/save', tab: m.tab, id: m.id, text: m.text };
     default:
       return undefined;
   }

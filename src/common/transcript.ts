@@ -9,6 +9,7 @@ import { compactDiff, DiffPreview } from './diffPreview';
 import { CommandOutput, commandOutput } from './review/adapterShapes';
 import { diffMetaOf } from './review/snippet';
 import { commandOf, parseAgentTerminalMeta } from './terminal/agentMeta';
+import { MemoryBound, splitTurns, turnChars, turnsToArchive } from './turns';
 
 /** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
 export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
@@ -134,6 +135,22 @@ export class Transcript {
 
   snapshot(): readonly Item[] {
     return this.items;
+  }
+
+  /**
+   * Takes the oldest whole turns out of the transcript when it holds more than `bound` allows (see
+   * turnsToArchive): they are returned, oldest first, for the caller to keep on disk. The turn
+   * being streamed is never among them.
+   */
+  takeOldTurns(bound?: MemoryBound): Item[][] {
+    const turns = splitTurns(this.items);
+    const n = turnsToArchive(turns.map(turnChars), bound);
+    if (!n) return [];
+    const old = turns.slice(0, n);
+    this.items.splice(0, old.reduce((sum, t) => sum + t.length, 0));
+    this.index.clear();
+    this.items.forEach((item, i) => this.index.set(item.id, i));
+    return old;
   }
 
   get(id: string): Item | undefined {

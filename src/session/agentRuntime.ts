@@ -2,11 +2,12 @@
 // session traffic to the session that owns it. Several sessions share one runtime.
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection } from '../acp/agentConnection';
-import { AgentExit, AgentProcess } from '../acp/agentProcess';
+import { AgentExit, AgentProcess, AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
+import { missingProgramInStderr } from '../common/missingProgram';
 import { redactingLogger } from '../common/signIn';
 import { GatedSession, gateServices, unknownSession } from './requestGate';
 
@@ -73,7 +74,11 @@ export class AgentRuntime {
     } catch (err) {
       connection.close();
       await proc.stop();
-      throw err;
+      // A script whose interpreter is missing (`#!/usr/bin/env node` without Node.js) exits at once
+      // and says so on stderr: that is a program not found, named like one (host/startFailure.ts).
+      await proc.stderrRead();
+      const missing = missingProgramInStderr(proc.stderrTail.text());
+      throw missing ? new AgentSpawnError(missing, true, err as Error) : err;
     }
     return runtime;
   }

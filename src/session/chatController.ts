@@ -10,10 +10,13 @@ import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
 import { isAuthRequired, MAX_SIGN_INS } from '../common/signIn';
 import type { Logger } from '../common/logger';
-import type { ChatStatus, PastedImage, PromptAbilities, TabInfo } from '../common/protocol';
+import type { ChatStatus, PastedImage, PromptAbilities, QueueAction, QueueView, TabInfo } from '../common/protocol';
 import type { SessionMeta } from '../common/sessionMeta';
 import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
+import { launchSpec } from '../host/installedAgents';
+import { describeStartFailure } from '../host/startFailure';
+import { completeWalkthroughStep } from '../host/walkthrough';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
 import { mcpForSession } from '../host/mcp';
 import { buildPrompt } from '../host/promptBuilder';
@@ -22,6 +25,7 @@ import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { SavedChats } from './savedChats';
+import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
 import type { SignIn } from './signIn';
@@ -43,6 +47,10 @@ export class ChatController extends Disposable {
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
   private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate }>());
+  private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
+  /** The queued messages of a tab changed (its id). */
+  readonly onQueue = this.queueEmitter.event;
+  private readonly queue: QueueRunner;
   /** Turns starting and ending in any tab. */
   readonly onTurn = this.turnEmitter.event;
   /** Every session/update of any tab, before the transcript applies it. */
@@ -65,8 +73,9 @@ export class ChatController extends Disposable {
     private readonly signIn: SignIn,
   ) {
     super();
+    this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
     for (const chat of saved.load()) {
-      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title }));
+      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
       tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
       this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
     }
@@ -141,14 +150,22 @@ export class ChatController extends Disposable {
    * when the prompt never reached the agent (busy, agent not started, content refused), so the
    * view can give the text back to the user.
    */
-  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<'sent' | 'notSent'> {
+  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<'sent' | 'notSent' | 'queued'> {
     if (!text.trim() && !images.length) return 'notSent';
     const tab = this.active;
-    // Claimed at once: a second Enter while the session is still opening must not open another.
-    if (!tab.reserve()) {
-      tab.addNotice(vscode.l10n.t('The agent is still working on the previous prompt. Stop it first or wait.'));
-      return 'notSent';
+    // Typed while the agent works (or its session still opens): queued, sent when the turn ends.
+    if (tab.busy) {
+      this.queue.add(tab, { text, mentions, images });
+      return 'queued';
     }
+    return this.sendIn(tab, text, mentions, images);
+  }
+
+  /** A prompt in `tab`; resolves when its turn ended. Afterwards the tab's queue goes on. */
+  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[]): Promise<'sent' | 'notSent'> {
+    // Claimed at once: a second Enter while the session is still opening must not open another.
+    if (!tab.reserve()) return 'notSent';
+    let sent = false;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
       const agent = await agentForPrompt(tab, this.runtime?.isRunning ? this.runtime.spec : undefined);
@@ -160,10 +177,32 @@ export class ChatController extends Disposable {
         tab.addNotice(built.refused);
         return 'notSent';
       }
-      return (await this.runPrompt(tab, built.blocks, text)) ? 'sent' : 'notSent';
+      sent = await this.runPrompt(tab, built.blocks, text);
+      return sent ? 'sent' : 'notSent';
     } finally {
       tab.release();
+      // Sent: the queue goes on. Not sent: what was queued meanwhile waits for the next prompt.
+      if (sent) this.queue.drain(tab);
+      else this.queue.hold(tab);
     }
+  }
+
+  /** What the chat shows of a tab's queued messages. */
+  queueView(tabId = this.activeId): QueueView | undefined {
+    const tab = this.tabs.get(tabId);
+    return tab && this.queue.view(tab);
+  }
+
+  /** Edit, Remove or Send now on a queued message of a tab. */
+  async queueAction(tabId: string, id: string, action: QueueAction): Promise<void> {
+    const tab = this.tabs.get(tabId);
+    if (tab) await this.queue.act(tab, id, action);
+  }
+
+  /** The edited text of a queued message. */
+  saveQueued(tabId: string, id: string, text: string): void {
+    const tab = this.tabs.get(tabId);
+    if (tab) this.queue.save(tab, id, text);
   }
 
   /** Sign out of the running (else the shown conversation's) agent: `logout`, and its stored keys deleted. */
@@ -195,7 +234,7 @@ export class ChatController extends Disposable {
         const tab = this.active;
         const blocks = tab.lastPrompt;
         const runtime = await this.ensureRuntime();
-        if (blocks && runtime && (await this.ensureSession(tab, runtime))) await this.runPrompt(tab, blocks, promptText(blocks));
+        if (blocks && runtime && (await this.ensureSession(tab, runtime)) && (await this.runPrompt(tab, blocks, promptText(blocks)))) this.queue.drain(tab);
         break;
       }
       case 'openSettings': await openSettings(Settings.agents); break;
@@ -233,6 +272,7 @@ export class ChatController extends Disposable {
       runtime.releaseSession(tab.sessionId);
     }
     this.tabs.delete(id);
+    if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
     if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
@@ -332,8 +372,10 @@ export class ChatController extends Disposable {
       this.fail(vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
       return undefined;
     }
-    const spec = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
-    if (!spec) return undefined;
+    const chosen = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
+    if (!chosen) return undefined;
+    // An installed preset runs its own binary rather than through npx / uvx (host/installedAgents).
+    const spec = await launchSpec(chosen);
     if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
     this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
@@ -358,6 +400,7 @@ export class ChatController extends Disposable {
       this.setStatus('error', `${spec.name} ${how}.`);
     });
     this.setStatus('ready', '');
+    completeWalkthroughStep('agentChosen');
     void this.signIn.noteRuntime(runtime);
     return runtime;
   }
@@ -381,6 +424,7 @@ export class ChatController extends Disposable {
     for (let signIns = 0; ; signIns++) {
       try {
         await this.openSession(tab, runtime);
+        completeWalkthroughStep('sessionStarted');
         return true;
       } catch (err) {
         const next = isAuthRequired(err) && signIns < MAX_SIGN_INS ? await this.signInFor(tab, runtime) : undefined;
@@ -479,9 +523,10 @@ export class ChatController extends Disposable {
 
   private addTab(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
+    tab.archive = this.saved;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
-    tab.onTurn(phase => this.turnEmitter.fire({ tab, phase }));
+    tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;
@@ -495,6 +540,7 @@ export class ChatController extends Disposable {
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
     tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
     tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
+    tab.queue.onChange(() => this.queueEmitter.fire(tab.id));
     return tab;
   }
 
@@ -506,12 +552,13 @@ export class ChatController extends Disposable {
 
   private reportStartFailure(spec: AgentSpec, err: unknown): void {
     if (err instanceof AgentSpawnError) {
-      const message = err.notFound
-        ? vscode.l10n.t('Switchboard could not start "{0}": the command "{1}" was not found. Install it, or change its command in the setting switchboard.agents.', spec.name, spec.command)
-        : vscode.l10n.t('Switchboard could not start "{0}": {1}', spec.name, err.message);
+      // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
+      const { message, url } = describeStartFailure(spec, err);
       this.fail(message, undefined, ['openSettings', 'showLog']);
-      void vscode.window.showErrorMessage(message, vscode.l10n.t('Open Settings')).then(choice => {
-        if (choice) void openSettings(Settings.agents);
+      const download = url && vscode.l10n.t('Open Download Page');
+      void vscode.window.showErrorMessage(message, ...(download ? [download] : []), vscode.l10n.t('Open Settings')).then(choice => {
+        if (choice && choice === download) void vscode.env.openExternal(vscode.Uri.parse(url!));
+        else if (choice) void openSettings(Settings.agents);
       });
       return;
     }

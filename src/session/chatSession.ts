@@ -12,8 +12,11 @@ import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
 import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
+import { splitTurns, summarizeTurn, type TurnSummary } from '../common/turns';
+import type { TurnArchive } from './savedChats';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
 import { QuestionAction, Questions } from './questions';
+import { QueuedPrompts } from './queuedPrompts';
 import type { RawValue } from '../common/elicitation';
 
 interface PendingPermission {
@@ -23,8 +26,17 @@ interface PendingPermission {
   readonly permits?: string;
 }
 
+/** Summaries of old turns kept at most (older turns are no longer listed). */
+const MAX_ARCHIVED_TURNS = 500;
+
 export class ChatSession extends Disposable implements SessionSink {
   private transcriptValue = new Transcript();
+  /** The turns before the transcript's, on disk (see common/turns): their summaries, oldest first. */
+  private archivedValue: TurnSummary[] = [];
+  private archivedBeforeReplay: TurnSummary[] = [];
+  /** Where old turns go; none: they are forgotten (their summaries stay). */
+  archive: TurnArchive | undefined;
+  private archiveKeyValue: string | undefined;
   private metaValue: SessionMeta = EMPTY_META;
   private runtimeValue: AgentRuntime | undefined;
   private turn: { cancelled: boolean; allowed: string[] } | undefined;
@@ -37,6 +49,8 @@ export class ChatSession extends Disposable implements SessionSink {
   private readonly questions = new Questions(() => this.transcriptValue, ops => this.emit(ops), () => this.stateEmitter.fire(),
     href => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(href, true))));
   lastPrompt: acp.ContentBlock[] | undefined;
+  /** Messages typed while the agent works, sent when its turn ends (see queuedPrompts.ts). */
+  readonly queue = this.register(new QueuedPrompts());
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
   prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
@@ -65,16 +79,38 @@ export class ChatSession extends Disposable implements SessionSink {
     public agentName: string,
     private readonly log: Logger,
     public sessionId?: string,
-    restored?: { items: readonly Item[]; title?: string },
+    restored?: { items: readonly Item[]; title?: string; archived?: readonly TurnSummary[]; archiveKey?: string },
   ) {
     super();
     if (restored) {
       this.transcriptValue = Transcript.from(restored.items);
       this.metaValue = { ...EMPTY_META, title: restored.title };
+      this.archivedValue = [...restored.archived ?? []];
+      this.archiveKeyValue = restored.archiveKey;
     }
   }
 
   get items(): readonly Item[] { return this.transcriptValue.snapshot(); }
+  get archived(): readonly TurnSummary[] { return this.archivedValue; }
+  get archiveKey(): string | undefined { return this.archiveKeyValue; }
+
+  /** Moves the oldest turns out of memory when the transcript holds more than its bound (common/turns). */
+  private archiveOldTurns(): void {
+    const old = this.transcriptValue.takeOldTurns();
+    if (!old.length) return;
+    this.archiveKeyValue ??= this.archive?.newKey();
+    if (this.archiveKeyValue) this.archive?.write(this.archiveKeyValue, old);
+    this.archivedValue.push(...old.map(summarizeTurn));
+    this.archivedValue.splice(0, this.archivedValue.length - MAX_ARCHIVED_TURNS);
+  }
+
+  /** The items of one turn, from memory or from disk; empty when they are gone. */
+  async turnItems(turnId: string): Promise<readonly Item[]> {
+    const inMemory = splitTurns(this.items).find(t => t[0].id === turnId);
+    if (inMemory) return inMemory;
+    if (!this.archiveKeyValue || !this.archivedValue.some(t => t.id === turnId)) return [];
+    return await this.archive?.read(this.archiveKeyValue, turnId) ?? [];
+  }
   get meta(): SessionMeta { return this.metaValue; }
   get runtime(): AgentRuntime | undefined { return this.runtimeValue; }
   get busy(): boolean { return this.turn !== undefined || this.reserved; }
@@ -129,7 +165,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.sessionId = sessionId;
     // Scoped per session *and* agent process: a restarted agent may hand out the same ids again.
     this.transcriptValue.enterSession(`${runtimeSerial(runtime)}/${sessionId}`);
-    if (response !== undefined) this.replaying = false;
+    if (response !== undefined) { this.replaying = false; this.archiveOldTurns(); }
     this.agentName = runtime.spec.name;
     runtime.attach(sessionId, this);
     this.setMeta(metaFromResponse(this.metaValue, response));
@@ -151,6 +187,9 @@ export class ChatSession extends Disposable implements SessionSink {
   clearForReplay(): Transcript {
     const old = this.transcriptValue;
     this.transcriptValue = new Transcript();
+    // The agent replays the whole history: the old turns come back with it.
+    this.archivedBeforeReplay = this.archivedValue;
+    this.archivedValue = [];
     this.replaying = true;
     this.resetEmitter.fire();
     return old;
@@ -162,6 +201,7 @@ export class ChatSession extends Disposable implements SessionSink {
     this.sessionId = undefined;
     this.replaying = false;
     this.transcriptValue = old;
+    this.archivedValue = this.archivedBeforeReplay;
     this.resetEmitter.fire();
   }
 
@@ -201,14 +241,17 @@ export class ChatSession extends Disposable implements SessionSink {
     if (!again) this.emit(this.transcriptValue.addUser(displayText));
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
+    this.queue.turnStarted();
+    let how: 'ended' | 'stopped' | 'failed' | undefined = 'failed';
     try {
       const result = await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));
       this.emit(this.transcriptValue.endTurn(result.stopReason));
+      how = turn.cancelled ? 'stopped' : 'ended';
     } catch (err) {
-      if (isAuthRequired(err)) return 'authRequired';
+      if (isAuthRequired(err)) { how = undefined; return 'authRequired'; }
       // A crash is reported by the controller with the agent's last words; don't report it twice.
       // The connection may notice the closed pipe a moment before the exit event arrives.
       await Promise.race([runtime.exited, delay(1000)]);
@@ -216,11 +259,15 @@ export class ChatSession extends Disposable implements SessionSink {
         this.emit(this.transcriptValue.addError(vscode.l10n.t('The prompt failed: {0}', describe(err)), errorDetails(err), ['retry', 'showLog']));
       } else if (turn.cancelled) {
         this.emit(this.transcriptValue.endTurn('cancelled'));
+        how = 'stopped';
       }
     } finally {
       if (this.turn === turn) this.turn = undefined;
       for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
       this.cancelPermissions();
+      const held = how && this.queue.turnEnded(how);
+      if (held) this.addNotice(held);
+      this.archiveOldTurns();
       this.stateEmitter.fire();
       this.turnEmitter.fire('end');
     }
@@ -341,6 +388,11 @@ export class ChatSession extends Disposable implements SessionSink {
     this.emit(this.transcriptValue.addNotice(text));
   }
 
+  /** A message the user sent into the running turn (steering): shown where it was delivered. */
+  addSteered(text: string): void {
+    this.emit(this.transcriptValue.addUser(text));
+  }
+
   override dispose(): void {
     this.unbind();
     // A turn still running ends here for everyone listening (the review stops attributing to it).
@@ -361,9 +413,11 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   private firstPromptTitle(): string | undefined {
+    // The first prompt, though its turn went out of memory (its summary stays).
+    const archived = this.archivedValue.find(t => t.prompt);
     const first = this.items.find(i => i.kind === 'user');
-    if (!first || first.kind !== 'user') return undefined;
-    const line = first.text.split('\n')[0].trim();
+    if (!archived && (!first || first.kind !== 'user')) return undefined;
+    const line = archived ? archived.prompt : (first as Extract<Item, { kind: 'user' }>).text.split('\n')[0].trim();
     return line.length > 40 ? line.slice(0, 40) + '…' : line;
   }
 

@@ -1,7 +1,14 @@
 // Conversations survive a window reload: the tabs and their transcripts are kept in the
-// workspace state (bounded), written shortly after each change and on shutdown.
+// workspace state (bounded), written shortly after each change and on shutdown. The turns a tab no
+// longer keeps in memory (see common/turns) are written to a file of their own in the extension's
+// storage, one JSON line per turn, and read back when the chat view shows one of them again.
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import type * as vscode from 'vscode';
+import type { Logger } from '../common/logger';
 import type { Item } from '../common/transcript';
+import type { TurnSummary } from '../common/turns';
 import type { ChatSession } from './chatSession';
 
 export interface SavedChat {
@@ -10,6 +17,18 @@ export interface SavedChat {
   readonly sessionId?: string;
   readonly title?: string;
   readonly items: readonly Item[];
+  /** The turns before `items`, on disk under `archiveKey`: their summaries. */
+  readonly archived?: readonly TurnSummary[];
+  readonly archiveKey?: string;
+}
+
+/** Where a conversation's old turns go, and come back from. */
+export interface TurnArchive {
+  /** A new name for one conversation's file. */
+  newKey(): string;
+  write(key: string, turns: readonly (readonly Item[])[]): void;
+  read(key: string, turnId: string): Promise<Item[] | undefined>;
+  forget(key: string): void;
 }
 
 const KEY = 'switchboard.chats.v1';
@@ -17,15 +36,21 @@ const MAX_TABS = 10;
 const MAX_ITEMS = 300;
 const MAX_TEXT = 50_000;
 const DELAY_MS = 1000;
+const ARCHIVE_KEY = /^[0-9a-f-]{36}$/;
 
-export class SavedChats {
+export class SavedChats implements TurnArchive {
   private timer: NodeJS.Timeout | undefined;
+  /** Writes per file, in order: a read waits for the writes before it. */
+  private readonly writing = new Map<string, Promise<void>>();
 
-  constructor(private readonly state: vscode.Memento) {}
+  /** `archiveDir`: the folder for old turns (none: old turns are forgotten, their summaries stay). */
+  constructor(private readonly state: vscode.Memento, private readonly archiveDir?: string, private readonly log?: Logger) {}
 
   load(): SavedChat[] {
     const raw = this.state.get<unknown>(KEY);
-    return Array.isArray(raw) ? raw.filter(isSavedChat) : [];
+    const chats = Array.isArray(raw) ? raw.filter(isSavedChat) : [];
+    void this.prune(new Set(chats.map(c => c.archiveKey).filter((k): k is string => !!k)));
+    return chats;
   }
 
   /** Saves within a second; a burst of changes (a streamed answer) costs one write per second. */
@@ -39,8 +64,66 @@ export class SavedChats {
     const chats = sessions.filter(s => s.items.length > 0).slice(-MAX_TABS).map((s): SavedChat => ({
       id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title,
       items: s.items.slice(-MAX_ITEMS).map(trimItem),
+      ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
     }));
     void this.state.update(KEY, chats);
+  }
+
+  newKey(): string {
+    return randomUUID();
+  }
+
+  write(key: string, turns: readonly (readonly Item[])[]): void {
+    const file = this.file(key);
+    if (!file || !turns.length) return;
+    const lines = turns.map(t => JSON.stringify({ id: t[0]?.id, items: t.map(trimItem) }) + '\n').join('');
+    this.queue(key, async () => {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.appendFile(file, lines, 'utf8');
+    });
+  }
+
+  async read(key: string, turnId: string): Promise<Item[] | undefined> {
+    const file = this.file(key);
+    if (!file) return undefined;
+    await this.writing.get(key);
+    let text: string;
+    try { text = await fs.readFile(file, 'utf8'); } catch { return undefined; }
+    const prefix = JSON.stringify({ id: turnId }).slice(0, -1) + ',';
+    const line = text.split('\n').find(l => l.startsWith(prefix));
+    if (!line) return undefined;
+    try {
+      const items = (JSON.parse(line) as { items?: unknown }).items;
+      return Array.isArray(items) ? items as Item[] : undefined;
+    } catch { return undefined; }
+  }
+
+  forget(key: string): void {
+    const file = this.file(key);
+    if (file) this.queue(key, () => fs.rm(file, { force: true }));
+  }
+
+  /** Removes the files of conversations that are no longer saved. */
+  private async prune(keep: ReadonlySet<string>): Promise<void> {
+    if (!this.archiveDir) return;
+    let names: string[];
+    try { names = await fs.readdir(this.archiveDir); } catch { return; }
+    for (const name of names) {
+      const key = name.replace(/\.jsonl$/, '');
+      if (ARCHIVE_KEY.test(key) && !keep.has(key) && !this.writing.has(key)) await fs.rm(path.join(this.archiveDir, name), { force: true }).catch(() => undefined);
+    }
+  }
+
+  private file(key: string): string | undefined {
+    return this.archiveDir && ARCHIVE_KEY.test(key) ? path.join(this.archiveDir, `${key}.jsonl`) : undefined;
+  }
+
+  private queue(key: string, job: () => Promise<unknown>): void {
+    const next = (this.writing.get(key) ?? Promise.resolve()).then(job).then(() => undefined, err => {
+      this.log?.warn(`Could not keep the old turns of a conversation on disk: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    this.writing.set(key, next);
+    void next.then(() => { if (this.writing.get(key) === next) this.writing.delete(key); });
   }
 }
 
@@ -54,5 +137,6 @@ function trimItem(item: Item): Item {
 
 function isSavedChat(v: unknown): v is SavedChat {
   const c = v as SavedChat;
-  return typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.agentName === 'string' && Array.isArray(c.items);
+  return typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.agentName === 'string' && Array.isArray(c.items)
+    && (c.archived === undefined || Array.isArray(c.archived)) && (c.archiveKey === undefined || (typeof c.archiveKey === 'string' && ARCHIVE_KEY.test(c.archiveKey)));
 }

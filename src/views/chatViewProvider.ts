@@ -55,8 +55,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
     this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.post({ type: 'session/meta', tab, meta }); }));
-    this.register(chat.onStatus(status => this.post({ type: 'status', status, abilities: chat.abilities })));
-    this.register(chat.onTabs(() => this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab })));
+    this.register(chat.onStatus(status => { this.post({ type: 'status', status, abilities: chat.abilities }); this.postQueue(); }));
+    this.register(chat.onTabs(() => { this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab }); this.postQueue(); }));
+    this.register(chat.onQueue(tab => { if (tab === chat.activeTab) this.postQueue(); }));
     this.register(chat.onReset(() => this.replay()));
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
     this.register(changes.onDidChange(() => this.postChanges()));
@@ -162,6 +163,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
       case 'diff/open': await this.diffs.open(msg.tab ?? chat.activeTab, msg.itemId, msg.index); break;
+      case 'turn/load': {
+        const tab = chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab));
+        if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
+        break;
+      }
       case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
@@ -176,6 +182,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         else if (msg.action === 'undo') await this.changes.undo(msg.turnId, msg.path, msg.hunkId);
         else await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId: msg.turnId, path: msg.path, hunkId: msg.hunkId });
         break;
+      case 'queue/action': await chat.queueAction(msg.tab, msg.id, msg.action); break;
+      case 'queue/save': chat.saveQueued(msg.tab, msg.id, msg.text); break;
       case 'terminal/reveal':
         if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage(vscode.l10n.t('That terminal was closed.'));
         break;
@@ -186,7 +194,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private replay(only?: Surface): void {
     const chat = this.chat;
     const message: HostMessage = {
-      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items,
+      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items, archived: chat.active.archived,
       meta: chat.active.meta, status: chat.status, abilities: chat.abilities,
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
     };
@@ -206,6 +214,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     this.postChanges();
     this.postWrites();
+    this.postQueue();
+  }
+
+  /** The shown tab's queued messages (typed while the agent works). */
+  private postQueue(): void {
+    const queue = this.chat.queueView();
+    if (queue) this.post({ type: 'queue', tab: this.chat.activeTab, queue });
   }
 
   /** Writes of the shown tab's session waiting for Accept / Reject. */
@@ -293,6 +308,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <section id="writes" aria-label="${attr(vscode.l10n.t('Edits waiting for your review'))}" hidden></section>
 <section id="changes" aria-label="${attr(vscode.l10n.t('Changed files'))}" hidden></section>
 <section id="plan" aria-label="${attr(vscode.l10n.t('Plan'))}" hidden></section>
+<section id="queue" aria-label="${attr(vscode.l10n.t('Queued messages'))}" hidden></section>
 <form id="composer" aria-label="${attr(vscode.l10n.t('Prompt the agent'))}">
   <ul id="completions" role="listbox" aria-label="${attr(vscode.l10n.t('Suggestions'))}" hidden></ul>
   <div id="attachments" role="group" aria-label="${attr(vscode.l10n.t('Attached files and images'))}"></div>

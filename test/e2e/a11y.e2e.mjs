@@ -6,11 +6,10 @@
 //    gets one entry per finished message, counted by a MutationObserver inside the webview.
 //  - Focus never jumps: typing while the agent streams stays in the prompt box; a card that updates
 //    keeps the focus on the same control; the arrow keys move through the conversation tabs.
-import AxeBuilder from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, runAxe, scriptedAgentSettings } from './support.mjs';
 
 const BEFORE = 'alpha\nbeta\ngamma\n';
 const AFTER = 'alpha\nBETA\ngamma\ndelta\n';
@@ -74,40 +73,6 @@ async function setTheme(page, name) {
   await page.keyboard.type(name, { delay: 20 });
   await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
-}
-
-/**
- * @axe-core/playwright gives each frame one second to load axe-core and silently skips a frame that
- * takes longer; on a loaded machine that is our webview, and the run then "passes" having checked
- * nothing. This builder waits for the injection instead (the guard below still fails a run that
- * analysed nothing).
- */
-class PatientAxeBuilder extends AxeBuilder {
-  async inject(frames, shouldThrow) {
-    for (const frame of frames) {
-      try {
-        await frame.evaluate(this.script());
-        await frame.evaluate(await this.axeConfigure());
-      } catch (err) {
-        if (shouldThrow) throw err;
-      }
-    }
-  }
-}
-
-/** axe-core on the chat's own page only (the webview's inner frame), not the workbench around it. */
-async function runAxe(page) {
-  let results;
-  // An analysis that reached no element (the frame was being swapped) passes no rule: try again.
-  for (let attempt = 0; attempt < 3 && !results?.passes.length; attempt++) {
-    if (attempt) await page.waitForTimeout(1000);
-    results = await new PatientAxeBuilder({ page })
-      .include({ fromFrames: ['iframe.webview.ready', '#active-frame', 'body'] })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-  }
-  const brief = v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({ target: n.target, summary: n.failureSummary })) });
-  return { violations: results.violations.map(brief), passes: results.passes.length, incomplete: results.incomplete.map(v => v.id) };
 }
 
 export default async function ({ page, log, shotsDir, repoRoot }) {

@@ -60,7 +60,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
     const status = document.getElementById('status');
     const seen = [];
     const record = () => {
-      const entry = `${status.textContent} [send ${document.getElementById('send').disabled ? 'disabled' : 'enabled'}]`;
+      const send = document.getElementById('send');
+      const entry = `${status.textContent} [send ${send.disabled ? 'disabled' : send.textContent.trim()}]`;
       if (seen[seen.length - 1] !== entry) seen.push(entry);
     };
     const obs = new MutationObserver(() => {
@@ -78,7 +79,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
     const seen = await statuses;
     log(`statuses before the prompt was sent: ${JSON.stringify(seen)}`);
     assert.ok(!seen.some(s => /running/i.test(s)), `"running" shown before session/new answered: ${JSON.stringify(seen)}`);
-    assert.ok(seen.some(s => /starting a session/i.test(s) && /send disabled/.test(s)),
+    // The prompt waits for the session; what is typed meanwhile is queued (the button says so).
+    assert.ok(seen.some(s => /starting a session/i.test(s) && /send Queue/.test(s)),
       `no "starting a session" status with the prompt held: ${JSON.stringify(seen)}`);
   });
   await view.locator('.permission:not(.answered)').waitFor({ timeout: 30_000 });

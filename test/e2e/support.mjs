@@ -1,4 +1,5 @@
 // Shared by the e2e modules: configure the scripted agent, and open the chat webview ready for input.
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,4 +22,38 @@ export async function openChat(page) {
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
   return { view, prompt: view.locator('#prompt') };
+}
+
+/**
+ * @axe-core/playwright gives each frame one second to load axe-core and silently skips a frame that
+ * takes longer; on a loaded machine that is our webview, and the run then "passes" having checked
+ * nothing. This builder waits for the injection instead (the guard below still fails a run that
+ * analysed nothing).
+ */
+class PatientAxeBuilder extends AxeBuilder {
+  async inject(frames, shouldThrow) {
+    for (const frame of frames) {
+      try {
+        await frame.evaluate(this.script());
+        await frame.evaluate(await this.axeConfigure());
+      } catch (err) {
+        if (shouldThrow) throw err;
+      }
+    }
+  }
+}
+
+/** axe-core on the chat's own page only (the webview's inner frame), not the workbench around it. */
+export async function runAxe(page) {
+  let results;
+  // An analysis that reached no element (the frame was being swapped) passes no rule: try again.
+  for (let attempt = 0; attempt < 3 && !results?.passes.length; attempt++) {
+    if (attempt) await page.waitForTimeout(1000);
+    results = await new PatientAxeBuilder({ page })
+      .include({ fromFrames: ['iframe.webview.ready', '#active-frame', 'body'] })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+  }
+  const brief = v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({ target: n.target, summary: n.failureSummary })) });
+  return { violations: results.violations.map(brief), passes: results.passes.length, incomplete: results.incomplete.map(v => v.id) };
 }

@@ -1,9 +1,13 @@
 // The chat model in a real VS Code with the scripted agent: every session/update variant as the
 // user sees it, permission answers, cancel, several sessions at once, and persistence.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
+import { HOST_MEMORY_BOUND, splitTurns, summarizeTurn } from '../../src/common/turns';
 import { ChatSession } from '../../src/session/chatSession';
 import { SavedChats } from '../../src/session/savedChats';
 import { activeDiffTab, agentEvents, api, dump, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
@@ -99,14 +103,14 @@ describe('Chat panel model', () => {
     assert.equal(lastOf(sb.chat.items, 'user')?.text, 'one');
   });
 
-  it('a second Enter while the agent is still starting opens no second session and is not lost silently', async () => {
+  it('a second Enter while the agent is still starting opens no second session: it is queued and sent after the first', async () => {
     const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'one answer' }] }] });
     const first = sb.chat.sendPrompt('first');
-    const second = sb.chat.sendPrompt('second');
-    await Promise.all([first, second]);
+    assert.equal(await sb.chat.sendPrompt('second'), 'queued');
+    await first;
+    await waitFor('the second prompt answered', () => sb.chat.items.filter(i => i.kind === 'turnEnd').length === 2 && !sb.chat.active.busy);
     assert.equal(agentEvents(log).filter(e => e.event === 'session/new').length, 1);
-    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'one answer');
-    assert.match(lastOf(sb.chat.items, 'notice')?.text ?? '', /still working/);
+    assert.deepEqual(sb.chat.items.filter(i => i.kind === 'user').map(i => i.kind === 'user' && i.text), ['first', 'second']);
   });
 
   it('"open diff" on a tool card shows both full texts in the diff editor', async () => {
@@ -201,5 +205,45 @@ describe('Chat panel model', () => {
     const permission = restored.items[1] as Extract<Item, { kind: 'permission' }>;
     assert.equal(permission.permission.outcome, 'cancelled');
     session.dispose();
+  });
+
+  it('keeps the last turns of a long conversation in memory and the older ones on disk, read back on demand', async () => {
+    await useScriptedAgent({ turns: [] }); // every prompt is echoed
+    for (let n = 1; n <= HOST_MEMORY_BOUND.maxTurns + 4; n++) await sb.chat.sendPrompt(`prompt ${n}`);
+    const tab = sb.chat.active;
+    const inMemory = splitTurns(tab.items);
+    assert.ok(inMemory.length <= HOST_MEMORY_BOUND.maxTurns, `${inMemory.length} turns in memory`);
+    assert.equal(tab.archived.length + inMemory.length, HOST_MEMORY_BOUND.maxTurns + 4);
+    assert.equal(tab.archived[0].prompt, 'prompt 1');
+    assert.equal(tab.info.title, 'prompt 1', 'the tab keeps its first prompt as title');
+    // The first turn comes back from disk, as it was.
+    const first = await tab.turnItems(tab.archived[0].id);
+    assert.deepEqual(first.map(i => [i.kind, 'text' in i ? i.text : '']), [['user', 'prompt 1'], ['agent', 'echo: prompt 1'], ['turnEnd', '']]);
+    assert.deepEqual(await tab.turnItems('no-such-turn'), []);
+  });
+
+  it('writes old turns to a file of their own, saves their summaries, and forgets the file with its tab', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-archive-'));
+    const saved = new SavedChats(memoryMemento(), dir, quietLogger);
+    const session = new ChatSession('tab8', 'Scripted', quietLogger, undefined, { items: [{ kind: 'user', id: 'i9', text: 'latest' }] });
+    session.archive = saved;
+    const key = saved.newKey();
+    const turn: Item[] = [{ kind: 'user', id: 'i1', text: 'old' }, { kind: 'agent', id: 'i2', text: 'answer' }];
+    saved.write(key, [turn]);
+    assert.deepEqual(await saved.read(key, 'i1'), turn);
+    assert.equal(await saved.read(key, 'i2'), undefined, 'turns are found by their first item');
+    assert.equal(await saved.read('../escape', 'i1'), undefined, 'only names it made');
+    const restored = new ChatSession('tab8', 'Scripted', quietLogger, undefined, { items: session.items, archived: [summarizeTurn(turn)], archiveKey: key });
+    restored.archive = saved;
+    saved.flush([restored]);
+    const [chat] = saved.load();
+    assert.deepEqual([chat.archiveKey, chat.archived?.[0].prompt], [key, 'old']);
+    assert.deepEqual((await restored.turnItems('i1')).map(i => i.id), ['i1', 'i2']);
+    saved.forget(key);
+    await saved.read(key, 'i1'); // waits for the removal
+    assert.deepEqual(fs.readdirSync(dir), []);
+    session.dispose();
+    restored.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

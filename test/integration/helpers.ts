@@ -48,12 +48,13 @@ export function agentEvents(log: string): Array<Record<string, unknown>> {
   return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l));
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+/** Polls `probe` until it returns a value; `what` may be a function, to describe the state at the timeout. */
+export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = probe();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise(r => setTimeout(r, 25));
   }
 }

@@ -146,10 +146,11 @@ describe('Review of agent changes', () => {
       { type: 'toolCallUpdate', update: { toolCallId: 'd', status: 'completed', locations: [{ path: deleted }] } },
     ] }] });
     await sb.chat.sendPrompt('create and delete');
-    const views = await waitFor('both files listed', () => {
-      const files = sb.review.views().flatMap(t => t.files);
-      return files.length === 2 ? files : undefined;
-    });
+    // Only this test's two files count (a late watcher event of an earlier test must not hide them);
+    // a timeout says what was listed instead.
+    const mine = () => sb.review.views().flatMap(t => t.files).filter(f => f.path === created || f.path === deleted);
+    const views = await waitFor(() => `both files listed (listed: ${JSON.stringify(sb.review.views().flatMap(t => t.files.map(f => [f.path, f.kind])))})`,
+      () => mine().length === 2 ? mine() : undefined);
     assert.deepEqual(views.map(f => [path.basename(f.path), f.kind]).sort(), [['created.txt', 'created'], ['review-d.txt', 'deleted']]);
     for (const t of sb.review.views()) await sb.review.undo(t.turnId);
     assert.equal(fs.existsSync(created), false);

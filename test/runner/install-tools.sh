@@ -8,6 +8,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TOOLS_DIR="${SWITCHBOARD_TOOLS_DIR:-$ROOT/.vscode-test/server}"
 CS_VERSION="${CS_VERSION:-4.139.1}"
 mkdir -p "$TOOLS_DIR"
+# One install at a time: a second test run started meanwhile waits here instead of deleting the
+# half-built folder under the first (seen: node-gyp failing with ENOENT in its own build folder).
+exec 9>"$TOOLS_DIR/.install.lock"
+flock 9
 # Run from an npm script (npm test -> run.mjs -> here), this script inherits the enclosing npm's
 # npm_config_user_agent ("npm/11 node/v20 …"); the npm installs below would pass it on unchanged,
 # and code-server's postinstall reads the Node version from it and refuses ("requires node v24").

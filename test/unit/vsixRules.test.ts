@@ -6,7 +6,8 @@ const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(fs.existsSync('package.nls.json') ? fs.readFileSync('package.nls.json', 'utf8') : '{}');
 const icon = fs.readFileSync('media/icon.png');
 const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/acp-sdk.js',
-  'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg'];
+  'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
+  'media/registry-snapshot.json'];
 
 describe('VSIX contents', () => {
   it('accepts the bundles, icons, manifest and docs', () => assert.deepEqual(checkListing(shipped), []));
@@ -18,6 +19,8 @@ describe('VSIX contents', () => {
 
   it('says which required file is missing', () => {
     assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/acp-sdk.js')), ['dist/acp-sdk.js: missing']);
+    // The registry's offline snapshot and the archive libraries Add Agent… loads on first use.
+    assert.deepEqual(checkListing(shipped.filter(f => !/registry-snapshot|tar\.js/.test(f))), ['dist/tar.js: missing', 'media/registry-snapshot.json: missing']);
   });
 });
 

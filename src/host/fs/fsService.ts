@@ -25,6 +25,7 @@ import { decideAccess, isAbsolutePath } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
 import { pathProblem } from '../../common/requestGuard';
 import { askOutsideWorkspace } from '../outsideWorkspace';
+import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
@@ -352,6 +353,7 @@ class AgentFs implements FsHandlers {
     const outcome = response.outcome;
     if (outcome.outcome !== 'selected') return;
     const option = params.options.find(o => o.optionId === outcome.optionId);
+    if (params.toolCall.content?.some(c => c.type === 'diff')) completeWalkthroughStep('changeReviewed');
     if (!option || !option.kind.startsWith('allow')) return;
     for (const c of params.toolCall.content ?? []) {
       if (c.type === 'diff' && isAbsolutePath(c.path)) {

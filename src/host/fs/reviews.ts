@@ -13,6 +13,7 @@ import { Disposable } from '../../common/disposable';
 import type { Resolution } from '../../common/fs/merge';
 import { ReviewConflict, ReviewMerge } from '../../common/fs/reviewMerge';
 import type { Logger } from '../../common/logger';
+import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { findOpenDocument, pathKey, readCurrent, Target } from './files';
 
@@ -194,6 +195,7 @@ export class ReviewManager extends Disposable {
             ? vscode.l10n.t({ message: 'Nothing was written to {0}: its review ended because {1}.', args: [path.basename(req.path), outcome.reason], comment: '{1} is a reason in English, e.g. "the agent withdrew its request"' })
             : outcome.decision === 'reject' ? vscode.l10n.t('The edit to {0} was already rejected.', path.basename(req.path)) : vscode.l10n.t('The edit to {0} was already accepted.', path.basename(req.path)));
           this.log.info(`Review of ${req.path}: ${outcome.decision}${outcome.decision === 'cancelled' ? ` (${outcome.reason})` : ''}`);
+          if (outcome.decision !== 'cancelled') completeWalkthroughStep('changeReviewed');
           this.fire();
           // The decision goes on at once (an accepted edit is applied, the agent answered); the diff
           // closes meanwhile, without holding either.

@@ -13,6 +13,7 @@ import { diffMetaOf } from '../../common/review/snippet';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { reconcileDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync } from './diskSources';
+import { completeWalkthroughStep } from '../walkthrough';
 import { FileSnapshots } from './fileSnapshots';
 
 export interface TurnView {
@@ -215,6 +216,7 @@ export class ChangeTracker extends Disposable {
   keep(turnId: string, filePath?: string, hunkId?: string): void {
     const turn = this.turns.get(turnId);
     if (!turn) return;
+    completeWalkthroughStep('changeReviewed');
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       this.syncFromEditor(f);
       turn.changes.keep(f, hunkId);
@@ -226,6 +228,7 @@ export class ChangeTracker extends Disposable {
   async undo(turnId: string, filePath?: string, hunkId?: string): Promise<void> {
     const turn = this.turns.get(turnId);
     if (!turn) return;
+    completeWalkthroughStep('changeReviewed');
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       // What the file holds now (a formatter, git or the user may have changed it since).
       this.syncFromEditor(f);

@@ -1,0 +1,326 @@
+// The transcript, turn by turn, rendered only where the user looks. However long the conversation,
+// the view holds a bounded DOM and a bounded set of items:
+//  - the live turn (the last one) is always rendered, in the normal flow at the end: it streams;
+//  - completed turns sit above it in a virtualized list (@tanstack/virtual-core): only those in
+//    view (and a few around) are in the DOM, each measured once rendered (a ResizeObserver follows
+//    later changes), the others are space of their measured (or estimated) height;
+//  - completed turns older than the last few are collapsed to a one-line summary (prompt, the
+//    answer's beginning, tool calls, how it ended) that opens on click; the view keeps the items of
+//    a bounded number of turns and asks the host again for the others when they are opened.
+// Transcript operations are applied once per animation frame; a streamed message re-renders only
+// itself, however many chunks arrived (see StreamedMarkdown).
+import { defaultRangeExtractor, elementScroll, measureElement, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+import * as l10n from '@vscode/l10n';
+import type { Item, TranscriptOp } from '../src/common/transcript';
+import { TurnList, turnChars, type TurnSummary } from '../src/common/turns';
+import { keepFocus } from './a11y';
+import { h } from './dom';
+import type { StreamedMarkdown } from './streamedMarkdown';
+
+export interface Rendered { el: HTMLElement; item: Item; stream?: StreamedMarkdown }
+
+export interface TranscriptHooks {
+  /** The element of one item. */
+  build(item: Item): Rendered;
+  /** An item was added at the end (before it is rendered): announcements. */
+  added(item: Item): void;
+  /** The view needs the items of a turn it does not hold. */
+  loadTurn(turnId: string): void;
+  /** How a turn ended, in words. */
+  stopText(stopReason: string): string;
+}
+
+/** Below this distance from the end (px), the transcript counts as at its end and keeps to it. */
+const AT_END_PX = 40;
+const COLLAPSED_ESTIMATE = 52;
+
+export class TranscriptView {
+  private turns = new TurnList();
+  /** Items in the DOM → their element. */
+  private readonly rendered = new Map<string, Rendered>();
+  /** Messages whose text changed since the last frame: re-rendered once at the next frame. */
+  private readonly dirty = new Set<string>();
+  private pending: TranscriptOp[] = [];
+  private frame = 0;
+  /** The virtualized list of completed turns (every turn but the last). */
+  private readonly list = h('div', 'turns');
+  /** The live turn. */
+  private live = h('div', 'turn live');
+  /** Completed turns in the DOM: index → element. */
+  private readonly mounted = new Map<number, HTMLElement>();
+  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  /** Turns asked of the host and not yet back. */
+  private readonly requested = new Set<string>();
+  private listQueued = false;
+  private rendering = false;
+  /** The height the user last saw (as of the last layout): "at the end" is judged with it. */
+  shownHeight: number;
+
+  constructor(private readonly scroller: HTMLElement, private readonly hooks: TranscriptHooks) {
+    scroller.replaceChildren(this.list, this.live);
+    this.shownHeight = scroller.clientHeight;
+    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+      count: 0,
+      getScrollElement: () => scroller,
+      estimateSize: i => this.estimate(i),
+      getItemKey: i => this.turns.at(i)?.id ?? i,
+      scrollToFn: elementScroll,
+      observeElementRect,
+      observeElementOffset,
+      measureElement,
+      overscan: 2,
+      scrollMargin: this.list.offsetTop,
+      // A turn holding the keyboard focus stays in the DOM (the focus never falls to the page).
+      rangeExtractor: range => {
+        const indexes = defaultRangeExtractor(range);
+        const focused = this.focusedTurn();
+        return focused >= 0 && focused < range.count && !indexes.includes(focused) ? [...indexes, focused].sort((a, b) => a - b) : indexes;
+      },
+      onChange: () => this.queueList(),
+    });
+    this.virtualizer._didMount();
+    this.virtualizer._willUpdate();
+  }
+
+  /** Everything anew: the turns the host keeps on disk (summaries) and the items it holds. */
+  reset(archived: readonly TurnSummary[], items: readonly Item[]): void {
+    this.pending = [];
+    this.dirty.clear();
+    this.rendered.clear();
+    this.requested.clear();
+    for (const el of this.mounted.values()) el.remove();
+    this.mounted.clear();
+    this.turns = new TurnList();
+    this.turns.reset(archived, items);
+    this.live.remove();
+    this.live = this.buildTurn(this.turns.length - 1, true);
+    this.scroller.append(this.live);
+    this.updateCount();
+    this.renderList();
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  /** The items of a turn, fetched again from the host. */
+  loaded(turnId: string, items: readonly Item[]): void {
+    this.requested.delete(turnId);
+    const index = this.turns.load(turnId, items);
+    if (index >= 0 && this.mounted.has(index)) {
+      this.rebuildTurn(index);
+      this.renderList();
+    }
+  }
+
+  /** The text of a rendered item, as read (paragraphs apart). */
+  textOf(itemId: string): string {
+    return this.rendered.get(itemId)?.el.innerText ?? '';
+  }
+
+  /** Queues transcript operations: applied together at the next frame. */
+  push(ops: readonly TranscriptOp[]): void {
+    this.pending.push(...ops);
+    this.frame ||= requestAnimationFrame(() => this.flush());
+  }
+
+  isAtEnd(): boolean {
+    return this.scroller.scrollHeight - this.scroller.scrollTop - this.shownHeight < AT_END_PX;
+  }
+
+  private flush(): void {
+    this.frame = 0;
+    const stick = this.isAtEnd();
+    const ops = this.pending;
+    this.pending = [];
+    let newTurns = false;
+    for (const op of ops) {
+      if (op.op === 'append') {
+        this.turns.apply(op);
+        const r = this.rendered.get(op.id);
+        if (r?.stream) { r.stream.append(op.text); this.dirty.add(op.id); }
+        continue;
+      }
+      // Something new below a streamed message: it is finished, show all of it now.
+      this.renderDirty(true);
+      if (op.op === 'add') this.hooks.added(op.item);
+      const change = this.turns.apply(op);
+      if (!change) continue;
+      if (change.added) { this.startTurn(); newTurns = true; }
+      else if (op.op === 'add' && change.index === this.turns.length - 1) this.appendItem(this.live, op.item);
+      else if (op.op === 'replace') this.replaceItem(op.item);
+    }
+    this.renderDirty(false);
+    if (this.dirty.size) this.frame ||= requestAnimationFrame(() => this.flush());
+    if (newTurns) {
+      // Turns that grew old collapse; the view forgets the items of turns long out of view.
+      this.turns.evict(new Set(this.mounted.keys()));
+      for (const i of this.mounted.keys()) if (this.turns.collapsed(i) !== this.mounted.get(i)!.classList.contains('collapsed')) this.rebuildTurn(i);
+      this.renderList();
+    }
+    if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private renderDirty(force: boolean): void {
+    for (const id of this.dirty) {
+      if (this.rendered.get(id)?.stream?.render(force) !== false) this.dirty.delete(id);
+    }
+  }
+
+  /** A prompt started a new turn: the live one joins the list of completed turns. */
+  private startTurn(): void {
+    const done = this.turns.length - 2;
+    const el = this.live;
+    if (done < 0) {
+      el.remove();
+      this.live = this.buildTurn(0, true);
+      this.scroller.append(this.live);
+      return;
+    }
+    el.classList.remove('live');
+    el.dataset.index = String(done);
+    this.list.append(el);
+    this.mounted.set(done, el);
+    this.live = this.buildTurn(this.turns.length - 1, true);
+    this.scroller.append(this.live);
+    this.updateCount();
+  }
+
+  private updateCount(): void {
+    this.virtualizer.setOptions({ ...this.virtualizer.options, count: Math.max(0, this.turns.length - 1) });
+    this.virtualizer._willUpdate();
+  }
+
+  private estimate(index: number): number {
+    if (this.turns.collapsed(index)) return COLLAPSED_ESTIMATE;
+    const items = this.turns.at(index)?.items;
+    return items ? Math.min(20_000, 60 + items.length * 40 + Math.round(turnChars(items) / 3)) : COLLAPSED_ESTIMATE;
+  }
+
+  private queueList(): void {
+    if (this.listQueued) return;
+    this.listQueued = true;
+    if (this.rendering) return; // picked up by the running render
+    queueMicrotask(() => this.renderList());
+  }
+
+  /** Puts the completed turns in view into the DOM (in order), and takes the others out. */
+  private renderList(): void {
+    if (this.rendering) { this.listQueued = true; return; }
+    this.rendering = true;
+    try {
+      for (let pass = 0; pass < 3; pass++) {
+        this.listQueued = false;
+        const stick = this.isAtEnd();
+        const v = this.virtualizer;
+        const visible = v.getVirtualItems();
+        const wanted = new Set(visible.map(i => i.index));
+        for (const [index, el] of this.mounted) if (!wanted.has(index)) this.unmount(index, el);
+        let before: HTMLElement | null = null;
+        for (let k = visible.length - 1; k >= 0; k--) {
+          const { index, start } = visible[k];
+          let el = this.mounted.get(index);
+          if (!el) {
+            el = this.buildTurn(index, false);
+            this.mounted.set(index, el);
+          }
+          if (el.nextElementSibling !== before || el.parentElement !== this.list) this.list.insertBefore(el, before);
+          el.style.transform = `translateY(${start - v.options.scrollMargin}px)`;
+          before = el;
+        }
+        for (const el of this.mounted.values()) v.measureElement(el);
+        this.list.style.height = `${v.getTotalSize() - v.options.scrollMargin}px`;
+        if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+        if (!this.listQueued) break;
+      }
+    } finally {
+      this.rendering = false;
+    }
+    if (this.listQueued) { this.listQueued = false; this.queueList(); }
+  }
+
+  private unmount(index: number, el: HTMLElement): void {
+    el.remove();
+    this.mounted.delete(index);
+    for (const item of this.turns.at(index)?.items ?? []) { this.rendered.delete(item.id); this.dirty.delete(item.id); }
+  }
+
+  /** The index of the completed turn that holds the keyboard focus, or -1. */
+  private focusedTurn(): number {
+    const active = document.activeElement;
+    if (!active || !this.list.contains(active)) return -1;
+    for (const [index, el] of this.mounted) if (el.contains(active)) return index;
+    return -1;
+  }
+
+  private buildTurn(index: number, live: boolean): HTMLElement {
+    const turn = this.turns.at(index);
+    const el = h('div', live ? 'turn live' : 'turn');
+    if (!live) el.dataset.index = String(index);
+    if (!turn) return el;
+    if (!live && this.turns.collapsed(index)) {
+      el.classList.add('collapsed');
+      el.append(this.summaryButton(index, false));
+      return el;
+    }
+    // A turn the user opened can be collapsed again.
+    if (!live && turn.open) el.append(this.summaryButton(index, true));
+    if (!turn.items) {
+      el.append(h('div', 'turn-loading', { role: 'status' }, l10n.t('Loading…')));
+      if (!this.requested.has(turn.id)) { this.requested.add(turn.id); this.hooks.loadTurn(turn.id); }
+      return el;
+    }
+    for (const item of turn.items) this.appendItem(el, item);
+    if (!turn.items.length) el.append(h('div', 'turn-loading', { role: 'note' }, l10n.t('This turn is no longer available.')));
+    return el;
+  }
+
+  /** The line that stands for a collapsed turn (and heads a turn the user opened): a disclosure button. */
+  private summaryButton(index: number, open: boolean): HTMLElement {
+    const s = this.turns.summary(index);
+    const b = h('button', 'turn-summary', { type: 'button', 'aria-expanded': String(open) });
+    b.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }));
+    const text = h('span', 'turn-summary-text');
+    if (s?.prompt) text.append(h('span', 'turn-prompt', {}, s.prompt));
+    const details: string[] = [];
+    if (s?.tools) details.push(s.tools === 1 ? l10n.t('1 tool call') : l10n.t('{0} tool calls', s.tools));
+    if (s?.stopReason) details.push(this.hooks.stopText(s.stopReason));
+    if (s?.answer) text.append(h('span', 'turn-answer', {}, s.answer));
+    if (details.length) text.append(h('span', 'turn-meta', {}, details.join(' · ')));
+    b.append(text);
+    b.title = open ? l10n.t('Collapse this turn') : l10n.t('Show this turn');
+    b.addEventListener('click', () => {
+      this.turns.toggle(index);
+      this.rebuildTurn(index);
+      this.renderList();
+    });
+    return b;
+  }
+
+  /** Rebuilds a completed turn in the DOM (collapsed or opened, items loaded or dropped). */
+  private rebuildTurn(index: number): void {
+    const old = this.mounted.get(index);
+    if (!old) return;
+    for (const item of this.turns.at(index)?.items ?? []) { this.rendered.delete(item.id); this.dirty.delete(item.id); }
+    keepFocus(old, () => {
+      const el = this.buildTurn(index, false);
+      el.style.transform = old.style.transform;
+      old.replaceWith(el);
+      this.mounted.set(index, el);
+      return el;
+    });
+  }
+
+  private appendItem(turnEl: HTMLElement, item: Item): void {
+    const r = this.hooks.build(item);
+    this.rendered.set(item.id, r);
+    turnEl.append(r.el);
+  }
+
+  private replaceItem(item: Item): void {
+    const old = this.rendered.get(item.id);
+    if (!old) return;
+    const r = this.hooks.build(item);
+    // Keep what the user opened (raw input disclosure, thoughts) open across updates.
+    old.el.querySelectorAll('details[open]').forEach(d => r.el.querySelector(`details[data-k="${(d as HTMLElement).dataset.k}"]`)?.setAttribute('open', ''));
+    keepFocus(old.el, () => { old.el.replaceWith(r.el); return r.el; }, () => this.scroller);
+    this.rendered.set(item.id, r);
+  }
+}
