@@ -115,16 +115,29 @@ exports.run = async function run() {
     await viaService();
     await viaAgent();
     for (let i = 0; i < 3; i++) results.overheadMs.push(await sendAndTime(sb, 'small'));
+    if (process.env.SB_BENCH_PROFILE) {
+      // CPU and allocation profiles of the extension host during one bare and one extension run
+      // (.cpuprofile, .heapprofile: open in Chrome DevTools or VS Code), next to the results file.
+      results.heap = [await heapProfile(() => bare(), `${out}.bare.heapprofile`), await heapProfile(viaService, `${out}.extension.heapprofile`)];
+      results.profiles = [await profile(() => bare(), `${out}.bare.cpuprofile`), await profile(viaService, `${out}.extension.cpuprofile`)];
+    }
+    // Odd rounds run the bare reader first, even rounds the extension: neither always gets the
+    // machine as the other left it.
+    const pair = async ([k1, f1], [k2, f2]) => {
+      const r = { [k1]: await measure(f1) };
+      r[k2] = await measure(f2);
+      return r;
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      const b = await measure(() => bare());
-      const e = await measure(viaService);
-      const a = await measure(viaAgent);
-      const round = { bare: b, extension: e, agent: a };
+      const order = (a, b) => (i % 2 ? [b, a] : [a, b]);
+      const round = {
+        ...await pair(...order(['bare', () => bare()], ['extension', viaService])),
+        agent: await measure(viaAgent),
+      };
       if (BUSY) {
         const busy = busyLoop();
         try {
-          round.bareBusy = await measure(() => bare());
-          round.extensionBusy = await measure(viaService);
+          Object.assign(round, await pair(...order(['bareBusy', () => bare()], ['extensionBusy', viaService])));
         } finally { busy.kill('SIGKILL'); }
       }
       results.rounds.push(round);
@@ -143,6 +156,35 @@ exports.run = async function run() {
     fs.writeFileSync(out, JSON.stringify(results, null, 2));
   }
 };
+
+async function profile(work, file) {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  await work();
+  const { profile: p } = await post('Profiler.stop');
+  session.disconnect();
+  fs.writeFileSync(file, JSON.stringify(p));
+  return file;
+}
+
+async function heapProfile(work, file) {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await work();
+  const { profile: p } = await post('HeapProfiler.stopSampling');
+  session.disconnect();
+  fs.writeFileSync(file, JSON.stringify(p));
+  return file;
+}
 
 async function sendAndTime(sb, text) {
   const t0 = performance.now();

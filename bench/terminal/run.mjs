@@ -6,7 +6,8 @@
 // Prints `ratio terminal: <x>` (extension handlers / bare reader, median) and `ratio terminal-busy:
 // <x>` (the same pair of runs with the other core kept busy by `yes > /dev/null`).
 //   Env: SB_BENCH_ROUNDS (3), SB_BENCH_BYTES (104857600), SB_BENCH_REVEAL=0 (terminal not shown),
-//        SB_BENCH_BUSY=0 (no busy rounds); --no-build to skip `node esbuild.mjs`.
+//        SB_BENCH_BUSY=0 (no busy rounds), SB_BENCH_PROFILE=1 (CPU and allocation profiles of the
+//        extension host for one bare and one extension run); --no-build to skip `node esbuild.mjs`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +23,7 @@ const tools = ensureTools({ log: () => {} });
 const wb = await startWorkbench({
   tools, extensionDevelopmentPath: repoRoot, extensionTestsPath: path.join(repoRoot, 'bench/terminal/host.cjs'),
   workspace: path.join(repoRoot, 'test/fixtures/workspace'), timeoutSec: 600,
-  env: { SB_BENCH_OUT: out, SB_BENCH_ROUNDS: process.env.SB_BENCH_ROUNDS ?? '', SB_BENCH_BYTES: process.env.SB_BENCH_BYTES ?? '', SB_BENCH_REVEAL: process.env.SB_BENCH_REVEAL ?? '', SB_BENCH_BUSY: process.env.SB_BENCH_BUSY ?? '' },
+  env: { SB_BENCH_OUT: out, SB_BENCH_ROUNDS: process.env.SB_BENCH_ROUNDS ?? '', SB_BENCH_BYTES: process.env.SB_BENCH_BYTES ?? '', SB_BENCH_REVEAL: process.env.SB_BENCH_REVEAL ?? '', SB_BENCH_BUSY: process.env.SB_BENCH_BUSY ?? '', SB_BENCH_PROFILE: process.env.SB_BENCH_PROFILE ?? '' },
   onOutput: () => {},
 });
 try { await wb.exitCode; } finally { await wb.close(); }
@@ -45,6 +46,7 @@ const busyRatio = r.busy ? median(r.rounds.map(x => x.extensionBusy.ms / x.bareB
 const peak = (k) => Math.max(...r.rounds.map(x => x[k].extraKiB));
 const med = (k) => median(r.rounds.map(x => x[k].extraKiB));
 console.log(`  the agent got ${r.agentGot.outputBytes} bytes (truncated: ${r.agentGot.truncated}, exit code ${r.agentGot.exitCode}); handlers: ${r.serviceGot.outputBytes} bytes; terminal "${r.serviceGot.terminal}"`);
+if (r.profiles) console.log(`  profiles of the extension host (CPU, then allocations): ${[...r.profiles, ...r.heap].join(', ')}`);
 console.log(`  fixed cost of one agent terminal flow (command \`true\`, whole prompt): ${median(r.overheadMs).toFixed(0)} ms`);
 console.log(`  full ACP flow / bare: ${agentRatio.toFixed(2)}x (includes the agent's own JSON handling of the 1 MB answer)`);
 console.log(`  peak extra memory of the extension host: extension ${mb(med('extension'))} MB median, ${mb(peak('extension'))} MB max (target <= 4 MB) ${peak('extension') <= 4096 ? 'OK' : med('extension') <= 4096 ? 'OK (median)' : 'MISSED'}; full ACP flow ${mb(med('agent'))} MB median; bare reader ${mb(med('bare'))} MB median`);

@@ -49,7 +49,8 @@ export class TerminalProcess {
   private leaderExited = false;
   private killing: Promise<void> | undefined;
   private killRequested = false;
-  private readonly listeners = new Set<(chunk: Uint8Array) => void>();
+  /** An array, not a Set: iterating it per chunk allocates nothing. */
+  private listeners: ((chunk: Uint8Array) => void)[] = [];
   /** Output read before anyone listened: its last EARLY_BYTES, handed to the first listener. */
   private early: Uint8Array[] | undefined = [];
   private earlyBytes = 0;
@@ -64,7 +65,8 @@ export class TerminalProcess {
     const onData = (chunk: Buffer) => {
       this.output.push(chunk);
       if (this.early) this.keepEarly(chunk);
-      for (const l of this.listeners) l(chunk);
+      const listeners = this.listeners;
+      for (let i = 0; i < listeners.length; i++) listeners[i](chunk);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -145,8 +147,8 @@ export class TerminalProcess {
     const early = this.early;
     this.early = undefined;
     for (const chunk of early ?? []) listener(chunk);
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    this.listeners = [...this.listeners, listener];
+    return { dispose: () => { this.listeners = this.listeners.filter(l => l !== listener); } };
   }
 
   private keepEarly(chunk: Uint8Array): void {
