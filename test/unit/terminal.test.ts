@@ -184,15 +184,15 @@ describe('Terminal program lookup and process-group launcher', () => {
   const files: Record<string, 'ok' | 'notExecutable'> = { '/usr/bin/git': 'ok', '/opt/x/tool': 'notExecutable', '/bin/tool': 'ok', '/work/run.sh': 'ok', '/work/bin/t': 'ok' };
   const check = (p: string) => files[p] ?? 'missing';
 
-  it('finds a program as execvp does: PATH in order, skipping what cannot run; a slash means a path', () => {
-    assert.deepEqual(findProgram('git', '/usr/local/bin:/usr/bin', '/work', check), { found: '/usr/bin/git' });
-    assert.deepEqual(findProgram('tool', '/opt/x:/bin', '/work', check), { found: '/bin/tool' });
-    assert.deepEqual(findProgram('tool', '/opt/x', '/work', check), { problem: 'notExecutable' });
-    assert.deepEqual(findProgram('nope', '/usr/bin', '/work', check), { problem: 'notFound' });
-    assert.deepEqual(findProgram('./run.sh', '/usr/bin', '/work', check), { found: '/work/run.sh' });
-    assert.deepEqual(findProgram('bin/t', '/usr/bin', '/work/', check), { found: '/work/bin/t' });
-    assert.deepEqual(findProgram('run.sh', ':/usr/bin', '/work', check), { found: '/work/run.sh' }, 'an empty PATH entry is the working folder');
-    assert.deepEqual(findProgram('git', undefined, '/work', check), { found: '/usr/bin/git' }, 'no PATH: /bin:/usr/bin');
+  it('finds a program as exec does: PATH in order, skipping what cannot run and relative entries; a slash means a path', () => {
+    const on = (PATH: string | undefined) => ({ platform: 'linux' as const, env: { PATH } });
+    assert.deepEqual(findProgram('git', on('/usr/local/bin:/usr/bin'), '/work', check), { found: '/usr/bin/git' });
+    assert.deepEqual(findProgram('tool', on('/opt/x:/bin'), '/work', check), { found: '/bin/tool' });
+    assert.deepEqual(findProgram('tool', on('/opt/x'), '/work', check), { problem: 'notExecutable' });
+    assert.deepEqual(findProgram('nope', on('/usr/bin'), '/work', check), { problem: 'notFound' });
+    assert.deepEqual(findProgram('./run.sh', on('/usr/bin'), '/work', check), { found: '/work/run.sh' });
+    assert.deepEqual(findProgram('bin/t', on('/usr/bin'), '/work/', check), { found: '/work/bin/t' });
+    assert.deepEqual(findProgram('run.sh', on(':.:/usr/bin'), '/work', check), { problem: 'notFound' }, 'relative PATH entries (the workspace) are not searched');
   });
 
   it('runs the command through the launcher with PERL* variables moved aside (restored by the launcher)', () => {

@@ -5,6 +5,7 @@
 // A program with arguments is spawned directly (exact argv), with Windows `.cmd` shims resolved by
 // the same plan as the agent process.
 import { posix } from 'node:path';
+import { commandCandidates, LookupEnv } from '../commandLookup';
 import { planSpawn, PlatformView, SpawnPlan } from '../spawnPlan';
 
 export interface TerminalSpawnPlan extends SpawnPlan {
@@ -104,12 +105,12 @@ export function viaGroupLauncher(plan: SpawnPlan, perl: string, env: Readonly<Re
 }
 
 /**
- * Where exec would find `file` (POSIX execvp rules): a name with a slash as is (relative to `cwd`),
- * else the first executable regular file in `PATH` ("/bin:/usr/bin" when unset; an empty entry is
- * `cwd`). `notExecutable`: a file exists but none may be run.
+ * Where exec would find `file`: a name with a slash as is (relative to `cwd`), else the first
+ * executable regular file among its PATH candidates (commandCandidates: relative PATH entries are
+ * skipped, as for agents). `notExecutable`: a file is there but none may be run.
  */
-export function findProgram(file: string, path: string | undefined, cwd: string, check: (p: string) => 'ok' | 'missing' | 'notExecutable'): { found: string } | { problem: 'notFound' | 'notExecutable' } {
-  const candidates = file.includes('/') ? [posix.resolve(cwd, file)] : (path ?? '/bin:/usr/bin').split(':').map(dir => posix.resolve(cwd, dir, file));
+export function findProgram(file: string, host: LookupEnv, cwd: string, check: (p: string) => 'ok' | 'missing' | 'notExecutable'): { found: string } | { problem: 'notFound' | 'notExecutable' } {
+  const candidates = file.includes('/') ? [posix.resolve(cwd, file)] : commandCandidates(file, host);
   let denied = false;
   for (const c of candidates) {
     const r = check(c);

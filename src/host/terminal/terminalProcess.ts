@@ -99,7 +99,7 @@ export class TerminalProcess {
     const launcher = isWindows ? undefined : groupLauncher();
     if (launcher) {
       // The launcher always starts: the command's own start errors are found here, by name.
-      const program = findProgram(direct.file, env.PATH, opts.cwd, checkExecutable);
+      const program = findProgram(direct.file, { platform: process.platform, env }, opts.cwd, checkExecutable);
       if ('problem' in program) {
         return Promise.reject(program.problem === 'notFound'
           ? new CommandStartError(`Command not found: ${direct.shell ?? opts.command}`, true)
