@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureTools, repoRoot, startWorkbench, waitForWorkbench } from '../../test/runner/workbench.mjs';
+import { openChat } from '../../test/e2e/support.mjs';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, turns: { type: 'string', default: '12' }, rounds: { type: 'string', default: '3' } } });
 const CHUNKS = Number(values.chunks);
@@ -64,10 +65,7 @@ function watchTurn(view, prompt) {
 try {
   const page = wb.page;
   await waitForWorkbench(page);
-  await page.getByRole('tab', { name: /Switchboard/ }).click({ timeout: 120_000 }); // a loaded machine is slow to show it
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
-  const prompt = view.locator('#prompt');
+  const { view, prompt } = await openChat(page, { patient: true });
   const send = async text => { await prompt.fill(text); await prompt.press('Enter'); };
   const first = [];
   const last = [];

@@ -17,6 +17,7 @@ import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot, startWorkbench, waitForWorkbench } from '../../test/runner/workbench.mjs';
+import { openChat } from '../../test/e2e/support.mjs';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' } } });
 const CHUNKS = Number(values.chunks);
@@ -61,10 +62,7 @@ async function extensionClient() {
   });
   const page = wb.page;
   await waitForWorkbench(page);
-  await page.getByRole('tab', { name: /Switchboard/ }).click({ timeout: 120_000 }); // a loaded machine is slow to show it
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
-  const prompt = view.locator('#prompt');
+  const { view, prompt } = await openChat(page, { patient: true });
   let turns = 0;
   await prompt.fill('warm up');
   await prompt.press('Enter');

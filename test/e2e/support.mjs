@@ -14,13 +14,16 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
   };
 }
 
-/** Opens the Switchboard view and waits until its webview has its state (listeners attached). */
-export async function openChat(page) {
+/**
+ * Opens the Switchboard view and waits until its webview has its state (listeners attached).
+ * `patient`: the benches' longer waits, for a loaded machine that is slow to show the view.
+ */
+export async function openChat(page, { patient = false } = {}) {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click();
+  await page.getByRole('tab', { name: /Switchboard/ }).click(patient ? { timeout: 120_000 } : {});
   // Webviews are nested iframes: the outer one hosts VS Code's frame, the inner one our page.
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  await view.locator('body[data-ready="true"]').waitFor({ timeout: patient ? 60_000 : 30_000 });
   return { view, prompt: view.locator('#prompt') };
 }
 
