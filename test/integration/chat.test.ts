@@ -64,6 +64,18 @@ describe('Chat panel model', () => {
     assert.equal(sb.chat.active.meta.configOptions[0].currentValue, 'large');
   });
 
+  it('commands the agent announces right after session/new, as Claude\'s adapter does, reach the conversation', async () => {
+    await useScriptedAgent({
+      coalesceWrites: true,
+      onNewSession: [{ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'Compact the conversation' }] }],
+      turns: [{ steps: [{ type: 'text', text: 'ok' }] }],
+    });
+    // Opening the conversation (no prompt yet) must be enough to offer the agent's commands.
+    await sb.chat.start();
+    await waitFor('the commands announced after session/new', () => sb.chat.active.meta.commands.length > 0, 5000).catch(() => undefined);
+    assert.deepEqual(sb.chat.active.meta.commands.map(c => c.name), ['compact']);
+  });
+
   it('Stop answers a pending permission request "cancelled" and the turn ends cancelled', async () => {
     const { log } = await useScriptedAgent({
       turns: [{ steps: [
