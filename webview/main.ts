@@ -99,7 +99,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'composer/restore':
       // Only into an empty prompt box: never overwrite what the user typed since.
-      if (!promptEl.value) {
+      if (!promptEl.value && !images.length) {
         promptEl.value = msg.text;
         msg.mentions.forEach(addMention);
         images.push(...msg.images);
@@ -109,6 +109,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'composer/insert':
       msg.mentions.forEach(addMention);
       if (msg.text) promptEl.value += (promptEl.value && !promptEl.value.endsWith('\n') ? '\n' : '') + msg.text;
+      saveDraft();
       promptEl.focus();
       break;
     case 'changes':
@@ -756,7 +757,30 @@ promptEl.addEventListener('keydown', e => {
   }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); }
 });
-promptEl.addEventListener('input', updateCompletions);
+promptEl.addEventListener('input', () => { updateCompletions(); saveDraft(); });
+
+// What is typed and not sent is kept by the host: VS Code discards this page when the view is
+// hidden, and a window reload starts a new one. At most one message per DRAFT_MS while typing;
+// the last state always follows, and leaving the page sends it at once.
+const DRAFT_MS = 250;
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+let draftSentAt = 0;
+function saveDraft(): void {
+  if (draftTimer) return;
+  const wait = Math.max(0, draftSentAt + DRAFT_MS - Date.now());
+  draftTimer = setTimeout(sendDraft, wait);
+}
+function sendDraft(): void {
+  clearTimeout(draftTimer);
+  draftTimer = undefined;
+  draftSentAt = Date.now();
+  send({ type: 'composer/draft', text: promptEl.value, mentions: [...mentions], images: [...images] });
+}
+const flushDraft = () => { if (draftTimer) sendDraft(); };
+// Clicking elsewhere in VS Code (another view) blurs the page before VS Code discards it.
+window.addEventListener('blur', flushDraft);
+window.addEventListener('pagehide', flushDraft);
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flushDraft(); });
 document.addEventListener('keydown', e => {
   if (e.key === 'Escape' && busy && completionsEl.hidden && !e.defaultPrevented && (e.target as HTMLElement).tagName !== 'SELECT') send({ type: 'turn/cancel' });
 });
@@ -848,6 +872,7 @@ promptEl.addEventListener('paste', e => {
 });
 
 function renderAttachments(): void {
+  saveDraft();
   attachmentsEl.replaceChildren();
   for (const m of mentions) {
     attachmentsEl.append(chip(`@${m}`, 'file', () => { mentions.delete(m); renderAttachments(); }));

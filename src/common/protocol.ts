@@ -114,6 +114,8 @@ export interface PastedImage {
 export type ViewMessage =
   | { readonly type: 'view/ready' }
   | { readonly type: 'prompt/send'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
+  /** What is in the prompt box, not sent yet: the host keeps it (a new page, a window reload). */
+  | { readonly type: 'composer/draft'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel' }
   | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
@@ -159,13 +161,14 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'tab/new':
     case 'sessions/browse':
       return { type: m.type };
-    case 'prompt/send': {
+    case 'prompt/send':
+    case 'composer/draft': {
       if (!str(m.text, MAX_PROMPT_CHARS)) return undefined;
       const mentions = m.mentions ?? [];
       const images = m.images ?? [];
       if (!strList(mentions, 100, 4096) || !Array.isArray(images) || images.length > 10) return undefined;
       if (!images.every(i => typeof i === 'object' && i !== null && IMAGE_TYPES.includes(i.mimeType) && str(i.data, MAX_IMAGE_BASE64) && /^[A-Za-z0-9+/=]*$/.test(i.data))) return undefined;
-      return { type: 'prompt/send', text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
+      return { type: m.type, text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
     }
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;

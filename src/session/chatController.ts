@@ -24,7 +24,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
-import { SavedChats } from './savedChats';
+import { Draft, isPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
@@ -48,6 +48,7 @@ export class ChatController extends Disposable {
   private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
   private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate }>());
   private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
+  private draftValue: Draft | undefined;
   /** The queued messages of a tab changed (its id). */
   readonly onQueue = this.queueEmitter.event;
   private readonly queue: QueueRunner;
@@ -73,16 +74,31 @@ export class ChatController extends Disposable {
     private readonly signIn: SignIn,
   ) {
     super();
+    this.draftValue = saved.loadDraft();
     this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
     for (const chat of saved.load()) {
       const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
       tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
+      const queued = (chat.queued ?? []).filter(isPrompt);
+      if (queued.length) {
+        tab.queue.update(q => { for (const p of queued) q.add(p); q.pause(); });
+        tab.addNotice(queued.length === 1
+          ? vscode.l10n.t('The message you queued before the reload was not sent: it stays queued and follows your next prompt, or use Send now.')
+          : vscode.l10n.t('The {0} messages you queued before the reload were not sent: they stay queued and follow your next prompt, or use Send now.', queued.length));
+      }
       this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
     }
     this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.addTab(this.newTab('')).id;
   }
 
   // ---- what the view and the tests read -------------------------------------------------------
+
+  /** What is in the prompt box, not sent yet (kept for a new page of the view and across a reload). */
+  get draft(): Draft | undefined { return this.draftValue; }
+  setDraft(draft: Draft): void {
+    this.draftValue = draft.text || draft.mentions.length || draft.images.length ? draft : undefined;
+    this.saved.saveDraft(draft);
+  }
 
   get status(): ChatStatus { return this.statusValue; }
   get active(): ChatSession { return this.tabs.get(this.activeId)!; }
@@ -540,7 +556,7 @@ export class ChatController extends Disposable {
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
     tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
     tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
-    tab.queue.onChange(() => this.queueEmitter.fire(tab.id));
+    tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.saved.schedule(() => this.sessions); });
     return tab;
   }
 

@@ -7,6 +7,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
+import type { NewPrompt } from '../common/promptQueue';
+import type { PastedImage } from '../common/protocol';
 import type { Item } from '../common/transcript';
 import type { TurnSummary } from '../common/turns';
 import type { ChatSession } from './chatSession';
@@ -20,7 +22,12 @@ export interface SavedChat {
   /** The turns before `items`, on disk under `archiveKey`: their summaries. */
   readonly archived?: readonly TurnSummary[];
   readonly archiveKey?: string;
+  /** Messages typed while the agent worked, not sent yet. */
+  readonly queued?: readonly NewPrompt[];
 }
+
+/** What is in the prompt box and not sent: one for the chat (the prompt box is shared by its tabs). */
+export type Draft = NewPrompt;
 
 /** Where a conversation's old turns go, and come back from. */
 export interface TurnArchive {
@@ -32,6 +39,9 @@ export interface TurnArchive {
 }
 
 const KEY = 'switchboard.chats.v1';
+const DRAFT_KEY = 'switchboard.draft.v1';
+/** Pasted images kept with a draft or a queued message, in base64 characters (more: the text is kept, not the images). */
+const MAX_SAVED_IMAGES = 4_000_000;
 const MAX_TABS = 10;
 const MAX_ITEMS = 300;
 const MAX_TEXT = 50_000;
@@ -65,8 +75,18 @@ export class SavedChats implements TurnArchive {
       id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title,
       items: s.items.slice(-MAX_ITEMS).map(trimItem),
       ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
+      ...(s.queue.size ? { queued: s.queue.items.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
     }));
     void this.state.update(KEY, chats);
+  }
+
+  loadDraft(): Draft | undefined {
+    const d = this.state.get<unknown>(DRAFT_KEY);
+    return isPrompt(d) && (d.text || d.mentions.length || d.images.length) ? d : undefined;
+  }
+
+  saveDraft(draft: Draft): void {
+    void this.state.update(DRAFT_KEY, draft.text || draft.mentions.length || draft.images.length ? keepable(draft) : undefined);
   }
 
   newKey(): string {
@@ -133,6 +153,18 @@ function trimItem(item: Item): Item {
   if (item.kind === 'permission' && item.permission.outcome === undefined) return { ...item, permission: { ...item.permission, outcome: 'cancelled' } };
   if (item.kind === 'question' && item.question.outcome === undefined) return { ...item, question: { ...item.question, outcome: 'cancelled' } };
   return item;
+}
+
+/** A prompt as saved: its images only when they are small enough for the workspace state. */
+function keepable(p: NewPrompt): NewPrompt {
+  const size = p.images.reduce((n, i) => n + i.data.length, 0);
+  return { text: p.text, mentions: [...p.mentions], images: size <= MAX_SAVED_IMAGES ? [...p.images] : [] };
+}
+
+export function isPrompt(v: unknown): v is NewPrompt {
+  const p = v as NewPrompt;
+  return typeof p === 'object' && p !== null && typeof p.text === 'string' && Array.isArray(p.mentions) && p.mentions.every(m => typeof m === 'string')
+    && Array.isArray(p.images) && p.images.every((i: PastedImage) => typeof i?.mimeType === 'string' && typeof i?.data === 'string');
 }
 
 function isSavedChat(v: unknown): v is SavedChat {

@@ -148,6 +148,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           this.post({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
         break;
+      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
       case 'turn/cancel': await chat.cancelTurn(); break;
       case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
       case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
@@ -202,6 +203,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       // Ops queued before this surface's snapshot are already in it; others get them as usual.
       this.flush();
       void only.webview.postMessage(message);
+      // A new page (the view was hidden, or the window reloaded) gets back what was typed and not sent.
+      const draft = chat.draft;
+      if (draft) void only.webview.postMessage({ ...draft, type: 'composer/restore' } satisfies HostMessage);
     } else {
       this.queue = [];
       clearTimeout(this.flushTimer);

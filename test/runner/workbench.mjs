@@ -433,7 +433,8 @@ export async function startWorkbench(opts = {}) {
     if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     log(`opening workbench ${server.url}`);
-    await Promise.race([page.goto(url), failed]);
+    // A loaded machine can take longer than playwright's default 30 s to load the workbench.
+    await Promise.race([page.goto(url, { timeout: 120_000 }), failed]);
 
     return {
       page, context, browser, port: server.port, url, tmp, workspace, serverPid: server.pid,

@@ -6,6 +6,7 @@ describe('parseViewMessage (webview input is untrusted)', () => {
     assert.deepEqual(parseViewMessage({ type: 'prompt/send', text: 'hi' }), { type: 'prompt/send', text: 'hi', mentions: [], images: [] });
     assert.deepEqual(parseViewMessage({ type: 'prompt/send', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] }),
       { type: 'prompt/send', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] });
+    assert.deepEqual(parseViewMessage({ type: 'composer/draft', text: 'half', mentions: ['src/a.ts'], images: [], extra: 1 }), { type: 'composer/draft', text: 'half', mentions: ['src/a.ts'], images: [] });
     assert.deepEqual(parseViewMessage({ type: 'config/set', configId: 'fast', value: true }), { type: 'config/set', configId: 'fast', value: true });
     assert.deepEqual(parseViewMessage({ type: 'location/open', path: '/w/a.ts', line: 3 }), { type: 'location/open', path: '/w/a.ts', line: 3 });
     assert.deepEqual(parseViewMessage({ type: 'write/action', action: 'accept', id: 'r1' }), { type: 'write/action', action: 'accept', id: 'r1' });
@@ -21,7 +22,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
       { type: 'permission/answer', itemId: 'i', optionId: 3 }, { type: 'item/action', itemId: 'i', action: 'rm -rf' },
       { type: 'prompt/send', text: 'x', images: [{ mimeType: 'text/html', data: 'PGI+' }] },
       { type: 'prompt/send', text: 'x', images: [{ mimeType: 'image/png', data: '<script>' }] },
-      { type: 'prompt/send', text: 'x', mentions: [42] }, { type: 'config/set', configId: 'a', value: { x: 1 } },
+      { type: 'prompt/send', text: 'x', mentions: [42] }, { type: 'composer/draft', text: 'x'.repeat(1_000_001) },
+      { type: 'composer/draft', text: 'x', images: [{ mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }] }, { type: 'config/set', configId: 'a', value: { x: 1 } },
       { type: 'location/open', path: '/a', line: -1 }, { type: 'diff/open', itemId: 'i', index: 1.5 },
       { type: 'write/action', action: 'acceptEverything', id: 'r1' }, { type: 'change/action', action: 'keep', turnId: 5 }]) {
       assert.equal(parseViewMessage(bad), undefined, JSON.stringify(bad));

@@ -1,0 +1,92 @@
+// What the user typed and has not sent is theirs. The prompt box keeps its text when the view is
+// hidden (VS Code throws the page away and builds a new one) and across a window reload; messages
+// queued while the agent worked survive the reload too, held until the user goes on.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { openChat, scriptedAgentSettings } from './support.mjs';
+
+export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
+  turns: [
+    { match: '^Plan the release$', steps: [{ type: 'text', text: 'Reading the changelog…' }, { type: 'awaitFile', path: '{{cwd}}/.never' }] },
+    { steps: [{ type: 'text', text: 'Answered.' }] },
+  ],
+});
+
+export default async function ({ page, log, shotsDir }) {
+  let { view, prompt } = await openChat(page, { patient: true });
+
+  // A message queued during a turn.
+  await prompt.fill('Plan the release');
+  await prompt.press('Enter');
+  await view.locator('.message.agent', { hasText: 'Reading the changelog…' }).waitFor({ timeout: 30_000 });
+  await prompt.fill('Also update the README');
+  await prompt.press('Enter');
+  await view.locator('#queue .queue-item').first().waitFor({ timeout: 10_000 });
+
+  // Typed, not sent; the view is hidden and shown again: a new page, with the text back.
+  const draft = 'Rename the parser module and keep\nthe old name as an alias';
+  await prompt.fill(draft);
+  await hideAndShow(page, view);
+  await waitForValue(prompt, draft);
+  await page.screenshot({ path: path.join(shotsDir, 'draft-kept.png') });
+  log('an unsent draft survives hiding the view');
+
+  // The window reloads: the draft and the queued message are back; the queue holds and says why.
+  await page.reload();
+  ({ view, prompt } = await reopenChat(page));
+  await waitForValue(prompt, draft);
+  await view.locator('#queue .queue-item .queue-text', { hasText: 'Also update the README' }).waitFor({ timeout: 30_000 });
+  await view.getByText(/queued before the reload was not sent/).first().waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: path.join(shotsDir, 'draft-after-reload.png') });
+  log('the draft and the queued message survive a window reload; the queue is held');
+
+  // Send now sends the queued message (a new session: the agent process of the old window is gone).
+  await view.locator('#queue .queue-item').first().getByRole('button', { name: /^Send now/ }).click();
+  await view.locator('.message.user', { hasText: 'Also update the README' }).waitFor({ timeout: 30_000 });
+  await view.locator('.message.agent', { hasText: 'Answered.' }).last().waitFor({ timeout: 30_000 });
+  assert.equal(await prompt.inputValue(), draft, 'the draft stays in the prompt box');
+  log('the restored queued message is sent with Send now');
+
+  // Sent: the prompt box is empty, and stays empty on a new page.
+  await prompt.press('Enter');
+  await view.locator('.message.user', { hasText: 'Rename the parser module' }).waitFor({ timeout: 30_000 });
+  await view.locator('.message.agent', { hasText: 'Answered.' }).nth(1).waitFor({ timeout: 30_000 });
+  await hideAndShow(page, view);
+  assert.equal(await prompt.inputValue(), '', 'a sent message is not restored');
+}
+
+async function hideAndShow(page, view) {
+  await view.locator('body').evaluate(() => { window.beforeHiding = true; });
+  await page.getByRole('tab', { name: /Explorer/ }).click();
+  await page.getByRole('tab', { name: /Switchboard/ }).click();
+  await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  assert.equal(await view.locator('body').evaluate(() => window.beforeHiding ?? false), false, 'a new page');
+}
+
+async function waitForValue(prompt, expected) {
+  for (const end = Date.now() + 10_000; Date.now() < end;) {
+    if (await prompt.inputValue() === expected) return;
+    await prompt.page().waitForTimeout(100);
+  }
+  assert.equal(await prompt.inputValue(), expected, 'the unsent text is back in the prompt box');
+}
+
+
+/**
+ * After a reload the side bar may already show Switchboard, or be about to: a click on its tab then
+ * closes it. Click only while the chat has not come up, and again if that click closed it.
+ */
+async function reopenChat(page) {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const ready = view.locator('body[data-ready="true"]');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ready.waitFor({ timeout: 20_000 });
+      return { view, prompt: view.locator('#prompt') };
+    } catch (err) {
+      if (attempt === 4) throw err;
+      await page.getByRole('tab', { name: /Switchboard/ }).click();
+    }
+  }
+}
