@@ -150,6 +150,25 @@ describe('Hostile agent', function () {
     assert.equal(sb.chat.items.filter(i => i.kind === 'permission').length, 2, dump(sb.chat.items));
   });
 
+  it('terminal.confirmCommands: a command that is only part of the command line the user allowed still waits for the user', async () => {
+    await setting('terminal.confirmCommands', true);
+    // Claude's shape: the permission names the whole shell string, terminal/create runs a string.
+    // The user allowed an echo; the agent runs what the echo only printed.
+    const { log, done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'ask-2', title: '`echo rm -rf no-such-dir`', kind: 'execute', rawInput: { command: 'echo rm -rf no-such-dir' } } },
+      { type: 'terminal', command: 'rm -rf no-such-dir' },
+    ]);
+    const permission = await openQuestion("the agent's own permission request");
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    const question = await waitFor('the confirmation of a command the user did not allow', () => sb.chat.items.find((i): i is Permission =>
+      i.kind === 'permission' && i.id !== permission.id && i.permission.outcome === undefined));
+    assert.match(question.permission.title, /rm -rf no-such-dir without having asked/);
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    const refused = await outcome(log, 1);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
+    await done;
+  });
+
   // ---- 12. precise refusals ---------------------------------------------------------------------
 
   it('a path with a NUL byte or an invalid environment gets -32602 at once', async () => {
