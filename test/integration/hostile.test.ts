@@ -221,6 +221,30 @@ describe('Hostile agent', function () {
     }
   });
 
+  it('a file name with bidirectional controls is escaped in the titles of the tool diff and the Agent Changes diff', async () => {
+    const evil = path.join(ws, 'hostile-it', 'changed\u202Etxt.sh');
+    fs.mkdirSync(path.dirname(evil), { recursive: true });
+    fs.rmSync(evil, { force: true });
+    const { done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'bidi-3', title: 'Create a script', kind: 'edit', content: [{ type: 'diff', path: evil, oldText: null, newText: '#!/bin/sh\n' }] } },
+      { type: 'write', path: evil, content: '#!/bin/sh\n' },
+    ]);
+    const permission = await openQuestion('the permission request');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.input instanceof vscode.TabInputTextDiff);
+    // A permission with a diff opens the tool call's diff by itself.
+    const toolTab = await waitFor('the tool diff tab', () => diffTabs().find(t => (t.input as vscode.TabInputTextDiff).modified.scheme === 'switchboard-diff'));
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    await done;
+    const turnId = await waitFor('the change in Agent Changes', () => sb.review.views().find(v => v.files.some(f => f.path === evil))?.turnId);
+    await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId, path: evil });
+    const changeTab = await waitFor('the Agent Changes diff tab', () => diffTabs().find(t => (t.input as vscode.TabInputTextDiff).modified.scheme === 'file'));
+    fs.rmSync(evil, { force: true });
+    for (const t of [toolTab.label, changeTab.label]) {
+      assert.ok(!/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/.test(t), `no raw bidi control in ${JSON.stringify(t)}`);
+      assert.match(t, /changed<U\+202E>txt\.sh/);
+    }
+  });
+
   // ---- 9. options are shown for what they do ----------------------------------------------------
 
   it('records a permission answer by the option kind, and flags a name that contradicts it', async () => {
