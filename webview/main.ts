@@ -8,7 +8,7 @@ import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChang
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView } from '../src/common/transcript';
 import { matchCommands } from '../src/common/sessionMeta';
-import { escapeBidi } from '../src/common/bidi';
+import { escapeBidi, fileLabel } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
 import { isAllow, isReject, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
@@ -494,9 +494,9 @@ function buildWrites(writes: readonly PendingWriteView[]): void {
   writesEl.hidden = writes.length === 0;
   const act = (action: WriteAction, id: string) => () => send({ type: 'write/action', action, id });
   writesEl.replaceChildren(...writes.map(w => {
-    const name = escapeBidi(w.path.split(/[\\/]/).pop()!);
+    const name = fileLabel(w.path);
     const card = h('article', 'write-review', { 'aria-label': wantsTo(w.agentName, w.isNewFile, name) });
-    card.append(h('div', 'write-title', { title: w.path }, wantsTo(w.agentName, w.isNewFile, name)));
+    card.append(h('div', 'write-title', { title: escapeBidi(w.path) }, wantsTo(w.agentName, w.isNewFile, name)));
     card.append(h('div', 'diff-state held', {}, l10n.t('Held: nothing is written until you accept.')));
     if (w.conflicts) card.append(h('div', 'write-conflicts', {}, w.conflicts === 1 ? l10n.t('1 conflict with your edits: Accept asks you what to keep.') : l10n.t('{0} conflicts with your edits: Accept asks you what to keep.', w.conflicts)));
     const row = h('div', 'actions');
@@ -531,9 +531,9 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       const key = `${turn.turnId}|${f.path}`;
       const row = h('div', 'change-file', { 'data-k': key });
       // A disclosure button (not <summary>: the file's own buttons may not sit inside another control).
-      const name = f.path.split(/[\\/]/).pop()!;
+      const name = fileLabel(f.path);
       const open = openFiles.has(key);
-      const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: f.path });
+      const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: escapeBidi(f.path) });
       toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
         h('span', 'change-name', {}, f.kind === 'created' ? l10n.t('{0} (created)', name) : f.kind === 'deleted' ? l10n.t('{0} (deleted)', name) : name),
         h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`));

@@ -13,3 +13,8 @@ export function hasBidi(text: string): boolean {
   BIDI.lastIndex = 0;
   return BIDI.test(text);
 }
+
+/** The file name of `filePath` (either separator), escaped: what titles, dialogs and lists show. */
+export function fileLabel(filePath: string): string {
+  return escapeBidi(filePath.split(/[\\/]/).pop() || filePath);
+}

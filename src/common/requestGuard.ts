@@ -35,16 +35,23 @@ export function commandProblem(command: string, args: readonly string[] | null |
 
 const normalize = (s: string) => s.replace(/[`'"]/g, '').replace(/\s+/g, ' ').trim();
 
-/** What a permission request asked to run: its title and its raw input's command, as text. */
+/**
+ * What a permission request asked to run: its title and its raw input's command, each normalized,
+ * one per line (normalizing folds any newline inside them, so the lines are exactly these two).
+ */
 export function permissionCommandText(toolCall: { title?: string | null; rawInput?: unknown }): string {
   const raw = toolCall.rawInput as { command?: unknown; cmd?: unknown } | null | undefined;
   const command = raw && typeof raw === 'object' ? raw.command ?? raw.cmd : undefined;
   const parts = [toolCall.title ?? '', Array.isArray(command) ? command.join(' ') : typeof command === 'string' ? command : ''];
-  return normalize(parts.join('\n'));
+  return parts.map(normalize).join('\n');
 }
 
-/** True when one of the texts the user allowed this turn names exactly this command line. */
+/**
+ * True when one of the requests the user allowed this turn named exactly this command line (as its
+ * command or its whole title). A part of an allowed line is not it: allowing `echo rm -rf x` or
+ * `git push --dry-run` never permits `rm -rf x` or `git push`.
+ */
 export function commandPermitted(allowed: readonly string[], command: string, args: readonly string[]): boolean {
   const line = normalize([command, ...args].join(' '));
-  return line !== '' && allowed.some(text => (` ${text} `).includes(` ${line} `));
+  return line !== '' && allowed.some(text => text.split('\n').includes(line));
 }

@@ -2,8 +2,8 @@
 // whole change in VS Code's diff editor. Snippet diffs (Claude's old_string → new_string) are first
 // resolved to whole files (EditResolver). Both sides are served by the one in-memory diff provider
 // that the write reviews use too (host/fs/diffContent.ts); this store is bounded.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileLabel } from '../common/bidi';
 import type * as acp from '@agentclientprotocol/sdk';
 import { DiffContentProvider } from './fs/diffContent';
 import { EditResolver } from './review/editResolver';
@@ -68,7 +68,7 @@ export class ToolDiffs implements vscode.Disposable {
       return;
     }
     await vscode.commands.executeCommand('vscode.diff', this.uri(entry, 'before'), this.uri(entry, 'after'),
-      vscode.l10n.t({ message: "{0} (agent's change)", args: [path.basename(entry.path)], comment: 'Title of a diff editor; {0} is a file name' }), { preview: true, preserveFocus: options.preserveFocus });
+      vscode.l10n.t({ message: "{0} (agent's change)", args: [fileLabel(entry.path)], comment: 'Title of a diff editor; {0} is a file name' }), { preview: true, preserveFocus: options.preserveFocus });
   }
 
   private uri(entry: Entry, side: string): vscode.Uri {

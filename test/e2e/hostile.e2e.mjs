@@ -1,7 +1,8 @@
 // What a hostile agent tries against the UI, with the real keyboard: a stray Enter on the
 // "outside the workspace" dialog, a stray digit while a permission card waits, Escape closing the
 // slash-command picker mid-turn, an option named "Reject" that allows always, a file name with a
-// right-to-left override, and a code block inside a list streamed in pieces.
+// right-to-left override (in a dialog and in the changed-files list), and a code block inside a
+// list streamed in pieces.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +26,7 @@ export const settings = ({ repoRoot, node24 }) => {
         { type: 'update', update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the code' }] } },
         { type: 'sleep', ms: 8000 }, { type: 'text', text: 'slow done' },
       ] },
+      { match: '^bidi', steps: [{ type: 'write', path: '{{cwd}}/changed\u202Etxt.sh', content: '#!/bin/sh\n' }] },
       { match: '^fence', steps: [
         { type: 'text', text: FENCE[0], messageId: 'm1' }, { type: 'sleep', ms: 400 },
         { type: 'text', text: FENCE[1], messageId: 'm1' }, { type: 'sleep', ms: 400 },
@@ -111,6 +113,21 @@ export default async function ({ page, log, shotsDir }) {
   await page.screenshot({ path: path.join(shotsDir, 'hostile-fence.png') });
   check(() => assert.deepEqual(codes.map(c => c.trim()), ['npm install\n\nnpm test'], `one code block with both commands: ${JSON.stringify(codes)}`));
   log('the fenced block inside the list checked');
+
+  // 12: a file with a right-to-left override in its name is listed escaped among the changed files.
+  before = await turnsDone();
+  await send(view, 'bidi');
+  const writeCard = view.locator('#writes .write-review');
+  await writeCard.waitFor({ timeout: 30_000 });
+  await writeCard.getByRole('button', { name: 'Accept', exact: true }).click();
+  await waitCount(turnsDone, before + 1);
+  const changed = view.locator('#changes .change-name', { hasText: 'changed' }).first();
+  await changed.waitFor({ timeout: 15_000 });
+  const listed = await changed.innerText();
+  await page.screenshot({ path: path.join(shotsDir, 'hostile-changed-files.png') });
+  check(() => assert.ok(!listed.includes('\u202E'), `the changed-files list shows no raw right-to-left override: ${JSON.stringify(listed)}`));
+  check(() => assert.match(listed, /changed<U\+202E>txt\.sh/));
+  log('the changed-files list checked');
   if (failures.length) throw new Error(`${failures.length} expectation(s) failed:\n- ${failures.join('\n- ')}`);
 }
 

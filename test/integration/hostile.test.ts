@@ -150,6 +150,25 @@ describe('Hostile agent', function () {
     assert.equal(sb.chat.items.filter(i => i.kind === 'permission').length, 2, dump(sb.chat.items));
   });
 
+  it('terminal.confirmCommands: a command that is only part of the command line the user allowed still waits for the user', async () => {
+    await setting('terminal.confirmCommands', true);
+    // Claude's shape: the permission names the whole shell string, terminal/create runs a string.
+    // The user allowed an echo; the agent runs what the echo only printed.
+    const { log, done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'ask-2', title: '`echo rm -rf no-such-dir`', kind: 'execute', rawInput: { command: 'echo rm -rf no-such-dir' } } },
+      { type: 'terminal', command: 'rm -rf no-such-dir' },
+    ]);
+    const permission = await openQuestion("the agent's own permission request");
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    const question = await waitFor('the confirmation of a command the user did not allow', () => sb.chat.items.find((i): i is Permission =>
+      i.kind === 'permission' && i.id !== permission.id && i.permission.outcome === undefined));
+    assert.match(question.permission.title, /rm -rf no-such-dir without having asked/);
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    const refused = await outcome(log, 1);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
+    await done;
+  });
+
   // ---- 12. precise refusals ---------------------------------------------------------------------
 
   it('a path with a NUL byte or an invalid environment gets -32602 at once', async () => {
@@ -199,6 +218,30 @@ describe('Hostile agent', function () {
     for (const t of titles) {
       assert.ok(!/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/.test(t), `no raw bidi control in ${JSON.stringify(t)}`);
       assert.match(t, /<U\+202E>/);
+    }
+  });
+
+  it('a file name with bidirectional controls is escaped in the titles of the tool diff and the Agent Changes diff', async () => {
+    const evil = path.join(ws, 'hostile-it', 'changed\u202Etxt.sh');
+    fs.mkdirSync(path.dirname(evil), { recursive: true });
+    fs.rmSync(evil, { force: true });
+    const { done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'bidi-3', title: 'Create a script', kind: 'edit', content: [{ type: 'diff', path: evil, oldText: null, newText: '#!/bin/sh\n' }] } },
+      { type: 'write', path: evil, content: '#!/bin/sh\n' },
+    ]);
+    const permission = await openQuestion('the permission request');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.input instanceof vscode.TabInputTextDiff);
+    // A permission with a diff opens the tool call's diff by itself.
+    const toolTab = await waitFor('the tool diff tab', () => diffTabs().find(t => (t.input as vscode.TabInputTextDiff).modified.scheme === 'switchboard-diff'));
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    await done;
+    const turnId = await waitFor('the change in Agent Changes', () => sb.review.views().find(v => v.files.some(f => f.path === evil))?.turnId);
+    await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId, path: evil });
+    const changeTab = await waitFor('the Agent Changes diff tab', () => diffTabs().find(t => (t.input as vscode.TabInputTextDiff).modified.scheme === 'file'));
+    fs.rmSync(evil, { force: true });
+    for (const t of [toolTab.label, changeTab.label]) {
+      assert.ok(!/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/.test(t), `no raw bidi control in ${JSON.stringify(t)}`);
+      assert.match(t, /changed<U\+202E>txt\.sh/);
     }
   });
 

@@ -54,6 +54,14 @@ describe('hostile: request checks', () => {
     assert.ok(!commandPermitted(allowed, 'npm', ['test', '&&', 'rm', '-rf', '~']));
     assert.ok(!commandPermitted(allowed, 'npm', ['tes']));
     assert.ok(!commandPermitted([], 'ls', []));
+    // A part of an allowed command line is another command.
+    assert.ok(!commandPermitted(allowed, 'ls', []), 'bash -lc ls does not permit ls');
+    const echo = [permissionCommandText({ title: '`echo rm -rf ~`', rawInput: { command: 'echo rm -rf ~' } })];
+    assert.ok(!commandPermitted(echo, 'rm -rf ~', []));
+    assert.ok(!commandPermitted(echo, 'rm', ['-rf', '~']));
+    assert.ok(commandPermitted(echo, 'echo rm -rf ~', []), 'the whole title (Claude shows the command) names it');
+    const push = [permissionCommandText({ title: 'Run git push --dry-run', rawInput: { command: 'git push --dry-run' } })];
+    assert.ok(!commandPermitted(push, 'git', ['push']));
   });
 });
 

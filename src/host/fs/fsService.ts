@@ -14,6 +14,7 @@ import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
+import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
@@ -239,7 +240,7 @@ export class FsService extends Disposable {
     this.content.set(right, w.after);
     const write: AppliedWrite = {
       ...w, id, time: Date.now(),
-      openDiff: () => this.reviewManager.showDiff(left, right, `${path.basename(w.path)}: ${w.before === undefined ? 'created' : 'changed'} by ${w.agentName}`),
+      openDiff: () => this.reviewManager.showDiff(left, right, `${fileLabel(w.path)}: ${w.before === undefined ? 'created' : 'changed'} by ${w.agentName}`),
       undo: () => this.undo(write, target),
     };
     this.writes.push(write);
@@ -260,7 +261,7 @@ export class FsService extends Disposable {
     const current = await readCurrent(target);
     if (write.before === undefined) {
       if (current.text !== write.after) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since {1} created it; it was not deleted.', path.basename(write.path), write.agentName));
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since {1} created it; it was not deleted.', fileLabel(write.path), write.agentName));
         return false;
       }
       const edit = new vscode.WorkspaceEdit();
@@ -272,7 +273,7 @@ export class FsService extends Disposable {
       : merge3(write.after, current.text, write.before, 'ours');
     if (merged.conflicts.length) {
       void vscode.window.showWarningMessage(
-        merged.conflicts.length === 1 ? vscode.l10n.t("Undid {0}'s edit to {1} except 1 place you changed since.", write.agentName, path.basename(write.path)) : vscode.l10n.t("Undid {0}'s edit to {1} except {2} places you changed since.", write.agentName, path.basename(write.path), merged.conflicts.length));
+        merged.conflicts.length === 1 ? vscode.l10n.t("Undid {0}'s edit to {1} except 1 place you changed since.", write.agentName, fileLabel(write.path)) : vscode.l10n.t("Undid {0}'s edit to {1} except {2} places you changed since.", write.agentName, fileLabel(write.path), merged.conflicts.length));
     }
     const opened = doc ?? await vscode.workspace.openTextDocument(vscode.Uri.file(target.real));
     await this.replaceText(opened, opened.getText(), merged.text, target);

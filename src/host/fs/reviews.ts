@@ -8,7 +8,7 @@
 // both; Accept asks for those choices first and never makes them itself.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { escapeBidi } from '../../common/bidi';
+import { escapeBidi, fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import type { Resolution } from '../../common/fs/merge';
 import { ReviewConflict, ReviewMerge } from '../../common/fs/reviewMerge';
@@ -192,8 +192,8 @@ export class ReviewManager extends Disposable {
           this.stale.delete(id);
           if (this.question?.reviewId === id) this.question.hide();
           this.remember(id, outcome.decision === 'cancelled'
-            ? vscode.l10n.t({ message: 'Nothing was written to {0}: its review ended because {1}.', args: [path.basename(req.path), outcome.reason], comment: '{1} is a reason in English, e.g. "the agent withdrew its request"' })
-            : outcome.decision === 'reject' ? vscode.l10n.t('The edit to {0} was already rejected.', path.basename(req.path)) : vscode.l10n.t('The edit to {0} was already accepted.', path.basename(req.path)));
+            ? vscode.l10n.t({ message: 'Nothing was written to {0}: its review ended because {1}.', args: [fileLabel(req.path), outcome.reason], comment: '{1} is a reason in English, e.g. "the agent withdrew its request"' })
+            : outcome.decision === 'reject' ? vscode.l10n.t('The edit to {0} was already rejected.', fileLabel(req.path)) : vscode.l10n.t('The edit to {0} was already accepted.', fileLabel(req.path)));
           this.log.info(`Review of ${req.path}: ${outcome.decision}${outcome.decision === 'cancelled' ? ` (${outcome.reason})` : ''}`);
           if (outcome.decision !== 'cancelled') completeWalkthroughStep('changeReviewed');
           this.fire();
@@ -252,7 +252,7 @@ export class ReviewManager extends Disposable {
   private ask(review: Pending, c: ReviewConflict): Promise<Resolution | undefined> {
     this.question?.hide();
     const pick = vscode.window.createQuickPick<ConflictChoice>();
-    pick.title = vscode.l10n.t("{0}: conflict {1} of {2} with {3}'s edit", path.basename(review.path), c.index + 1, review.merge.conflicts.length, review.agentName);
+    pick.title = vscode.l10n.t("{0}: conflict {1} of {2} with {3}'s edit", fileLabel(review.path), c.index + 1, review.merge.conflicts.length, review.agentName);
     pick.placeholder = vscode.l10n.t('Lines {0}–{1} of the proposal: what should the file keep?', c.startLine + 1, c.endLine);
     pick.items = conflictChoices(c, review.agentName);
     pick.ignoreFocusOut = true;

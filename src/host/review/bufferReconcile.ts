@@ -4,8 +4,8 @@
 // disk version) and the user's edits are applied again on top, merged three-way (disk before, the
 // buffer, disk after; common/review/reconcile.ts): the tab stays dirty with both, overlaps are
 // marked as conflicts, and the user is told at once.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileLabel } from '../../common/bidi';
 import { lineEdits } from '../../common/fs/merge';
 import type { Logger } from '../../common/logger';
 import { reconcileBuffer } from '../../common/review/reconcile';
@@ -18,7 +18,7 @@ export interface ReconcileResult {
 export async function reconcileDirtyBuffer(filePath: string, diskBefore: string, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
   const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
   if (!doc?.isDirty) return undefined;
-  const name = path.basename(filePath);
+  const name = fileLabel(filePath);
   if (diskAfter === null) {
     void vscode.window.showWarningMessage(vscode.l10n.t("{0} deleted {1} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.", agentName, name));
     return undefined;

@@ -1,8 +1,8 @@
 // Where the user reviews what the agent changed: a tree view (turn → file → hunk), CodeLens and
 // decorations on the changed lines in the editor, and a diff of baseline vs the file as it is now.
 // All of it reads the ChangeTracker and refreshes when it changes.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import type { ChangeTracker, TurnView } from './changeTracker';
 
@@ -86,7 +86,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
     const hunk = ref.hunkId ? this.tracker.hunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
     const line = Math.max(0, (hunk?.curLine ?? 1) - 1);
-    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t({ message: "{0} (agent's changes)", args: [path.basename(ref.path)], comment: 'Title of a diff editor; {0} is a file name' }),
+    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t({ message: "{0} (agent's changes)", args: [fileLabel(ref.path)], comment: 'Title of a diff editor; {0} is a file name' }),
       { preview: true, selection: new vscode.Range(line, 0, line, 0) });
   }
 
@@ -127,6 +127,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       case 'file': {
         const uri = vscode.Uri.file(node.path);
         const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.Collapsed);
+        item.label = fileLabel(node.path); // not the raw name VS Code would take from the URI
         item.description = node.kind === 'created' ? vscode.l10n.t({ message: 'created +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent created; {0} lines added, {1} removed' }) : node.kind === 'deleted' ? vscode.l10n.t({ message: 'deleted +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent deleted; {0} lines added, {1} removed' }) : `+${node.added} -${node.removed}`;
         item.contextValue = 'switchboard.file';
         item.command = { command: 'switchboard.openChangeDiff', title: vscode.l10n.t('Open Diff'), arguments: [{ turnId: node.turnId, path: node.path }] };
