@@ -81,7 +81,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** Opens the chat as an editor tab (it shares state with the side-bar view). */
   openInEditor(): void {
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_ID + '.editor', 'Switchboard Chat', vscode.ViewColumn.Beside, {
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_ID + '.editor', vscode.l10n.t({ message: 'Switchboard Chat', comment: 'Title of the editor tab that shows the chat' }), vscode.ViewColumn.Beside, {
       enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');

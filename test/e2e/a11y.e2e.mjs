@@ -4,6 +4,7 @@
 //    changed-files list, in the dark and in both high-contrast themes. Report: test-results/a11y-axe.json.
 //  - A screen reader hears each answer once, when it is complete (not per chunk): the live region
 //    gets one entry per finished message, counted by a MutationObserver inside the webview.
+//  - Keyboard alone: Tab goes from the tabs to Send in document order, through every card action.
 //  - Focus never jumps: typing while the agent streams stays in the prompt box; a card that updates
 //    keeps the focus on the same control; the arrow keys move through the conversation tabs.
 import assert from 'node:assert/strict';
@@ -149,6 +150,37 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
     const permissions = announced.filter(a => a.kind === 'permission').map(a => a.text);
     assert.equal(permissions.length, 2, JSON.stringify(permissions));
     assert.match(permissions[1], /npm test -- --watch\. Options 1: Allow once, 2: Allow always, 3: Reject/);
+  });
+
+  // ---- keyboard alone: Tab walks the chat from the tabs to Send, in document order, through the
+  // cards' actions (a pending permission card, "Open diff"), the changed-files list and the prompt.
+  await view.locator('[role="tab"][aria-selected="true"]').focus();
+  const stops = [];
+  for (let i = 0; i < 100; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await view.locator('body').evaluate(n => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return null;
+      a.dataset.tabStop = String(n);
+      return { id: a.id, text: (a.getAttribute('aria-label') || a.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 50),
+        permission: a.classList.contains('permission') || !!a.closest('.permission:not(.answered)'), region: a.closest('main, section, form, header')?.id || a.closest('main, section, form, header')?.tagName };
+    }, i);
+    if (!stop) break;
+    stops.push(stop);
+    if (stop.id === 'send') break;
+  }
+  log(`Tab stops: ${stops.map(s => `${s.region}:${s.id || s.text}`).join(' | ')}`);
+  await check('Tab reaches every card action, top to bottom, and ends at Send', async () => {
+    assert.equal(stops.at(-1)?.id, 'send', 'Tab reaches the Send button');
+    const inOrder = await view.locator('body').evaluate(() => {
+      const els = [...document.querySelectorAll('[data-tab-stop]')].sort((a, b) => Number(a.dataset.tabStop) - Number(b.dataset.tabStop));
+      return els.every((el, i) => i === 0 || !!(els[i - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+    });
+    assert.ok(inOrder, 'the Tab order follows the document (no jump back up)');
+    assert.ok(stops.some(s => s.permission), 'the pending permission card (or its options) is reachable');
+    assert.ok(stops.filter(s => /^Open diff/.test(s.text)).length >= 2, 'each edit card\'s "Open diff" is reachable');
+    assert.ok(stops.some(s => s.region === 'changes' && /Keep all/.test(s.text)), '"Keep all" of the changed files is reachable');
+    assert.ok(stops.some(s => s.id === 'prompt'), 'the prompt box is reachable');
   });
 
   // ---- axe: dark, high contrast dark, high contrast light -----------------------------------------

@@ -20,7 +20,9 @@ for (const l of lines) console.log(l);
 `;
 
 export const workspaceFiles = { 'test/greet.test.mjs': TEST_FILE };
-export const timeout = 240;
+// A hard ceiling against a hang, not a speed check: the session is played twice (one per theme);
+// 150 s is usual on 2 busy cores, but one run passed 240 s still progressing (load average 13).
+export const timeout = 480;
 
 export const settings = ({ repoRoot, node24 }) => {
   const script = {

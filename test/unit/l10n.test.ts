@@ -18,6 +18,26 @@ describe('localization', () => {
     fs.rmSync(out, { recursive: true, force: true });
   });
 
+  it('the host passes no raw text to what the user sees (vscode.l10n.t instead)', () => {
+    // Literal text as a notification, an editor tab title, a start error shown in the chat, or a
+    // title / placeholder / tooltip / label of a quick pick, tree item or status bar item.
+    const rules = [
+      /show(Information|Warning|Error)Message\(\s*['"`]/,
+      /createWebviewPanel\([^,]+,\s*['"`]/,
+      /new AgentStartError\(\s*['"`]/,
+      /\b(title|placeholder|placeHolder|prompt|tooltip|label|detail|description)\s*[:=]\s*['"`][A-Z]/,
+    ];
+    const raw: string[] = [];
+    const files = ['src/acp', 'src/host', 'src/session', 'src/views'].flatMap(d => fs.readdirSync(d, { recursive: true }).map(f => path.join(d, String(f))))
+      .concat('src/extension.ts').filter(f => f.endsWith('.ts'));
+    for (const f of files) {
+      fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
+        if (rules.some(r => r.test(line)) && !/CLIENT_INFO/.test(line)) raw.push(`${f}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
+    }
+    assert.deepEqual(raw, []);
+  });
+
   it('user-facing manifest strings are %placeholders%', () => {
     const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
     const literal: string[] = [];
