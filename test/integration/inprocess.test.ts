@@ -52,6 +52,54 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
   }
 
+  // Proof of issue 11: each state of the file's tab × each decision, exact bytes on disk and in the editor.
+  // The agent is Claude-shaped: snippet diff, permission request, temp file renamed over the file,
+  // originalFile in its tool response.
+  for (const state of ['not open', 'open and clean', 'open and dirty'] as const) {
+    for (const decision of ['Keep', 'Undo', 'Undo all'] as const) {
+      it(`matrix: a file ${state}, Claude's atomic snippet edit, ${decision}: exact bytes on disk and in the editor`, async () => {
+        const file = path.join(root(), `inproc-matrix-${state.replace(/ /g, '-')}-${decision.replace(/ /g, '-')}.txt`);
+        const before = numbered(12);
+        const agent = before.replace('line 9\n', 'line nine\n');
+        const user = (t: string) => t.replace('line 2\n', 'user two\n');
+        fs.writeFileSync(file, before);
+        let doc: vscode.TextDocument | undefined;
+        if (state !== 'not open') {
+          doc = await vscode.workspace.openTextDocument(file);
+          const editor = await vscode.window.showTextDocument(doc);
+          if (state === 'open and dirty') await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), 'user two'));
+        }
+        await useScriptedAgent({ turns: [{ steps: [
+          { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', quiet: true },
+          { type: 'sleep', ms: 500 },
+        ] }] });
+        await turnAllowing(`edit ${path.basename(file)}`);
+        const change = await waitFor('the change to be listed', () => changeOf(file));
+        assert.equal(change.file.kind, 'modified');
+        assert.deepEqual(change.file.hunks.map(h => [h.curLine, h.added, h.removed]), [[9, 1, 1]], "only the agent's edit is listed");
+        assert.equal(fs.readFileSync(file, 'utf8'), agent, 'the agent wrote the disk');
+        const tabAfterAgent = state === 'open and dirty' ? user(agent) : agent;
+        if (doc) await waitFor(() => `the tab to show the agent's edit (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tabAfterAgent);
+        if (decision === 'Keep') sb.review.keep(change.turnId, file);
+        else if (decision === 'Undo') await sb.review.undo(change.turnId, file);
+        else await sb.review.undo(change.turnId);
+        assert.equal(changeOf(file), undefined, 'nothing left to decide');
+        // Undo restores the disk exactly as it was before the turn; the user's unsaved edit stays in the tab, unsaved.
+        const disk = decision === 'Keep' ? agent : before;
+        assert.equal(fs.readFileSync(file, 'utf8'), disk, 'bytes on disk');
+        if (doc) {
+          const tab = decision === 'Keep' ? tabAfterAgent : state === 'open and dirty' ? user(before) : before;
+          await waitFor(() => `the tab to hold ${JSON.stringify(tab)} (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tab, 5000);
+          assert.equal(doc.isDirty, state === 'open and dirty', 'only the user\'s own edit is unsaved');
+          if (doc.isDirty) {
+            assert.equal(await doc.save(), true, 'saving is no conflict');
+            assert.equal(fs.readFileSync(file, 'utf8'), tab, 'the save writes what the tab shows');
+          }
+        }
+      });
+    }
+  }
+
   it('Claude edits a closed file by renaming a temp file over it: listed as modified, Undo all restores it', async () => {
     const file = path.join(root(), 'inproc-closed.txt');
     const before = numbered(30);
