@@ -47,6 +47,19 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     await done;
   }
 
+  /** A git repository in the workspace with tracked.txt committed as 'committed\n'. */
+  function trackedRepo(name: string) {
+    const repo = path.join(root(), name);
+    fs.mkdirSync(repo, { recursive: true });
+    const file = path.join(repo, 'tracked.txt');
+    fs.writeFileSync(file, 'committed\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', 'tracked.txt');
+    git('commit', '-qm', 'init');
+    return { repo, file };
+  }
+
   function changeOf(file: string) {
     const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
@@ -140,14 +153,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
   });
 
   it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {
-    const repo = path.join(root(), 'inproc-git');
-    fs.mkdirSync(repo, { recursive: true });
-    const file = path.join(repo, 'tracked.txt');
-    fs.writeFileSync(file, 'committed\n');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
-    git('init', '-q');
-    git('add', 'tracked.txt');
-    git('commit', '-qm', 'init');
+    const { file } = trackedRepo('inproc-git');
     await useScriptedAgent({ turns: [{ steps: [
       { type: 'claudeWrite', path: file, content: 'rewritten\n', silent: true },
       { type: 'sleep', ms: 2000 },
@@ -157,6 +163,33 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(change.file.kind, 'modified');
     await sb.review.undo(change.turnId);
     assert.equal(fs.readFileSync(file, 'utf8'), 'committed\n');
+  });
+
+  it("git's index is read with a git found outside the workspace (the Git extension's, else PATH's absolute folders), never one the workspace holds", async function () {
+    if (process.platform === 'win32') this.skip(); // a shell script stands for the planted program
+    const { repo, file } = trackedRepo('inproc-git-planted');
+    // A program named git in the folder (the repository's or the agent's), and a relative PATH entry
+    // that would find it: what runs must never be chosen by the workspace.
+    const marker = path.join(repo, 'planted-ran');
+    // (VS Code's Git extension, in the same process, may run it too with its bare `git`: only `show` is ours.)
+    fs.writeFileSync(path.join(repo, 'git'), `#!/bin/sh\necho "$@" >> '${marker}'\necho planted\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `.${path.delimiter}${savedPath}`;
+    try {
+      await useScriptedAgent({ turns: [{ steps: [
+        { type: 'claudeWrite', path: file, content: 'rewritten\n', silent: true },
+        { type: 'sleep', ms: 2000 },
+      ] }] });
+      await sb.chat.sendPrompt('rewrite tracked');
+      const change = await waitFor('the change to be listed', () => changeOf(file));
+      const ran = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter(l => l.startsWith('show ')) : [];
+      assert.deepEqual(ran, [], 'the git program in the workspace never ran for the review');
+      assert.equal(change.file.kind, 'modified');
+      await sb.review.undo(change.turnId);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'committed\n');
+    } finally {
+      process.env.PATH = savedPath;
+    }
   });
 
   it("Claude's snippet diff is shown with context and real line numbers, once, in a file open and clean; Keep keeps it", async () => {
