@@ -47,9 +47,70 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     await done;
   }
 
+  /** A git repository in the workspace with tracked.txt committed as 'committed\n'. */
+  function trackedRepo(name: string) {
+    const repo = path.join(root(), name);
+    fs.mkdirSync(repo, { recursive: true });
+    const file = path.join(repo, 'tracked.txt');
+    fs.writeFileSync(file, 'committed\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+    git('init', '-q');
+    git('add', 'tracked.txt');
+    git('commit', '-qm', 'init');
+    return { repo, file };
+  }
+
   function changeOf(file: string) {
     const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
+  }
+
+  // Proof of issue 11: each state of the file's tab × each decision, exact bytes on disk and in the editor.
+  // The agent is Claude-shaped: snippet diff, permission request, temp file renamed over the file,
+  // originalFile in its tool response.
+  for (const state of ['not open', 'open and clean', 'open and dirty'] as const) {
+    for (const decision of ['Keep', 'Undo', 'Undo all'] as const) {
+      it(`matrix: a file ${state}, Claude's atomic snippet edit, ${decision}: exact bytes on disk and in the editor`, async () => {
+        const file = path.join(root(), `inproc-matrix-${state.replace(/ /g, '-')}-${decision.replace(/ /g, '-')}.txt`);
+        const before = numbered(12);
+        const agent = before.replace('line 9\n', 'line nine\n');
+        const user = (t: string) => t.replace('line 2\n', 'user two\n');
+        fs.writeFileSync(file, before);
+        let doc: vscode.TextDocument | undefined;
+        if (state !== 'not open') {
+          doc = await vscode.workspace.openTextDocument(file);
+          const editor = await vscode.window.showTextDocument(doc);
+          if (state === 'open and dirty') await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), 'user two'));
+        }
+        await useScriptedAgent({ turns: [{ steps: [
+          { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', quiet: true },
+          { type: 'sleep', ms: 500 },
+        ] }] });
+        await turnAllowing(`edit ${path.basename(file)}`);
+        const change = await waitFor('the change to be listed', () => changeOf(file));
+        assert.equal(change.file.kind, 'modified');
+        assert.deepEqual(change.file.hunks.map(h => [h.curLine, h.added, h.removed]), [[9, 1, 1]], "only the agent's edit is listed");
+        assert.equal(fs.readFileSync(file, 'utf8'), agent, 'the agent wrote the disk');
+        const tabAfterAgent = state === 'open and dirty' ? user(agent) : agent;
+        if (doc) await waitFor(() => `the tab to show the agent's edit (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tabAfterAgent);
+        if (decision === 'Keep') sb.review.keep(change.turnId, file);
+        else if (decision === 'Undo') await sb.review.undo(change.turnId, file);
+        else await sb.review.undo(change.turnId);
+        assert.equal(changeOf(file), undefined, 'nothing left to decide');
+        // Undo restores the disk exactly as it was before the turn; the user's unsaved edit stays in the tab, unsaved.
+        const disk = decision === 'Keep' ? agent : before;
+        assert.equal(fs.readFileSync(file, 'utf8'), disk, 'bytes on disk');
+        if (doc) {
+          const tab = decision === 'Keep' ? tabAfterAgent : state === 'open and dirty' ? user(before) : before;
+          await waitFor(() => `the tab to hold ${JSON.stringify(tab)} (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tab, 5000);
+          assert.equal(doc.isDirty, state === 'open and dirty', 'only the user\'s own edit is unsaved');
+          if (doc.isDirty) {
+            assert.equal(await doc.save(), true, 'saving is no conflict');
+            assert.equal(fs.readFileSync(file, 'utf8'), tab, 'the save writes what the tab shows');
+          }
+        }
+      });
+    }
   }
 
   it('Claude edits a closed file by renaming a temp file over it: listed as modified, Undo all restores it', async () => {
@@ -92,14 +153,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
   });
 
   it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {
-    const repo = path.join(root(), 'inproc-git');
-    fs.mkdirSync(repo, { recursive: true });
-    const file = path.join(repo, 'tracked.txt');
-    fs.writeFileSync(file, 'committed\n');
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
-    git('init', '-q');
-    git('add', 'tracked.txt');
-    git('commit', '-qm', 'init');
+    const { file } = trackedRepo('inproc-git');
     await useScriptedAgent({ turns: [{ steps: [
       { type: 'claudeWrite', path: file, content: 'rewritten\n', silent: true },
       { type: 'sleep', ms: 2000 },
@@ -109,6 +163,33 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(change.file.kind, 'modified');
     await sb.review.undo(change.turnId);
     assert.equal(fs.readFileSync(file, 'utf8'), 'committed\n');
+  });
+
+  it("git's index is read with a git found outside the workspace (the Git extension's, else PATH's absolute folders), never one the workspace holds", async function () {
+    if (process.platform === 'win32') this.skip(); // a shell script stands for the planted program
+    const { repo, file } = trackedRepo('inproc-git-planted');
+    // A program named git in the folder (the repository's or the agent's), and a relative PATH entry
+    // that would find it: what runs must never be chosen by the workspace.
+    const marker = path.join(repo, 'planted-ran');
+    // (VS Code's Git extension, in the same process, may run it too with its bare `git`: only `show` is ours.)
+    fs.writeFileSync(path.join(repo, 'git'), `#!/bin/sh\necho "$@" >> '${marker}'\necho planted\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `.${path.delimiter}${savedPath}`;
+    try {
+      await useScriptedAgent({ turns: [{ steps: [
+        { type: 'claudeWrite', path: file, content: 'rewritten\n', silent: true },
+        { type: 'sleep', ms: 2000 },
+      ] }] });
+      await sb.chat.sendPrompt('rewrite tracked');
+      const change = await waitFor('the change to be listed', () => changeOf(file));
+      const ran = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter(l => l.startsWith('show ')) : [];
+      assert.deepEqual(ran, [], 'the git program in the workspace never ran for the review');
+      assert.equal(change.file.kind, 'modified');
+      await sb.review.undo(change.turnId);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'committed\n');
+    } finally {
+      process.env.PATH = savedPath;
+    }
   });
 
   it("Claude's snippet diff is shown with context and real line numbers, once, in a file open and clean; Keep keeps it", async () => {

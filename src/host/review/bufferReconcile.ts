@@ -26,6 +26,33 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
   const buffer = doc.getText();
   if (buffer === diskAfter) return undefined;
   const { text, conflicts } = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
+  await reloadThenSet(doc, diskAfter, text, log);
+  log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
+  const message = conflicts > 1
+    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; {2} places where you both changed the same lines are marked as a conflict in the file.', agentName, name, conflicts)
+    : conflicts
+    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; 1 place where you both changed the same lines is marked as a conflict in the file.', agentName, name)
+    : vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version: save to keep both.', agentName, name);
+  void vscode.window.showWarningMessage(message, vscode.l10n.t('Show File')).then(choice => {
+    if (choice) void vscode.window.showTextDocument(doc);
+  });
+  return { conflicts };
+}
+
+/**
+ * Undo of an agent's change in a file whose tab has unsaved edits: the disk gets `diskText` (the
+ * undo applied to what the disk holds), the tab `bufferText` (the undo applied to the buffer), still
+ * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
+ */
+export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger): Promise<void> {
+  const old = await vscode.workspace.fs.readFile(doc.uri);
+  const bom = old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
+  await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(bom + diskText));
+  await reloadThenSet(doc, diskText, bufferText, log);
+}
+
+/** Reverts the tab to the disk (VS Code then knows the disk's version), then sets its text to `text` (unsaved). */
+async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, log: Logger): Promise<void> {
   const previous = vscode.window.activeTextEditor;
   // "Revert File" acts on the active editor: make this one active (without taking the focus if its
   // group is the active one), revert it to the disk, and never revert anything else.
@@ -39,21 +66,11 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
   const now = doc.getText();
-  if (now !== diskAfter) log.warn(`Could not reload ${filePath} from disk before merging the unsaved edits into the agent's version`);
+  if (now !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
   const edit = new vscode.WorkspaceEdit();
   for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
-  if (edit.size && !(await vscode.workspace.applyEdit(edit))) log.warn(`Could not merge the unsaved edits into ${filePath}`);
+  if (edit.size && !(await vscode.workspace.applyEdit(edit))) log.warn(`Could not merge the unsaved edits into ${doc.uri.fsPath}`);
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
-  log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
-  const message = conflicts > 1
-    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; {2} places where you both changed the same lines are marked as a conflict in the file.', agentName, name, conflicts)
-    : conflicts
-    ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; 1 place where you both changed the same lines is marked as a conflict in the file.', agentName, name)
-    : vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version: save to keep both.', agentName, name);
-  void vscode.window.showWarningMessage(message, vscode.l10n.t('Show File')).then(choice => {
-    if (choice) void vscode.window.showTextDocument(doc);
-  });
-  return { conflicts };
 }

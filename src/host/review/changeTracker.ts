@@ -12,7 +12,8 @@ import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { diffMetaOf } from '../../common/review/snippet';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
-import { reconcileDirtyBuffer } from './bufferReconcile';
+import { merge3 } from '../../common/fs/merge';
+import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync } from './diskSources';
 import { completeWalkthroughStep } from '../walkthrough';
 import { FileSnapshots } from './fileSnapshots';
@@ -248,13 +249,34 @@ export class ChangeTracker extends Disposable {
           target.text = indexed;
         }
       }
-      if (target) await writeFile(f, target.text);
-      this.snapshots.remember(f, target?.text ?? undefined);
+      const onDisk = target ? await this.writeUndone(f, now, target.text) : undefined;
+      this.snapshots.remember(f, onDisk ?? undefined);
     }
     this.cleanup(turnId);
   }
 
   // ---- internals -------------------------------------------------------------------------------
+
+  /**
+   * Writes the undone text; returns what the disk then holds. A tab with unsaved edits keeps them
+   * unsaved: the undo is applied to the disk's text and to the buffer separately (saving the buffer
+   * would write the user's unsaved edits for them, and the disk would not be as before the turn).
+   */
+  private async writeUndone(filePath: string, bufferNow: string | undefined, text: string | null): Promise<string | null> {
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
+    const disk = text !== null && doc?.isDirty && bufferNow !== undefined ? await readDisk(filePath) : undefined;
+    if (doc && text !== null && bufferNow !== undefined && disk !== undefined) {
+      // The undo as a change of the buffer (bufferNow → text), applied to the disk's text.
+      const onDisk = merge3(bufferNow, disk, text, 'ours');
+      if (!onDisk.conflicts.length) {
+        this.userSaves.set(filePath, Date.now());
+        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, this.log);
+        return onDisk.text;
+      }
+    }
+    await writeFile(filePath, text);
+    return text;
+  }
 
   private readonly pendingDiffs = new Map<string, { turn: Turn; oldText: string | null; newText: string }>();
 

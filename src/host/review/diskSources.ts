@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findCommandAsync, isRunnableFile } from '../../common/commandLookup';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -36,10 +37,29 @@ function decode(bytes: Uint8Array): string | undefined {
   return text.includes('\0') || text.includes('\uFFFD') ? undefined : text;
 }
 
-/** The text git's index holds for the file (its staged version); undefined when it is not tracked or git is unavailable. */
-export function gitIndexText(filePath: string): Promise<string | undefined> {
+/**
+ * The text git's index holds for the file (its staged version); undefined when it is not tracked, git
+ * is unavailable or the workspace is not trusted. Run with the git VS Code's Git extension uses, else
+ * the one on PATH's absolute folders: never a program the workspace chooses.
+ */
+export async function gitIndexText(filePath: string): Promise<string | undefined> {
+  const git = vscode.workspace.isTrusted ? await gitProgram() : undefined;
+  if (!git) return undefined;
   return new Promise(resolve => {
-    execFile('git', ['show', `:./${path.basename(filePath)}`], { cwd: path.dirname(filePath), encoding: 'buffer', timeout: 3000, maxBuffer: MAX_BYTES, windowsHide: true },
+    execFile(git, ['show', `:./${path.basename(filePath)}`], { cwd: path.dirname(filePath), encoding: 'buffer', timeout: 3000, maxBuffer: MAX_BYTES, windowsHide: true },
       (err, stdout) => resolve(err ? undefined : decode(stdout)));
   });
+}
+
+interface GitExtension { getAPI(version: 1): { readonly git: { readonly path: string } } }
+
+async function gitProgram(): Promise<string | undefined> {
+  try {
+    const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
+    const found = ext && (ext.isActive ? ext.exports : await ext.activate()).getAPI(1).git.path;
+    if (found && path.isAbsolute(found)) return found;
+  } catch {
+    // The Git extension is disabled (git.enabled: false) or found no git.
+  }
+  return findCommandAsync('git', { platform: process.platform, env: process.env }, f => isRunnableFile(f));
 }
