@@ -3,12 +3,13 @@
 // after its turn ended, commands outside the workspace or never asked for, malformed paths and
 // environments, misleading names, reused tool-call ids, another agent taking over a conversation.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
-import { agentEvents, api, configureAgent, dump, extensionRoot, NODE, tmpDir, useScriptedAgent, waitFor } from './helpers';
+import { agentEvents, api, configureAgent, dump, extensionRoot, lastOf, NODE, tmpDir, useScriptedAgent, waitFor } from './helpers';
 
 type Step = Record<string, unknown>;
 interface Outcome { type: string; step: number; turn: unknown; result?: any; error?: { code: number; message: string; data?: any } }
@@ -185,6 +186,29 @@ describe('Hostile agent', function () {
     const codes = [];
     for (let i = 0; i < 5; i++) codes.push((await outcome(log, i)).error?.code);
     assert.deepEqual(codes, [-32602, -32602, -32602, -32602, -32602], JSON.stringify(outcomes(log)));
+  });
+
+  it('a path that is a FIFO is never read: the extension host stays responsive and the agent gets -32602', async function () {
+    if (process.platform === 'win32') this.skip();
+    const fifo = path.join(ws, `pipe-${Date.now()}.fifo`);
+    execFileSync('mkfifo', [fifo]);
+    try {
+      // Named by an edit tool call (its baseline is snapshotted from the disk), as Claude's snippet
+      // edit, then read and written through fs/*: a read of a FIFO with no writer never returns.
+      const { log, done } = await turn([
+        { type: 'toolCall', toolCall: { toolCallId: 'f1', title: 'Edit pipe', kind: 'edit', status: 'pending', locations: [{ path: fifo }],
+          rawInput: { file_path: fifo, old_string: 'a', new_string: 'b' } } },
+        { type: 'read', path: fifo },
+        { type: 'write', path: fifo, content: 'x' },
+        { type: 'text', text: 'still here' },
+      ]);
+      await done;
+      assert.deepEqual([(await outcome(log, 1)).error?.code, (await outcome(log, 2)).error?.code], [-32602, -32602], JSON.stringify(outcomes(log)));
+      assert.match((await outcome(log, 1)).error?.message ?? '', /not a regular file/);
+      assert.match(lastOf(sb.chat.items, 'agent')?.text ?? '', /still here$/, 'the turn went on to its end');
+    } finally {
+      fs.rmSync(fifo, { force: true });
+    }
   });
 
   it('a refusal by policy or by the user carries the documented code and data.reason', async () => {

@@ -20,7 +20,7 @@ export const FsErrorCode = {
 export type RefusalReason = 'outsideWorkspace' | 'userDenied' | 'userRejected' | 'outsideTurn';
 
 export type FsErrorReason =
-  | 'relative' | 'invalidPath' | 'notFound' | 'directory' | 'binary' | 'encoding' | RefusalReason | 'io' | 'tooLarge';
+  | 'relative' | 'invalidPath' | 'notFound' | 'directory' | 'notRegular' | 'binary' | 'encoding' | RefusalReason | 'io' | 'tooLarge';
 
 const err = (code: number, message: string, path: string, reason: FsErrorReason) =>
   new sdk.RequestError(code, message, { path, reason });
@@ -30,6 +30,8 @@ export const FsErrors = {
   invalidPath: (path: string, problem: string) => err(FsErrorCode.invalidParams, `Invalid path (${problem}): ${JSON.stringify(path)}`, path, 'invalidPath'),
   notFound: (path: string) => new sdk.RequestError(FsErrorCode.notFound, `File not found: ${path}`, { uri: fileUri(path), path, reason: 'notFound' }),
   directory: (path: string) => err(FsErrorCode.invalidParams, `Path is a directory, not a file: ${path}`, path, 'directory'),
+  /** A FIFO, socket or device: reading one can block forever or never end. */
+  notRegular: (path: string) => err(FsErrorCode.invalidParams, `Path is not a regular file (a pipe, socket or device): ${path}`, path, 'notRegular'),
   binary: (path: string) => err(FsErrorCode.invalidParams, `File is binary (it contains NUL bytes), not text: ${path}`, path, 'binary'),
   encoding: (path: string) => err(FsErrorCode.invalidParams, `File is not valid UTF-8 text: ${path}`, path, 'encoding'),
   outsideWorkspace: (path: string) => err(FsErrorCode.refused,

@@ -94,9 +94,13 @@ async function readDisk(target: Target): Promise<CurrentText> {
   const key = pathKey(target.real);
   const statAt = Date.now();
   let stamp: FileStamp | undefined;
+  let special = false;
   try {
     const st = await fsp.stat(target.real, { bigint: true });
     if (st.isFile()) stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+    // A read of a FIFO waits for a writer forever (holding one of libuv's four pool threads); a
+    // device may never end. Only regular files (and directories, refused below as such) are read.
+    else if (!st.isDirectory()) special = true;
   } catch (e) {
     if (isMissing(e)) {
       diskTexts.delete(key);
@@ -104,6 +108,7 @@ async function readDisk(target: Target): Promise<CurrentText> {
     }
     // Anything else is reported by the read below, as before.
   }
+  if (special) throw FsErrors.notRegular(target.requested);
   const kept = stamp && diskTexts.get(key, stamp);
   if (kept) return { exists: true, text: kept.text, source: 'disk', memo: kept };
   let bytes: Uint8Array;

@@ -14,7 +14,7 @@ import { diffMetaOf } from '../../common/review/snippet';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
-import { gitIndexText, readDisk, readDiskSync } from './diskSources';
+import { gitIndexText, isRegularFile, readDisk, readDiskSync } from './diskSources';
 import { completeWalkthroughStep } from '../walkthrough';
 import { FileSnapshots } from './fileSnapshots';
 
@@ -491,6 +491,7 @@ export async function readText(filePath: string): Promise<string | undefined> {
   const open = vscode.workspace.textDocuments.find(d => d.uri.fsPath === uri.fsPath);
   if (open && !open.isClosed && open.isDirty) return open.getText();
   try {
+    if (!await isRegularFile(filePath)) return undefined;
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch {
     return undefined;

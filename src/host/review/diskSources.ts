@@ -4,6 +4,7 @@
 // is never taken for a new one).
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCommandAsync, isRunnableFile } from '../../common/commandLookup';
@@ -13,6 +14,7 @@ const MAX_BYTES = 8 * 1024 * 1024;
 /** The file's text on disk; undefined when it is missing, too large, binary or not UTF-8. */
 export async function readDisk(filePath: string): Promise<string | undefined> {
   try {
+    if (!await isRegularFile(filePath)) return undefined;
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(filePath));
     return bytes.byteLength > MAX_BYTES ? undefined : decode(bytes);
   } catch {
@@ -20,11 +22,24 @@ export async function readDisk(filePath: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * A regular file (through a link too), not a FIFO, socket or device: a read of a FIFO waits for a
+ * writer forever and holds one of the four threads every file operation of the extension host shares.
+ */
+export async function isRegularFile(filePath: string): Promise<boolean> {
+  try {
+    return (await stat(filePath)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The same, synchronously, with its modification time: for the moment a tool call names a file. */
 export function readDiskSync(filePath: string): { text: string; mtimeMs: number } | undefined {
   try {
     const st = statSync(filePath);
-    if (st.size > MAX_BYTES) return undefined;
+    // Never a FIFO or a device: a synchronous read of one would block the extension host.
+    if (!st.isFile() || st.size > MAX_BYTES) return undefined;
     const text = decode(readFileSync(filePath));
     return text === undefined ? undefined : { text, mtimeMs: st.mtimeMs };
   } catch {

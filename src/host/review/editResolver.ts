@@ -79,7 +79,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
 /** The file's text on disk (never a buffer: the agent reads the disk); null when missing, undefined when unreadable. */
 function readDisk(file: string): string | null | undefined {
   try {
-    if (statSync(file).size > MAX_FILE_BYTES) return undefined;
+    const st = statSync(file);
+    // Never a FIFO or a device: a synchronous read of one would block the extension host.
+    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
     const text = readFileSync(file, 'utf8');
     return text.includes('\0') ? undefined : text;
   } catch (e) {
