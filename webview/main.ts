@@ -257,6 +257,7 @@ function toolStatusText(status: string): string {
     case 'completed': return l10n.t('completed');
     case 'failed': return l10n.t('failed');
     case 'cancelled': return l10n.t('cancelled');
+    case 'unfinished': return l10n.t({ message: 'no result reported', comment: 'A tool call\'s status when the agent ended its turn without saying how the call ended' });
     default: return status.replace('_', ' ');
   }
 }
@@ -278,7 +279,7 @@ const TOOL_ICONS: Record<string, string> = {
   read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb',
   fetch: 'globe', switch_mode: 'settings-gear', other: 'tools',
 };
-const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash' };
+const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash', unfinished: 'question' };
 
 function buildTool(itemId: string, t: ToolCallView): HTMLElement {
   const el = h('article', `tool status-${t.status}`, { 'aria-label': l10n.t('Tool call {0}, {1}', titleText(t.title), toolStatusText(t.status)) });

@@ -31,7 +31,11 @@ export interface ToolCallView {
   readonly toolCallId: string;
   readonly title: string;
   readonly kind: ToolKind;
-  readonly status: ToolCallStatus | 'cancelled';
+  /**
+   * The agent's status, or ours: 'cancelled' (the turn was stopped before the call finished),
+   * 'unfinished' (the turn ended with no final status for it: no spinner is left running).
+   */
+  readonly status: ToolCallStatus | 'cancelled' | 'unfinished';
   readonly content: readonly ToolContentView[];
   readonly locations: readonly { path: string; line?: number | null }[];
   /** Raw input/output as pretty JSON, bounded; shown behind a disclosure. */
@@ -248,12 +252,12 @@ export class Transcript {
   endTurn(stopReason: string): TranscriptOp[] {
     this.open = undefined;
     const ops: TranscriptOp[] = [];
-    if (stopReason === 'cancelled') {
-      // v1 has no "cancelled" tool status: unfinished calls are marked locally.
-      for (const item of this.items) {
-        if (item.kind === 'tool' && (item.tool.status === 'pending' || item.tool.status === 'in_progress')) {
-          ops.push(this.replace({ ...item, tool: { ...item.tool, status: 'cancelled' } }));
-        }
+    // v1 has no "cancelled" tool status, and an agent may end its turn without finishing a call it
+    // announced: such calls are marked locally, so no card keeps spinning after the turn.
+    const status = stopReason === 'cancelled' ? 'cancelled' : 'unfinished';
+    for (const item of this.items) {
+      if (item.kind === 'tool' && (item.tool.status === 'pending' || item.tool.status === 'in_progress')) {
+        ops.push(this.replace({ ...item, tool: { ...item.tool, status } }));
       }
     }
     ops.push(this.add({ kind: 'turnEnd', id: this.newId(), stopReason }));

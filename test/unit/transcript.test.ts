@@ -82,6 +82,16 @@ describe('Transcript', () => {
     assert.deepEqual(statuses, ['cancelled', 'completed', 'cancelled']);
   });
 
+  it('a turn that ends normally leaves no tool call spinning: unfinished calls say no result was reported', () => {
+    const t = new Transcript();
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'in_progress' });
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'completed' });
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'C' });
+    t.endTurn('end_turn');
+    const statuses = t.snapshot().flatMap(i => (i.kind === 'tool' ? [i.tool.status] : []));
+    assert.deepEqual(statuses, ['unfinished', 'completed', 'unfinished']);
+  });
+
   it('a chunk after the turn ended starts a new message instead of extending the old one', () => {
     const t = new Transcript();
     t.applyUpdate(chunk('first'));
