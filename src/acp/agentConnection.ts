@@ -10,6 +10,7 @@ import { TurnBoundaries } from '../common/turnBoundary';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
+import { StrayLines } from '../common/strayOutput';
 
 export interface ClientHandlers {
   /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
@@ -18,6 +19,8 @@ export interface ClientHandlers {
   /** `elicitation/create` (form and url modes) and `elicitation/complete`. */
   createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
   completeElicitation(params: acp.CompleteElicitationNotification): void;
+  /** A line on the agent's stdout that is not a JSON-RPC message (the SDK answered it -32700 and went on). */
+  onStrayOutput?(line: string): void;
 }
 
 /** A failure the user must see, with what they can do about it. */
@@ -76,6 +79,8 @@ export class AgentConnection {
         .onRequest(sdk.methods.client.terminal.kill, ({ params }) => terminal.kill(params))
         .onRequest(sdk.methods.client.terminal.release, ({ params }) => terminal.release(params));
     }
+    const stray = new StrayLines();
+    child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
     this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.

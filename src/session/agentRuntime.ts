@@ -8,7 +8,7 @@ import type { AgentSpec } from '../common/agentConfig';
 import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
 import { missingProgramInStderr } from '../common/missingProgram';
-import { redactingLogger } from '../common/signIn';
+import { redact, redactingLogger } from '../common/signIn';
 import { GatedSession, gateServices, unknownSession } from './requestGate';
 
 /** What a session does with the traffic addressed to it. */
@@ -23,6 +23,9 @@ export interface SessionSink extends GatedSession {
 export class AgentRuntime {
   private readonly sinks = new Map<string, SessionSink>();
   private stopping = false;
+  private strayListener: ((line: string) => void) | undefined;
+  /** Stray lines before anyone listened (a banner printed while the agent starts). */
+  private readonly earlyStray: string[] = [];
   /** Where an elicitation tied to a request rather than a session is asked (the shown conversation). */
   fallbackSink: (() => SessionSink | undefined) | undefined;
 
@@ -58,6 +61,8 @@ export class AgentRuntime {
         if (!sink) throw 'sessionId' in params ? unknownSession(params.sessionId) : sdk.RequestError.invalidParams({}, 'No conversation to ask in');
         return sink.elicit(params, signal);
       },
+      // Its keys never reach the chat or the log, even if the agent prints them.
+      onStrayOutput: line => runtime?.noteStray(redact(line, Object.values(secretEnv ?? {}))),
       completeElicitation: ({ elicitationId }) => {
         for (const sink of runtime?.sinks.values() ?? []) if (sink.completeElicitation(elicitationId)) return;
         runtime?.fallbackSink?.()?.completeElicitation(elicitationId);
@@ -81,6 +86,17 @@ export class AgentRuntime {
       throw missing ? new AgentSpawnError(missing, true, err as Error) : err;
     }
     return runtime;
+  }
+
+  /** Told of each line on the agent's stdout that is not JSON-RPC, those printed before included. */
+  set onStrayOutput(listener: (line: string) => void) {
+    this.strayListener = listener;
+    for (const line of this.earlyStray.splice(0)) listener(line);
+  }
+
+  private noteStray(line: string): void {
+    if (this.strayListener) this.strayListener(line);
+    else if (this.earlyStray.length < 20) this.earlyStray.push(line);
   }
 
   get info(): acp.InitializeResponse {

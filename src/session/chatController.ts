@@ -404,6 +404,7 @@ export class ChatController extends Disposable {
     }
     this.runtime = runtime;
     runtime.fallbackSink = () => this.active;
+    runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
       if (exit.requested) return;
       if (this.runtime === runtime) this.runtime = undefined;
@@ -564,6 +565,25 @@ export class ChatController extends Disposable {
     this.tabsEmitter.fire();
     if (resetView) this.resetEmitter.fire();
     this.saved.schedule(() => this.sessions);
+  }
+
+  /**
+   * Lines on the agent's stdout that are not ACP: logged (the first 20), and the first one named in
+   * the conversation, after the running turn so it never cuts the answer in two.
+   */
+  private strayOutputReporter(runtime: AgentRuntime): (line: string) => void {
+    let count = 0;
+    const name = runtime.spec.name;
+    return line => {
+      count++;
+      if (count <= 20) this.log.warn(vscode.l10n.t('{0} wrote a line to its output that is not an ACP message; it was ignored: {1}', name, line));
+      if (count === 20) this.log.warn(vscode.l10n.t('Further lines of {0} that are not ACP messages are not logged.', name));
+      if (count > 1) return;
+      const bound = this.sessions.filter(t => t.runtime === runtime);
+      for (const tab of bound.length ? bound : [this.active]) {
+        tab.addNoticeAfterTurn(vscode.l10n.t('{0} wrote text to its output that is not an ACP (JSON-RPC) message; it was ignored. First line: “{1}”. The log (Switchboard: Show Log) lists more. An agent that prints to stdout may be misconfigured.', name, line));
+      }
+    };
   }
 
   private reportStartFailure(spec: AgentSpec, err: unknown): void {

@@ -44,6 +44,7 @@ export class ChatSession extends Disposable implements SessionSink {
   private replaying = false;
   /** Updates the agent sent after answering the running prompt, shown once the turn has ended. */
   private readonly afterAnswer: acp.SessionUpdate[] = [];
+  private readonly afterTurnNotices: string[] = [];
   private readonly permissions = new Map<string, PendingPermission>();
   /** Open elicitations (forms, URLs); they count as waiting, like permissions. */
   private readonly questions = new Questions(() => this.transcriptValue, ops => this.emit(ops), () => this.stateEmitter.fire(),
@@ -265,6 +266,7 @@ export class ChatSession extends Disposable implements SessionSink {
       if (this.turn === turn) this.turn = undefined;
       for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
       this.cancelPermissions();
+      for (const notice of this.afterTurnNotices.splice(0)) this.addNotice(notice);
       const held = how && this.queue.turnEnded(how);
       if (held) this.addNotice(held);
       this.archiveOldTurns();
@@ -386,6 +388,12 @@ export class ChatSession extends Disposable implements SessionSink {
 
   addNotice(text: string): void {
     this.emit(this.transcriptValue.addNotice(text));
+  }
+
+  /** A notice that must not cut the agent's answer in two: shown now, or when the running turn ends. */
+  addNoticeAfterTurn(text: string): void {
+    if (this.turn) this.afterTurnNotices.push(text);
+    else this.addNotice(text);
   }
 
   /** A message the user sent into the running turn (steering): shown where it was delivered. */

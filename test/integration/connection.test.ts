@@ -65,12 +65,17 @@ await import(${JSON.stringify('file://' + entry.args[0])});`);
     assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'ok', dump(sb.chat.items));
   });
 
-  it('survives garbage on the agent stdout', async () => {
+  it('survives garbage on the agent stdout, and names it in the conversation after the answer', async () => {
     await useScriptedAgent({
       turns: [{ steps: [{ type: 'text', text: 'before' }, { type: 'garbage', text: 'this is not json\n' }, { type: 'text', text: ' after' }] }],
     });
     await sb.chat.sendPrompt('go');
     assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'before after', dump(sb.chat.items));
+    // Named once, after the turn's end (never inside the answer), with the line itself.
+    const kinds = sb.chat.items.map(i => i.kind);
+    const notice = lastOf(sb.chat.items, 'notice');
+    assert.match(notice?.text ?? '', /not an ACP \(JSON-RPC\) message; it was ignored\. First line: “this is not json”/, dump(sb.chat.items));
+    assert.ok(kinds.lastIndexOf('notice') > kinds.lastIndexOf('turnEnd'), dump(sb.chat.items));
     await sb.chat.sendPrompt('again');
     assert.equal(lastOf(sb.chat.items, 'turnEnd')?.stopReason, 'end_turn');
     assert.equal(sb.chat.items.filter(i => i.kind === 'turnEnd').length, 2, dump(sb.chat.items));
