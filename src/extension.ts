@@ -6,6 +6,7 @@ import type { ConnectionServicesFactory } from './acp/clientServices';
 import { agentPickerUi, pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
+import { configureCommonL10n } from './host/l10n';
 import { createLogger } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
@@ -47,6 +48,7 @@ let controller: ChatController | undefined;
 let terminalService: TerminalService | undefined;
 
 export function activate(context: vscode.ExtensionContext): SwitchboardApi {
+  configureCommonL10n();
   const channel = vscode.window.createOutputChannel('Switchboard', { log: true });
   context.subscriptions.push(channel);
   const log = createLogger(channel);

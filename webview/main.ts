@@ -10,7 +10,7 @@ import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolConte
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi, fileLabel } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
-import { isAllow, isReject, orderOptions } from '../src/common/permissionOptions';
+import { isAllow, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
 import { renderInlineMarkdown, renderMarkdown } from './markdown';
@@ -259,16 +259,6 @@ function toolStatusText(status: string): string {
     case 'cancelled': return l10n.t('cancelled');
     case 'unfinished': return l10n.t({ message: 'no result reported', comment: 'A tool call\'s status when the agent ended its turn without saying how the call ended' });
     default: return status.replace('_', ' ');
-  }
-}
-/** What a permission option's kind does (the words of KIND_LABELS in src/common/permissionOptions.ts). */
-function kindText(kind: string): string {
-  switch (kind) {
-    case 'allow_once': return l10n.t('Allow once');
-    case 'allow_always': return l10n.t('Always allow');
-    case 'reject_once': return l10n.t('Reject once');
-    case 'reject_always': return l10n.t('Always reject');
-    default: return l10n.t('Unknown ({0})', kind);
   }
 }
 /** The title of a write held for review. */

@@ -1,5 +1,7 @@
 // Which agents the user can start: built-in presets merged with the `switchboard.agents` setting.
-// Pure: takes plain values read from settings, returns validated specs plus readable problems.
+// Pure: takes plain values read from settings, returns validated specs plus readable problems
+// (localized: the host shows them in a warning).
+import * as l10n from '@vscode/l10n';
 import { programName } from './commandLookup';
 
 export interface AgentSpec {
@@ -50,7 +52,7 @@ export function resolveAgents(userValue: unknown): AgentConfigResult {
   }
   if (userValue !== undefined && userValue !== null) {
     if (typeof userValue !== 'object' || Array.isArray(userValue)) {
-      problems.push('"switchboard.agents" must be an object mapping agent names to {command, args, env}');
+      problems.push(l10n.t({ message: '"switchboard.agents" must be an object mapping agent names to {command, args, env}', comment: ['Words in quotes and braces are setting keys and JSON: keep them as they are.'] }));
     } else {
       for (const [name, entry] of Object.entries(userValue as Record<string, unknown>)) {
         if (entry === null || entry === false) { byName.delete(name); continue; }
@@ -65,15 +67,15 @@ export function resolveAgents(userValue: unknown): AgentConfigResult {
 
 function parseEntry(name: string, entry: unknown): AgentSpec | string {
   const where = JSON.stringify(name);
-  if (!name.trim()) return 'An agent needs a non-empty name';
+  if (!name.trim()) return l10n.t('An agent needs a non-empty name');
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-    return `${where}: expected an object with "command", "args" and "env"`;
+    return l10n.t({ message: '{0}: expected an object with "command", "args" and "env"', args: [where], comment: ['{0} is the name of an agent entry of the setting switchboard.agents, in quotes.', 'Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
   }
   const e = entry as Record<string, unknown>;
-  if (typeof e.command !== 'string' || !e.command.trim()) return `${where}: "command" must be a non-empty string`;
+  if (typeof e.command !== 'string' || !e.command.trim()) return l10n.t({ message: '{0}: "command" must be a non-empty string', args: [where], comment: ['{0} is the name of an agent entry of the setting switchboard.agents, in quotes.', 'Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
   let args: string[] = [];
   if (e.args !== undefined && e.args !== null) {
-    if (!Array.isArray(e.args) || !e.args.every(a => typeof a === 'string')) return `${where}: "args" must be an array of strings`;
+    if (!Array.isArray(e.args) || !e.args.every(a => typeof a === 'string')) return l10n.t({ message: '{0}: "args" must be an array of strings', args: [where], comment: ['{0} is the name of an agent entry of the setting switchboard.agents, in quotes.', 'Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
     args = e.args as string[];
   }
   const env = parseEnv(e.env);
@@ -87,15 +89,15 @@ function parseEnv(value: unknown): Record<string, string> | string {
   if (Array.isArray(value)) {
     for (const v of value) {
       if (typeof v !== 'object' || v === null || typeof v.name !== 'string' || typeof v.value !== 'string') {
-        return '"env" entries must be {"name": string, "value": string}';
+        return l10n.t({ message: '"env" entries must be {"name": string, "value": string}', comment: ['Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
       }
       out[v.name] = v.value;
     }
     return out;
   }
-  if (typeof value !== 'object') return '"env" must be an object of strings';
+  if (typeof value !== 'object') return l10n.t({ message: '"env" must be an object of strings', comment: ['Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof v !== 'string') return `"env.${k}" must be a string`;
+    if (typeof v !== 'string') return l10n.t({ message: '"env.{0}" must be a string', args: [k], comment: ['{0} is the name of an environment variable.', 'Words in quotes and braces are setting keys and JSON: keep them as they are.'] });
     out[k] = v;
   }
   return out;

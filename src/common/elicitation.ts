@@ -1,7 +1,9 @@
 // Elicitation (`elicitation/create`, form mode): the agent's requested schema, untrusted, becomes a
 // small form model the card renders, or a clear error for the agent. Only the flat schema ACP allows
 // is accepted (string with format / length / pattern, single- and multi-select enums, number and
-// integer with bounds, boolean), with bounded sizes. Pure: the webview imports it too.
+// integer with bounds, boolean), with bounded sizes. Pure: the webview imports it too. The errors
+// for the agent stay English (JSON-RPC messages); the user's field errors are localized.
+import * as l10n from '@vscode/l10n';
 import { escapeBidi } from './bidi';
 
 export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
@@ -177,6 +179,15 @@ export function initialValues(form: FormView): Record<string, RawValue> {
   return out;
 }
 
+/** A field's error when its value has the wrong type (shown under the field; shared with elicitationCheck.ts). */
+export const fieldError = {
+  boolean: () => l10n.t('Must be true or false.'),
+  list: () => l10n.t('Choose from the list.'),
+  number: () => l10n.t('Enter a number.'),
+  integer: () => l10n.t('Enter a whole number.'),
+  text: () => l10n.t('Enter text.'),
+};
+
 /**
  * Turns what the card sent into the content of an `accept` answer: numbers parsed, empty optional
  * fields left out, unknown names dropped. Type errors (text where a number goes) come back per field;
@@ -190,23 +201,23 @@ export function contentFromValues(form: FormView, values: Readonly<Record<string
     switch (f.kind) {
       case 'boolean':
         if (typeof v === 'boolean') content[f.name] = v;
-        else if (v !== undefined) errors[f.name] = 'Must be true or false.';
+        else if (v !== undefined) errors[f.name] = fieldError.boolean();
         else if (f.required) content[f.name] = false;
         break;
       case 'multiselect':
-        if (Array.isArray(v)) { if (v.length || f.required) content[f.name] = [...v]; } else if (v !== undefined) errors[f.name] = 'Choose from the list.';
+        if (Array.isArray(v)) { if (v.length || f.required) content[f.name] = [...v]; } else if (v !== undefined) errors[f.name] = fieldError.list();
         break;
       case 'number': {
-        if (typeof v !== 'string') { if (v !== undefined) errors[f.name] = 'Enter a number.'; break; }
+        if (typeof v !== 'string') { if (v !== undefined) errors[f.name] = fieldError.number(); break; }
         const t = v.trim();
         if (!t) break;
         const n = Number(t);
-        if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) || !Number.isFinite(n)) errors[f.name] = f.integer ? 'Enter a whole number.' : 'Enter a number.';
+        if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t) || !Number.isFinite(n)) errors[f.name] = f.integer ? fieldError.integer() : fieldError.number();
         else content[f.name] = n;
         break;
       }
       default:
-        if (typeof v !== 'string') { if (v !== undefined) errors[f.name] = 'Enter text.'; break; }
+        if (typeof v !== 'string') { if (v !== undefined) errors[f.name] = fieldError.text(); break; }
         if (v !== '') content[f.name] = v;
     }
   }

@@ -4,7 +4,8 @@
 // time limit: a catastrophic regular expression cannot hang the extension host.
 import * as vm from 'node:vm';
 import type { default as AjvClass, ErrorObject } from 'ajv';
-import type { FieldView, FormContent, FormView } from './elicitation';
+import * as l10n from '@vscode/l10n';
+import { fieldError, type FieldView, type FormContent, type FormView } from './elicitation';
 
 const PATTERN_MS = 50;
 const patternTest = new vm.Script('pattern.test(value)');
@@ -71,7 +72,7 @@ export function checkContent(form: FormView, content: FormContent): Record<strin
     const field = form.fields.find(f => f.name === decodePointer(name));
     if (field && !errors[field.name]) errors[field.name] = message(e, field);
   }
-  if (!Object.keys(errors).length) errors[''] = 'The answer does not match the form.';
+  if (!Object.keys(errors).length) errors[''] = l10n.t('The answer does not match the form.');
   return errors;
 }
 
@@ -79,19 +80,43 @@ const decodePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 function message(e: ErrorObject, f: FieldView): string {
   const p = e.params as Record<string, unknown>;
+  const limit = Number(p.limit);
+  // Shown under a field of the agent's form, as a whole sentence.
   switch (e.keyword) {
-    case 'required': return 'Required.';
-    case 'minLength': return `Enter at least ${p.limit} character${p.limit === 1 ? '' : 's'}.`;
-    case 'maxLength': return `Enter at most ${p.limit} characters.`;
-    case 'pattern': return 'Does not have the expected form.';
-    case 'format': return { email: 'Enter an email address.', uri: 'Enter a full address such as https://example.com.', date: 'Enter a date (YYYY-MM-DD).', 'date-time': 'Enter a date and time such as 2026-07-01T09:30:00Z.' }[String(p.format)] ?? 'Has the wrong format.';
-    case 'minimum': return `Must be at least ${p.limit}.`;
-    case 'maximum': return `Must be at most ${p.limit}.`;
-    case 'type': return p.type === 'integer' ? 'Enter a whole number.' : `Must be ${p.type}.`;
-    case 'enum': return 'Choose one of the options.';
-    case 'minItems': return `Choose at least ${p.limit}.`;
-    case 'maxItems': return `Choose at most ${p.limit}.`;
-    case 'uniqueItems': return 'Choose each option once.';
-    default: return `Invalid ${f.title}.`;
+    case 'required': return l10n.t('Required.');
+    case 'minLength': return limit === 1 ? l10n.t('Enter at least 1 character.') : l10n.t('Enter at least {0} characters.', limit);
+    case 'maxLength': return limit === 1 ? l10n.t('Enter at most 1 character.') : l10n.t('Enter at most {0} characters.', limit);
+    case 'pattern': return l10n.t('Does not have the expected form.');
+    case 'format': return formatError(String(p.format));
+    case 'minimum': return l10n.t({ message: 'Must be at least {0}.', args: [limit], comment: ['{0} is the smallest number the field accepts.'] });
+    case 'maximum': return l10n.t({ message: 'Must be at most {0}.', args: [limit], comment: ['{0} is the largest number the field accepts.'] });
+    case 'type': return typeError(String(p.type));
+    case 'enum': return l10n.t('Choose one of the options.');
+    case 'minItems': return l10n.t({ message: 'Choose at least {0}.', args: [limit], comment: ['{0} is how many options of a multiple choice must be chosen at least.'] });
+    case 'maxItems': return l10n.t({ message: 'Choose at most {0}.', args: [limit], comment: ['{0} is how many options of a multiple choice may be chosen at most.'] });
+    case 'uniqueItems': return l10n.t('Choose each option once.');
+    default: return l10n.t({ message: 'Invalid {0}.', args: [f.title], comment: ['{0} is the title of a form field, as the agent wrote it.'] });
+  }
+}
+
+function formatError(format: string): string {
+  switch (format) {
+    case 'email': return l10n.t('Enter an email address.');
+    case 'uri': return l10n.t('Enter a full address such as https://example.com.');
+    case 'date': return l10n.t({ message: 'Enter a date (YYYY-MM-DD).', comment: ['YYYY-MM-DD is the format the field requires: keep it as it is.'] });
+    case 'date-time': return l10n.t({ message: 'Enter a date and time such as 2026-07-01T09:30:00Z.', comment: ['The example is the format the field requires: keep it as it is.'] });
+    default: return l10n.t('Has the wrong format.');
+  }
+}
+
+/** The value has the wrong JSON type (the card sends the right one, so rarely seen). */
+function typeError(type: string): string {
+  switch (type) {
+    case 'integer': return fieldError.integer();
+    case 'number': return fieldError.number();
+    case 'boolean': return fieldError.boolean();
+    case 'array': return fieldError.list();
+    case 'string': return fieldError.text();
+    default: return l10n.t('Has the wrong type.');
   }
 }

@@ -5,6 +5,8 @@
 // Sources, strongest first: the `switchboard.mcpServers` setting, each workspace folder's
 // .vscode/mcp.json (only in a trusted workspace: it starts programs), the user's mcp.json, the
 // `mcp` key of the user settings. A name defined in several sources takes the strongest one.
+// Problems and reasons are localized: the host shows them in the chat (src/host/mcp.ts).
+import * as l10n from '@vscode/l10n';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type * as acp from '@agentclientprotocol/sdk';
 
@@ -81,7 +83,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseJsonc(text: string): { value: unknown; errors: string[] } {
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  return { value, errors: errors.map(e => `${printParseErrorCode(e.error)} at offset ${e.offset}`) };
+  return { value, errors: errors.map(e => l10n.t({ message: '{0} at offset {1}', args: [printParseErrorCode(e.error), e.offset], comment: ['A JSON syntax error: {0} is its code (e.g. CommaExpected, keep it), {1} the character offset in the file.'] })) };
 }
 
 /** Merges the sources, strongest first: the first definition of a name wins. */
@@ -98,20 +100,20 @@ export function collectMcpServers(sources: readonly McpSource[]): McpCollected {
       value = parsed.value;
     }
     if (value === undefined || value === null) continue;
-    if (!isObject(value)) { problems.push(`${src.label}: expected an object`); continue; }
+    if (!isObject(value)) { problems.push(l10n.t({ message: '{0}: expected an object', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] })); continue; }
     const servers = src.shape === 'file' ? value.servers : value;
     if (src.shape === 'file') {
       const decl = value.inputs;
-      if (decl !== undefined && !Array.isArray(decl)) problems.push(`${src.label}: "inputs" must be an array`);
+      if (decl !== undefined && !Array.isArray(decl)) problems.push(l10n.t({ message: '{0}: "inputs" must be an array', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] }));
       for (const i of Array.isArray(decl) ? decl : []) {
-        if (!isObject(i) || typeof i.id !== 'string' || !i.id) { problems.push(`${src.label}: an input needs a string "id"`); continue; }
+        if (!isObject(i) || typeof i.id !== 'string' || !i.id) { problems.push(l10n.t({ message: '{0}: an input needs a string "id"', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] })); continue; }
         if (!inputs.has(i.id)) {
           inputs.set(i.id, { id: i.id, description: typeof i.description === 'string' ? i.description : undefined, password: i.password === true });
         }
       }
     }
     if (servers === undefined || servers === null) continue;
-    if (!isObject(servers)) { problems.push(`${src.label}: "servers" must be an object`); continue; }
+    if (!isObject(servers)) { problems.push(l10n.t({ message: '{0}: "servers" must be an object', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] })); continue; }
     for (const [name, raw] of Object.entries(servers)) {
       if (!byName.has(name)) byName.set(name, { name, source: src.label, raw, workspaceFolder: src.workspaceFolder });
     }
@@ -144,12 +146,12 @@ export async function resolveMcpServers(collected: McpCollected, caps: acp.McpCa
     const type = transportOf(raw);
     if (!type || !isObject(raw)) {
       skipped.push({ name, source, reason: isObject(raw) && raw.type !== undefined
-        ? `unknown type ${JSON.stringify(raw.type)} (use stdio, http or sse)`
-        : 'needs a "command" (stdio) or a "url" (http, sse)' });
+        ? l10n.t({ message: 'unknown type {0} (use stdio, http or sse)', args: [JSON.stringify(raw.type)], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.'] })
+        : l10n.t({ message: 'needs a "command" (stdio) or a "url" (http, sse)', comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.'] }) });
       continue;
     }
     if (type !== 'stdio' && caps?.[type] !== true) {
-      skipped.push({ name, type, source, reason: `the agent does not accept ${type} MCP servers` });
+      skipped.push({ name, type, source, reason: l10n.t({ message: 'the agent does not accept {0} MCP servers', args: [type], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a transport: http or sse.'] }) });
       continue;
     }
     try {
@@ -161,18 +163,18 @@ export async function resolveMcpServers(collected: McpCollected, caps: acp.McpCa
         if (raw.envFile !== undefined) {
           const file = await vars.text(requireString(raw.envFile, '"envFile"'));
           let text: string;
-          try { text = await r.readFile(file); } catch (e) { throw new Skip(`cannot read its envFile ${file}: ${e instanceof Error ? e.message : String(e)}`); }
+          try { text = await r.readFile(file); } catch (e) { throw new Skip(l10n.t({ message: 'cannot read its envFile {0}: {1}', args: [file, e instanceof Error ? e.message : String(e)], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a file path, {1} the error from the system.'] })); }
           for (const [k, v] of parseDotenv(text)) env.set(k, v);
         }
         for (const [k, v] of Object.entries(stringMap(raw.env, '"env"', true))) env.set(k, await vars.text(v));
         passed.push({
           name, type, source,
           server: { name, command, args, env: [...env].map(([n, value]) => ({ name: n, value })) },
-          note: raw.cwd !== undefined ? 'its "cwd" is not part of ACP and was left out' : undefined,
+          note: raw.cwd !== undefined ? l10n.t({ message: 'its "cwd" is not part of ACP and was left out', comment: ['A note on an MCP server passed to the agent, in parentheses after its transport. Keep "cwd" and ACP.'] }) : undefined,
         });
       } else {
         const url = await vars.text(requireString(raw.url, '"url"'));
-        if (!/^https?:\/\//i.test(url)) throw new Skip(`"url" must start with http:// or https://`);
+        if (!/^https?:\/\//i.test(url)) throw new Skip(l10n.t({ message: '"url" must start with http:// or https://', comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.'] }));
         const headers: acp.HttpHeader[] = [];
         for (const [k, v] of Object.entries(stringMap(raw.headers, '"headers"', false))) headers.push({ name: k, value: await vars.text(v) });
         passed.push({ name, type, source, server: { type, name, url, headers } });
@@ -186,26 +188,26 @@ export async function resolveMcpServers(collected: McpCollected, caps: acp.McpCa
 }
 
 function requireString(v: unknown, what: string): string {
-  if (typeof v !== 'string' || !v.trim()) throw new Skip(`${what} must be a non-empty string`);
+  if (typeof v !== 'string' || !v.trim()) throw new Skip(l10n.t({ message: '{0} must be a non-empty string', args: [what], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a key of the server entry in quotes ("command", "args"…).'] }));
   return v;
 }
 
 function stringList(v: unknown, what: string): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every(a => typeof a === 'string')) throw new Skip(`${what} must be an array of strings`);
+  if (!Array.isArray(v) || !v.every(a => typeof a === 'string')) throw new Skip(l10n.t({ message: '{0} must be an array of strings', args: [what], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a key of the server entry in quotes ("command", "args"…).'] }));
   return v;
 }
 
 /** `{k: string}`; env values may also be numbers (as VS Code allows), null drops the variable. */
 function stringMap(v: unknown, what: string, numbers: boolean): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (!isObject(v)) throw new Skip(`${what} must be an object of strings`);
+  if (!isObject(v)) throw new Skip(l10n.t({ message: '{0} must be an object of strings', args: [what], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a key of the server entry in quotes ("command", "args"…).'] }));
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
     if (x === null && numbers) continue;
     if (typeof x === 'string') out[k] = x;
     else if (numbers && typeof x === 'number') out[k] = String(x);
-    else throw new Skip(`${what}.${k} must be a string`);
+    else throw new Skip(l10n.t({ message: '{0}.{1} must be a string', args: [what, k], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a key of the server entry in quotes ("env", "headers"), {1} the name of one of its entries.'] }));
   }
   return out;
 }
@@ -250,13 +252,13 @@ class Variables {
     const sep = this.r.pathSeparator ?? '/';
     switch (v) {
       case 'workspaceFolder':
-        if (!folder) throw new Skip('uses ${workspaceFolder}, but no folder is open');
+        if (!folder) throw new Skip(l10n.t({ message: 'uses {0}, but no folder is open', args: ['${workspaceFolder}'], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a variable of the entry, such as ${workspaceFolder}.'] }));
         return folder;
       case 'workspaceFolderBasename':
-        if (!folder) throw new Skip('uses ${workspaceFolderBasename}, but no folder is open');
+        if (!folder) throw new Skip(l10n.t({ message: 'uses {0}, but no folder is open', args: ['${workspaceFolderBasename}'], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a variable of the entry, such as ${workspaceFolder}.'] }));
         return folder.split(/[\\/]/).filter(Boolean).pop() ?? folder;
       case 'userHome':
-        if (!this.r.userHome) throw new Skip('uses ${userHome}, which is unknown here');
+        if (!this.r.userHome) throw new Skip(l10n.t({ message: 'uses {0}, which is unknown here', args: ['${userHome}'], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the variable ${userHome} of the entry.'] }));
         return this.r.userHome;
       case 'pathSeparator': case '/':
         return sep;
@@ -266,9 +268,9 @@ class Variables {
       const id = v.slice(6);
       const decl = this.inputs.get(id) ?? { id, password: true };
       const answer = await this.r.input(decl);
-      if (answer === undefined) throw new Skip(`the input "${id}" was not given`);
+      if (answer === undefined) throw new Skip(l10n.t({ message: 'the input "{0}" was not given', args: [id], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the id of an input the user was asked for (a password, a key…).'] }));
       return answer;
     }
-    throw new Skip(`uses \${${v}}, which Switchboard does not resolve`);
+    throw new Skip(l10n.t({ message: 'uses {0}, which Switchboard does not resolve', args: ['${' + v + '}'], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a variable of the entry, such as ${config:x}.'] }));
   }
 }

@@ -1,15 +1,13 @@
 // A permission option is shown for what it does (its kind), not for what it is called: the style,
 // the order, the recorded answer and the warning when its name says the opposite all come from the
-// kind. Shared by the host (the recorded answer) and the webview (the buttons).
+// kind. Shared by the host (the recorded answer) and the webview (the buttons); the words are
+// localized (@vscode/l10n: configured by the host at activation and by webview/l10n.ts).
+import * as l10n from '@vscode/l10n';
 
 export type OptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 
 export interface OptionLike { readonly optionId: string; readonly name: string; readonly kind: string }
 
-/** What each kind does, in words the user reads on the button and in the recorded answer. */
-export const KIND_LABELS: Readonly<Record<OptionKind, string>> = {
-  allow_once: 'Allow once', allow_always: 'Always allow', reject_once: 'Reject once', reject_always: 'Always reject',
-};
 const ORDER: readonly string[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
 
 const SAYS_ALLOW = /\b(allow|allowed|approve|accept|yes|grant|proceed|continue|run|ok|okay|trust)\b/i;
@@ -25,9 +23,18 @@ export function isMisleading(o: OptionLike): boolean {
   return true;
 }
 
-/** The kind's label; an option of an unknown kind is treated as doing nothing we can name. */
+/**
+ * What the kind does, in words the user reads on the button and in the recorded answer; an option
+ * of an unknown kind is treated as doing nothing we can name.
+ */
 export function kindLabel(kind: string): string {
-  return (KIND_LABELS as Record<string, string>)[kind] ?? `Unknown (${kind})`;
+  switch (kind) {
+    case 'allow_once': return l10n.t('Allow once');
+    case 'allow_always': return l10n.t('Always allow');
+    case 'reject_once': return l10n.t('Reject once');
+    case 'reject_always': return l10n.t('Always reject');
+    default: return l10n.t({ message: 'Unknown ({0})', args: [kind], comment: ['A permission option of a kind Switchboard does not know; {0} is that kind as the agent sent it.'] });
+  }
 }
 
 /** Options in a fixed order by kind (allow once, always allow, reject once, always reject, others). */
@@ -38,5 +45,7 @@ export function orderOptions<T extends OptionLike>(options: readonly T[]): T[] {
 
 /** The recorded answer: the option's name when it agrees with its kind, else what it did, flagged. */
 export function describeChoice(o: OptionLike): string {
-  return isMisleading(o) ? `${kindLabel(o.kind)} (the option was named “${o.name}”)` : o.name;
+  return isMisleading(o)
+    ? l10n.t({ message: '{0} (the option was named “{1}”)', args: [kindLabel(o.kind), o.name], comment: ['The recorded answer to a permission request whose option\'s name says the opposite of what it does: {0} what it did (Allow once…), {1} the name the agent gave it.'] })
+    : o.name;
 }

@@ -3,6 +3,7 @@
 // small list of operations the webview must apply, so a 10,000-chunk answer costs 10,000 appends,
 // never 10,000 re-renders of the transcript.
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
 import { escapeBidi } from './bidi';
 import type { QuestionView } from './elicitation';
 import { compactDiff, DiffPreview } from './diffPreview';
@@ -371,7 +372,7 @@ export class Transcript {
 
   private newTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean): ToolCallView {
     return {
-      toolCallId, title: patch.title ?? (isNew ? '' : 'Tool call'), kind: patch.kind ?? 'other',
+      toolCallId, title: patch.title ?? (isNew ? '' : l10n.t('Tool call')), kind: patch.kind ?? 'other',
       status: patch.status ?? 'pending', content: patch.content ?? [], locations: patch.locations ?? [],
       rawInput: patch.rawInput, rawOutput: patch.rawOutput,
       ...(patch.output ? { output: patch.output } : {}), ...(patch.agentTerminal ? { agentTerminal: patch.agentTerminal } : {}),
@@ -399,9 +400,10 @@ export function blockText(block: ContentBlock): string {
   switch (block.type) {
     case 'text': return block.text;
     case 'resource_link': return `[${block.title ?? block.name}](${block.uri})`;
-    case 'resource': return 'text' in block.resource ? block.resource.text : `[binary resource ${block.resource.uri}]`;
-    case 'image': return '[image]';
-    case 'audio': return '[audio]';
+    case 'resource': return 'text' in block.resource ? block.resource.text
+      : l10n.t({ message: '[binary resource {0}]', args: [block.resource.uri], comment: ['Stands in the chat for a binary file the agent sent; {0} is its URI.'] });
+    case 'image': return l10n.t({ message: '[image]', comment: ['Stands in the chat for an image in a message.'] });
+    case 'audio': return l10n.t({ message: '[audio]', comment: ['Stands in the chat for a sound in a message.'] });
     default: return '';
   }
 }
@@ -430,7 +432,12 @@ function rawJson(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   let text: string;
   try { text = typeof value === 'string' ? value : JSON.stringify(value, null, 2); } catch { return undefined; }
-  return text.length > RAW_LIMIT ? text.slice(0, RAW_LIMIT) + `\n… (${text.length - RAW_LIMIT} more characters)` : text;
+  if (text.length <= RAW_LIMIT) return text;
+  const n = text.length - RAW_LIMIT;
+  const more = n === 1
+    ? l10n.t({ message: '… (1 more character)', comment: ['After the cut-off start of a tool call\'s long input or output, shown in the chat.'] })
+    : l10n.t({ message: '… ({0} more characters)', args: [n], comment: ['After the cut-off start of a tool call\'s long input or output, shown in the chat; {0} is a count.'] });
+  return `${text.slice(0, RAW_LIMIT)}\n${more}`;
 }
 
 /** Identifies one diff across a permission request and its tool call (same file, same change). */

@@ -408,13 +408,13 @@ export class ChatController extends Disposable {
     void runtime.exited.then(exit => {
       if (exit.requested) return;
       if (this.runtime === runtime) this.runtime = undefined;
-      const how = describeAgentEnd(exit);
+      const ended = describeAgentEnd(spec.name, exit);
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
       for (const tab of bound) tab.unbind();
-      for (const tab of bound.length ? bound : [this.active]) tab.addError(`${spec.name} ${how}.`, stderr, ['restart', 'showLog']);
-      this.log.error(`${spec.name} ${how}.${stderr ? '\n' + stderr : ''}`);
-      this.setStatus('error', `${spec.name} ${how}.`);
+      for (const tab of bound.length ? bound : [this.active]) tab.addError(ended, stderr, ['restart', 'showLog']);
+      this.log.error(`${ended}${stderr ? '\n' + stderr : ''}`);
+      this.setStatus('error', ended);
     });
     this.setStatus('ready', '');
     completeWalkthroughStep('agentChosen');

@@ -14,10 +14,10 @@ describe('connection loss and agent launch', () => {
   });
 
   it('tells how an agent ended, a broken connection first', () => {
-    assert.equal(describeAgentEnd({ code: null, signal: 'SIGTERM', failure: 'x happened' }), 'lost its connection: x happened. Switchboard stopped it');
-    assert.equal(describeAgentEnd({ code: 1, signal: null }), 'crashed (exit code 1)');
-    assert.equal(describeAgentEnd({ code: 0, signal: null }), 'exited');
-    assert.equal(describeAgentEnd({ code: null, signal: 'SIGKILL' }), 'was killed by SIGKILL');
+    assert.equal(describeAgentEnd('Codex', { code: null, signal: 'SIGTERM', failure: 'x happened' }), 'Codex lost its connection: x happened. Switchboard stopped it.');
+    assert.equal(describeAgentEnd('Codex', { code: 1, signal: null }), 'Codex crashed (exit code 1).');
+    assert.equal(describeAgentEnd('Codex', { code: 0, signal: null }), 'Codex exited.');
+    assert.equal(describeAgentEnd('Codex', { code: null, signal: 'SIGKILL' }), 'Codex was killed by SIGKILL.');
   });
 
   it('recognises package runners (started from a neutral folder) and nothing else', () => {

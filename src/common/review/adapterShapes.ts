@@ -2,6 +2,7 @@
 // is untrusted input): Claude's `rawInput` (file_path, old_string, new_string, replace_all) and
 // `_meta.claudeCode.toolResponse` (filePath, originalFile, …), and command output that Codex
 // carries only in `rawOutput` (stdout, stderr, exit code).
+import * as l10n from '@vscode/l10n';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -73,5 +74,10 @@ export function commandOutput(rawOutput: unknown): CommandOutput | undefined {
 }
 
 function clip(s: string): string {
-  return s.length > MAX_OUTPUT_CHARS ? `… (${s.length - MAX_OUTPUT_CHARS} earlier characters not shown)\n` + s.slice(-MAX_OUTPUT_CHARS) : s;
+  if (s.length <= MAX_OUTPUT_CHARS) return s;
+  const n = s.length - MAX_OUTPUT_CHARS;
+  const notice = n === 1
+    ? l10n.t({ message: '… (1 earlier character not shown)', comment: ['Above the end of a long command output in the chat.'] })
+    : l10n.t({ message: '… ({0} earlier characters not shown)', args: [n], comment: ['Above the end of a long command output in the chat; {0} is a count.'] });
+  return `${notice}\n${s.slice(-MAX_OUTPUT_CHARS)}`;
 }

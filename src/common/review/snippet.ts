@@ -1,6 +1,8 @@
 // Claude's adapter reports an edit as the replaced snippet (`old_string` → `new_string`), not the
 // whole file. This finds the snippet in the file so the edit can be shown, reviewed and undone with
-// context and real line numbers; an edit that cannot be found is said to be so, never guessed.
+// context and real line numbers; an edit that cannot be found is said to be so, never guessed
+// (the reason is localized: the chat shows it).
+import * as l10n from '@vscode/l10n';
 
 export interface SnippetEdit {
   readonly oldText: string;
@@ -38,7 +40,7 @@ export function locateEdit(edit: SnippetEdit, known: KnownTexts): Located {
     if (r) return r;
   }
   if (now === undefined || now === null) {
-    return { kind: 'unlocated', reason: now === null ? 'the file does not exist' : 'the file could not be read' };
+    return { kind: 'unlocated', reason: now === null ? l10n.t({ message: 'the file does not exist', comment: ['Why an agent\'s edit could not be placed in its file, the {0} of "Could not find this edit in the file ({0}): shown without line numbers."'] }) : l10n.t({ message: 'the file could not be read', comment: ['Why an agent\'s edit could not be placed in its file, the {0} of "Could not find this edit in the file ({0}): shown without line numbers."'] }) };
   }
   if (edit.oldText === now || edit.newText === now) return { kind: 'whole' };
   // Not yet written: the old snippet is in the file. Written: the new one is, in its place.
@@ -47,9 +49,9 @@ export function locateEdit(edit: SnippetEdit, known: KnownTexts): Located {
   if (forward && backward) {
     if (known.phase === 'before') return forward;
     if (known.phase === 'after') return backward;
-    return { kind: 'unlocated', reason: 'the edit matches the file both before and after it' };
+    return { kind: 'unlocated', reason: l10n.t({ message: 'the edit matches the file both before and after it', comment: ['Why an agent\'s edit could not be placed in its file, the {0} of "Could not find this edit in the file ({0}): shown without line numbers."'] }) };
   }
-  return forward ?? backward ?? { kind: 'unlocated', reason: 'the edited text is not in the file' };
+  return forward ?? backward ?? { kind: 'unlocated', reason: l10n.t({ message: 'the edited text is not in the file', comment: ['Why an agent\'s edit could not be placed in its file, the {0} of "Could not find this edit in the file ({0}): shown without line numbers."'] }) };
 }
 
 /** `before` with the snippet applied, if the old text occurs exactly once (or at all, with replaceAll). */

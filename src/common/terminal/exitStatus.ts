@@ -1,5 +1,6 @@
 // Exit status as ACP reports it (`{exitCode, signal}`), and as the integrated terminal shows it.
 import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
 
 export function toExitStatus(code: number | null, signal: string | null): acp.TerminalExitStatus {
   if (signal) return { exitCode: null, signal };
@@ -9,7 +10,11 @@ export function toExitStatus(code: number | null, signal: string | null): acp.Te
 
 /** The line written into the integrated terminal when the command has finished. */
 export function describeExit(status: acp.TerminalExitStatus, killed: boolean): string {
-  if (status.signal) return killed ? `process killed (${status.signal})` : `process terminated by ${status.signal}`;
-  if (status.exitCode === null || status.exitCode === undefined) return 'process exited';
-  return `process exited with code ${status.exitCode}`;
+  if (status.signal) {
+    return killed
+      ? l10n.t({ message: 'process killed ({0})', args: [status.signal], comment: ['The last line in the terminal of an agent\'s command, which Switchboard stopped; {0} is a signal name such as SIGKILL.'] })
+      : l10n.t({ message: 'process terminated by {0}', args: [status.signal], comment: ['The last line in the terminal of an agent\'s command; {0} is a signal name such as SIGTERM.'] });
+  }
+  if (status.exitCode === null || status.exitCode === undefined) return l10n.t({ message: 'process exited', comment: ['The last line in the terminal of an agent\'s command.'] });
+  return l10n.t({ message: 'process exited with code {0}', args: [String(status.exitCode)], comment: ['The last line in the terminal of an agent\'s command; {0} is its exit code.'] });
 }
