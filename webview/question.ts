@@ -4,21 +4,24 @@
 import type { FieldView, QuestionView, RawValue } from '../src/common/elicitation';
 import type { Item } from '../src/common/transcript';
 import type { ViewMessage } from '../src/common/protocol';
+import * as l10n from '@vscode/l10n';
 import { button, h } from './dom';
 
 type Send = (m: ViewMessage) => void;
 
 export function buildQuestion(item: Extract<Item, { kind: 'question' }>, tab: string | undefined, send: Send): HTMLElement {
   const q = item.question;
-  const el = h('article', `question${q.outcome ? ' answered' : ''}${q.late ? ' late' : ''}`, { 'aria-label': `Question from the agent: ${q.message}`, tabindex: '-1' });
+  const el = h('article', `question${q.outcome ? ' answered' : ''}${q.late ? ' late' : ''}`, { 'aria-label': l10n.t('Question from the agent: {0}', q.message), tabindex: '-1' });
   el.append(h('div', 'question-message', {}, q.message));
   const answer = (action: 'accept' | 'decline' | 'cancel', values?: Record<string, RawValue>) =>
     send({ type: 'question/answer', tab, itemId: item.id, action, ...(values ? { values } : {}) });
   if (q.url) {
     const where = h('div', 'question-url');
-    where.append(document.createTextNode('Opens '), h('strong', 'question-host', {}, q.url.host), document.createTextNode(' in your browser'));
+    // The host name is its own element: the sentence is translated whole and split where it goes.
+    const [before, after = ''] = l10n.t({ message: 'Opens {0} in your browser', args: ['\u0001'], comment: ['{0} is a web site\'s host name'] }).split('\u0001');
+    where.append(document.createTextNode(before), h('strong', 'question-host', {}, q.url.host), document.createTextNode(after));
     el.append(where, h('div', 'question-href', { title: q.url.href }, q.url.href));
-    if (!q.url.secure) el.append(h('div', 'permission-warning', { role: 'note' }, 'Not encrypted (http): anyone on the network can read what you send there.'));
+    if (!q.url.secure) el.append(h('div', 'permission-warning', { role: 'note' }, l10n.t('Not encrypted (http): anyone on the network can read what you send there.')));
   }
   if (q.form) {
     if (q.form.title) el.append(h('div', 'question-title', {}, q.form.title));
@@ -31,7 +34,7 @@ export function buildQuestion(item: Extract<Item, { kind: 'question' }>, tab: st
       for (const f of q.form.fields) {
         const v = q.values[f.name];
         if (v === undefined || v === '' || (Array.isArray(v) && !v.length)) continue;
-        list.append(h('dt', '', {}, f.title), h('dd', '', {}, Array.isArray(v) ? v.map(x => labelOf(f, x)).join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : labelOf(f, String(v))));
+        list.append(h('dt', '', {}, f.title), h('dd', '', {}, Array.isArray(v) ? v.map(x => labelOf(f, x)).join(', ') : typeof v === 'boolean' ? (v ? l10n.t('Yes') : l10n.t('No')) : labelOf(f, String(v))));
       }
       el.append(list);
     }
@@ -48,15 +51,15 @@ export function buildQuestion(item: Extract<Item, { kind: 'question' }>, tab: st
     checks.push(check);
   });
   if (q.errors?.['']) form.append(h('div', 'field-error', { role: 'alert' }, q.errors['']));
-  const row = h('div', 'actions', { role: 'group', 'aria-label': 'Answer' });
-  const primary = q.url ? `Open ${q.url.host}` : 'Submit';
+  const row = h('div', 'actions', { role: 'group', 'aria-label': l10n.t('Answer') });
+  const primary = q.url ? l10n.t('Open {0}', q.url.host) : l10n.t('Submit');
   row.append(button(primary, 'allow', () => {
     if (q.url) return answer('accept');
     // Every field shows its message; the first wrong one gets the focus. Nothing is sent.
     const ok = checks.map(c => c()).every(Boolean);
     if (!ok) { (form.querySelector('[aria-invalid="true"]') as HTMLElement | null)?.focus(); return; }
     answer('accept', Object.fromEntries(readers.map(r => r())));
-  }), button('Decline', 'secondary reject', () => answer('decline')), button('Cancel', 'secondary', () => answer('cancel')));
+  }), button(l10n.t('Decline'), 'secondary reject', () => answer('decline')), button(l10n.t('Cancel'), 'secondary', () => answer('cancel')));
   form.append(row);
   form.addEventListener('submit', e => e.preventDefault());
   el.append(form);
@@ -103,18 +106,18 @@ function buildField(f: FieldView, id: string, value: RawValue | undefined, error
     set.addEventListener('change', () => { if (errEl.textContent) check(); });
     check = () => {
       const n = boxes.filter(b => b.checked).length;
-      return invalid(set, f.required && n === 0 ? 'Choose at least one.' : f.minItems !== undefined && n < f.minItems ? `Choose at least ${f.minItems}.`
-        : f.maxItems !== undefined && n > f.maxItems ? `Choose at most ${f.maxItems}.` : '');
+      return invalid(set, f.required && n === 0 ? l10n.t('Choose at least one.') : f.minItems !== undefined && n < f.minItems ? l10n.t('Choose at least {0}.', f.minItems)
+        : f.maxItems !== undefined && n > f.maxItems ? l10n.t('Choose at most {0}.', f.maxItems) : '');
     };
   } else if (f.kind === 'select') {
     const select = h('select', '', { id, 'aria-describedby': described }) as HTMLSelectElement;
-    if (!f.required || f.default === undefined) select.append(option('', f.required ? 'Choose…' : '(none)'));
+    if (!f.required || f.default === undefined) select.append(option('', f.required ? l10n.t('Choose…') : l10n.t('(none)')));
     f.options.forEach(o => select.append(option(o.value, o.label)));
     select.value = typeof value === 'string' ? value : f.default ?? '';
     if (f.required) select.required = true;
     box.append(label, select);
     read = () => select.value;
-    check = () => invalid(select, select.validity.valid ? '' : 'Required.');
+    check = () => invalid(select, select.validity.valid ? '' : l10n.t('Required.'));
   } else {
     const input = h('input', '', { id, 'aria-describedby': described }) as HTMLInputElement;
     if (f.kind === 'number') {
@@ -133,7 +136,7 @@ function buildField(f: FieldView, id: string, value: RawValue | undefined, error
     box.append(label, input);
     read = () => input.value;
     // The browser's own messages (required, lengths, bounds, email/url shape); the host checks the rest.
-    check = () => invalid(input, input.validity.valid ? '' : input.validationMessage || 'Invalid value.');
+    check = () => invalid(input, input.validity.valid ? '' : input.validationMessage || l10n.t('Invalid value.'));
     // A message goes as soon as the value is fixed (on input, not on blur: a message vanishing on
     // blur would move the control the user is clicking).
     input.addEventListener('input', () => { if (errEl.textContent) check(); });
@@ -146,11 +149,11 @@ function buildField(f: FieldView, id: string, value: RawValue | undefined, error
 
 function outcomeText(q: QuestionView): string {
   switch (q.outcome) {
-    case 'accepted': return 'You submitted:';
-    case 'declined': return 'You declined.';
-    case 'opened': return `Opened ${q.url?.host ?? ''}. Waiting for the agent…`;
-    case 'completed': return 'Completed.';
-    default: return 'Not answered (cancelled)';
+    case 'accepted': return l10n.t('You submitted:');
+    case 'declined': return l10n.t('You declined.');
+    case 'opened': return l10n.t('Opened {0}. Waiting for the agent…', q.url?.host ?? '');
+    case 'completed': return l10n.t('Completed.');
+    default: return l10n.t('Not answered (cancelled)');
   }
 }
 
