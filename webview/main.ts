@@ -631,7 +631,11 @@ function renderStatus(): void {
   // The agent runs, but this conversation's session is still opening (real agents take seconds):
   // the prompt waits for it.
   const opening = state === 'starting' && (status.status === 'ready' || status.status === 'stopped');
+  // A conversation stays with its agent: when another agent runs, the line says whose this one is.
+  const tabAgent = tabs.find(t => t.id === activeTab)?.agentName;
+  const otherAgent = !opening && status.status === 'ready' && tabAgent && status.agentName && tabAgent !== status.agentName;
   const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : l10n.t('Starting the agent…'))
+    : otherAgent ? l10n.t({ message: 'This conversation is with {0} (not running; {1} is running)', args: [tabAgent, status.agentName!], comment: ['The status line of a conversation whose agent is not the one running: {0} its agent, {1} the running agent'] })
     : status.detail || (status.agentName ? l10n.t({ message: '{0} · {1}', args: [status.agentName, AGENT_STATUS_LABELS[status.status]], comment: ['The status line: {0} is the agent\'s name, {1} its status (running, stopped…)'] }) : l10n.t('No agent running'));
   statusEl.className = `status-${opening ? 'starting' : status.status}`;
   // The status line is a live region: only a change is read out.
