@@ -30,7 +30,7 @@ export class AgentStartError extends Error {
   }
 }
 
-export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.2.0' };
+export const CLIENT_INFO: acp.Implementation = { name: 'switchboard', title: 'Switchboard', version: '0.3.0' };
 
 /**
  * The ACP version Switchboard asks for and accepts: always 1, whatever the SDK's default becomes.

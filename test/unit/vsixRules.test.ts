@@ -51,3 +51,13 @@ describe('gallery manifest checks', () => {
     assert.equal(problems.length, 2);
   });
 });
+
+describe('release version', () => {
+  it('the clientInfo agents see carries the version of package.json', () => {
+    const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    const source = fs.readFileSync('src/acp/agentConnection.ts', 'utf8');
+    assert.match(source, new RegExp(`CLIENT_INFO[^\\n]*version: '${version.replace(/\./g, '\\.')}'`));
+    const changelog = fs.readFileSync('CHANGELOG.md', 'utf8');
+    assert.match(changelog, new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'), 'CHANGELOG has the release entry');
+  });
+});
