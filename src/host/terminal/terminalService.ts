@@ -68,8 +68,8 @@ const CHANGE_THROTTLE_MS = 100;
 /** Output of a released terminal kept for its chat card (the 1 MB buffer itself is freed). */
 const RELEASED_TAIL_BYTES = 16 * 1024;
 const RELEASED_HISTORY = 200;
-/** How long a command waits at most for saves of the agent's edits still running (see pendingSaves). */
-const SAVES_WAIT_MS = 3000;
+/** How long a command waits at most for saves of the agent's edits still running (see pendingSaves): a slow formatter on save, a loaded machine. */
+const SAVES_WAIT_MS = 10_000;
 
 interface Entry {
   readonly id: string;
