@@ -12,9 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openChat, scriptedAgentSettings } from './support.mjs';
 
-// CRLF line ends, non-ASCII text, no final newline: "exact bytes" means all of them.
-const ORIGINAL = Buffer.from('Plan — étape 1\r\nstep 2\r\nstep 3 ✓\r\nend', 'utf8');
-const EDITED = Buffer.from('Plan — étape 1\r\nstep two (agent)\r\nstep three ✓ (agent)\r\nend', 'utf8');
+// Mixed CRLF / LF line ends, non-ASCII text, no final newline: "exact bytes" means all of them (a
+// text document has one line ending; undo through one alone wrote CRLF for the LF after "step 2").
+const ORIGINAL = Buffer.from('Plan — étape 1\r\nstep 2\nstep 3 ✓\r\nend', 'utf8');
+const EDITED = Buffer.from('Plan — étape 1\r\nstep two (agent)\nstep three ✓ (agent)\r\nend', 'utf8');
 const WRITTEN = 'rewritten through fs/write_text_file\n';
 
 export const workspaceFiles = { 'plan.txt': ORIGINAL.toString('utf8') };
