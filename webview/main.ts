@@ -425,7 +425,9 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   if (p.late) el.append(lateNote());
   el.append(titleEl('div', 'permission-title', p.title));
   const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
-  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : allowed ? 'allowed' : 'refused')));
+  // Once allowed, the card follows the tool call: written when it completed, not written when it failed.
+  const ended = p.toolStatus === 'completed' || p.toolStatus === 'failed' || p.toolStatus === 'cancelled' ? p.toolStatus : undefined;
+  p.content?.forEach((c, index) => el.append(buildToolContent(item.id, c, index, p.outcome === undefined ? 'permission' : !allowed ? 'refused' : ended ?? 'allowed')));
   if (p.outcome !== undefined) {
     el.classList.add('answered');
     el.append(h('div', 'permission-outcome', {}, p.outcome === 'cancelled' ? l10n.t('Not answered (cancelled)') : l10n.t('You chose: {0}', p.outcome)));

@@ -76,6 +76,11 @@ export interface PermissionView {
   readonly outcomeKind?: string;
   /** Asked outside a turn (a request that arrived after the turn ended). */
   readonly late?: boolean;
+  /**
+   * The status of the tool call whose diff this card took (see addPermission), once the agent
+   * reported one after the request: the card then says whether the edit was written.
+   */
+  readonly toolStatus?: ToolCallView['status'];
 }
 
 export type Item =
@@ -286,6 +291,7 @@ export class Transcript {
       const shown = this.permissionDiffs.get(permission.requestId) ?? new Set<string>();
       diffs.forEach(k => shown.add(k));
       this.permissionDiffs.set(permission.requestId, shown);
+      this.diffPermissions.set(permission.requestId, id);
       const tool = this.get(this.toolItemId(permission.requestId));
       if (tool?.kind === 'tool') {
         const content = this.withoutShownDiffs(permission.requestId, tool.tool.content);
@@ -298,6 +304,16 @@ export class Transcript {
 
   /** toolCallId → the diffs its permission request showed. */
   private readonly permissionDiffs = new Map<string, Set<string>>();
+  /** toolCallId → the item id of the permission card that shows its diffs. */
+  private readonly diffPermissions = new Map<string, string>();
+
+  /** The permission card that shows this tool call's diffs learns the call's new status. */
+  private permissionFollows(toolCallId: string, status: ToolCallView['status'] | undefined): TranscriptOp[] {
+    const id = this.diffPermissions.get(toolCallId);
+    const item = id === undefined ? undefined : this.get(id);
+    if (!status || item?.kind !== 'permission' || item.permission.toolStatus === status) return [];
+    return [this.replace({ ...item, permission: { ...item.permission, toolStatus: status } })];
+  }
 
   private withoutShownDiffs(toolCallId: string, content: readonly ToolContentView[]): readonly ToolContentView[] {
     const shown = this.permissionDiffs.get(toolCallId);
@@ -365,9 +381,9 @@ export class Transcript {
     const existing = inTurn;
     if (existing && existing.kind === 'tool') {
       // Agents send `tool_call` twice for one id (generic, then refined): both are upserts.
-      return [this.replace({ ...existing, tool: { ...existing.tool, ...patch } })];
+      return [this.replace({ ...existing, tool: { ...existing.tool, ...patch } }), ...this.permissionFollows(toolCallId, patch.status)];
     }
-    return [this.add({ kind: 'tool', id, tool: this.newTool(toolCallId, patch, isNew) })];
+    return [this.add({ kind: 'tool', id, tool: this.newTool(toolCallId, patch, isNew) }), ...this.permissionFollows(toolCallId, patch.status)];
   }
 
   private newTool(toolCallId: string, patch: Partial<Omit<ToolCallView, 'toolCallId'>>, isNew: boolean): ToolCallView {

@@ -53,7 +53,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await card.getByRole('button', { name: /^\d+\. Allow:/ }).click();
   await view.locator('.message.agent', { hasText: 'Renamed entry 18.' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'the agent wrote the disk itself');
-  assert.match(await card.locator('.diff-state').innerText(), /^Allowed: the agent writes this change itself/);
+  // The tool call completed: the card that holds the diff says it is written.
+  await card.locator('.diff-state', { hasText: /^Written by the agent: keep or undo it under the changed files/ }).waitFor({ timeout: 10_000 });
 
   // The tab holds both edits, still unsaved; the user was told.
   await page.locator('.editor-instance .view-lines', { hasText: 'entry eighteen (agent)' }).first().waitFor({ timeout: 15_000 });

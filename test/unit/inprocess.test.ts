@@ -105,6 +105,23 @@ describe('Transcript: in-process tool calls', () => {
     assert.equal(diffs.length, 1);
   });
 
+  it('the permission card that took an edit diff follows its tool call: written once completed, not written once failed', () => {
+    const statusOf = (t: Transcript, id: string) => { const item = t.get(id); assert.ok(item?.kind === 'permission'); return item.permission.toolStatus; };
+    const done = new Transcript();
+    done.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending', content: [diff] });
+    const asked = done.addPermission({ requestId: 'c1', title: 'Edit', content: contentViews([diff]), options: [] });
+    assert.equal(statusOf(done, asked.id), undefined, 'nothing to say while the request waits');
+    const ops = done.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [diff] });
+    assert.ok(ops.some(op => op.op === 'replace' && op.item.id === asked.id), 'the permission card is redrawn');
+    assert.equal(statusOf(done, asked.id), 'completed');
+
+    const failed = new Transcript();
+    failed.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Edit', kind: 'edit', status: 'pending', content: [diff] });
+    const asked2 = failed.addPermission({ requestId: 'c2', title: 'Edit', content: contentViews([diff]), options: [] });
+    failed.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'failed' });
+    assert.equal(statusOf(failed, asked2.id), 'failed');
+  });
+
   it('a tool card that keeps one of two diffs still opens the right one (its index as sent)', () => {
     const t = new Transcript();
     const other = { type: 'diff' as const, path: '/w/b.txt', oldText: 'x\n', newText: 'y\n' };

@@ -498,7 +498,7 @@ export async function readText(filePath: string): Promise<string | undefined> {
   }
 }
 
-/** Sets a file's text (null: delete it) as one WorkspaceEdit, then saves. */
+/** Sets a file's text (null: delete it) as one WorkspaceEdit, then saves; the disk holds exactly `text`. */
 async function writeFile(filePath: string, text: string | null): Promise<void> {
   const uri = vscode.Uri.file(filePath);
   const edit = new vscode.WorkspaceEdit();
@@ -517,4 +517,10 @@ async function writeFile(filePath: string, text: string | null): Promise<void> {
   edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${filePath}`);
   await doc.save();
+  // A document has one line ending (mixed CRLF / LF were saved as one), and a save may change the
+  // text further (save participants): the disk gets the exact text the undo restores, BOM kept.
+  const saved = await vscode.workspace.fs.readFile(uri);
+  const bom = saved[0] === 0xef && saved[1] === 0xbb && saved[2] === 0xbf && !text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const exact = new TextEncoder().encode(bom + text);
+  if (saved.byteLength !== exact.byteLength || saved.some((b, i) => b !== exact[i])) await vscode.workspace.fs.writeFile(uri, exact);
 }
