@@ -4,7 +4,9 @@
 //   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
 //   dist/registry.js        Add / Update / Remove Agent (src/host/registry), required on the first of those commands
 //   dist/tar.js, yauzl.js   tar and yauzl, required when an agent archive is unpacked (src/host/registry/extract.ts)
-//   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
+//   dist/webview/chat.js    the chat webview (browser, ESM module script) + chat.css
+//   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a split chunk imported on
+//                           first need (webview/lazyMarkdown.ts); code both share goes to chunk-<hash>.js
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
@@ -57,11 +59,30 @@ const heavyGuard = {
   name: 'heavy-guard',
   setup(build) {
     build.onEnd(result => {
-      if (!result.metafile) return;
+      if (!result.metafile) return undefined;
       const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
       const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv|tar|yauzl|minipass|minizlib)\/|src\/host\/registry\//.test(f));
+      // esbuild 0.28 fails the build on errors an onEnd callback returns (pushing them into `result` does not).
       if (heavy.length) {
-        result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
+        return { errors: [{ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` }] };
+      }
+    });
+  },
+};
+
+/** Fails the build when the chat webview's first load pulls in the markdown renderer statically again. */
+const webviewGuard = {
+  name: 'webview-guard',
+  setup(build) {
+    build.onEnd(result => {
+      if (!result.metafile) return undefined;
+      const outputs = result.metafile.outputs;
+      // What loads with the view: chat.js and the chunks it imports statically.
+      const first = new Set(['dist/webview/chat.js']);
+      for (const f of first) for (const i of outputs[f]?.imports ?? []) if (i.kind === 'import-statement') first.add(i.path);
+      const heavy = [...first].flatMap(f => Object.keys(outputs[f]?.inputs ?? {})).filter(f => /node_modules\/(markdown-it|dompurify|mdurl|linkify-it|punycode|entities|uc\.micro)\/|webview\/markdown\.ts$/.test(f));
+      if (heavy.length) {
+        return { errors: [{ text: `dist/webview/chat.js must not load the markdown renderer with the view (it loads on first need; use webview/lazyMarkdown.ts, never a static import of webview/markdown.ts): ${heavy.slice(0, 3).join(', ')}` }] };
       }
     });
   },
@@ -72,9 +93,9 @@ const builds = [
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl' }, outdir: 'dist' },
   {
-    ...base, platform: 'browser', format: 'iife', target: 'es2022',
-    entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',
-    loader: { '.ttf': 'file' },
+    ...base, platform: 'browser', format: 'esm', target: 'es2022', splitting: true, chunkNames: 'chunk-[hash]',
+    entryPoints: { chat: 'webview/main.ts', markdown: 'webview/markdown.ts' }, outdir: 'dist/webview',
+    loader: { '.ttf': 'file' }, plugins: [webviewGuard], metafile: true,
   },
 ];
 if (!production) {
