@@ -39,8 +39,8 @@ export default async function ({ page, log, repoRoot }) {
 <script>window.acquireVsCodeApi = () => ({ postMessage() {} });</script></head><body>${body}<script type="module" src="chat.js"></script></body></html>`;
     await p.route('http://switchboard.test/**', route => {
       const name = path.basename(new URL(route.request().url()).pathname);
-      if (name === 'index.html') return route.fulfill({ contentType: 'text/html', body: html });
-      return route.fulfill({ contentType: 'text/javascript', body: fs.readFileSync(path.join(repoRoot, 'dist/webview', name)) });
+      if (name === 'index.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: html });
+      return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: fs.readFileSync(path.join(repoRoot, 'dist/webview', name)) });
     });
     await p.goto('http://switchboard.test/index.html');
     const post = m => p.evaluate(msg => window.postMessage(msg, '*'), m);
