@@ -37,8 +37,8 @@ export function checkListing(files) {
 }
 
 /**
- * Problems with the webview's ES modules: every `./x.js` a shipped dist/webview/*.js imports
- * (statically or with import(): the split chunks, e.g. markdown.js and chunk-<hash>.js) must ship too.
+ * Problems with the webview's scripts: every `./x.js` a shipped dist/webview/*.js imports
+ * (statically or with import(), e.g. chat.js's import('./markdown.js')) must ship too.
  * `read(file)` returns a listed file's text.
  */
 export function checkWebviewImports(files, read) {

@@ -1,5 +1,5 @@
 // The markdown renderer (markdown-it + DOMPurify, most of the webview's code) loads on first need,
-// from its own file (dist/webview/markdown.js, an esbuild split chunk): an empty chat never loads it.
+// from its own file (dist/webview/markdown.js, an ESM bundle chat.js imports with import()): an empty chat never loads it.
 // Until it has loaded, agent text is shown as plain text (textContent, never HTML) and rendered when
 // it arrives.
 import * as l10n from '@vscode/l10n';

@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it';
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
 // Code blocks get a copy button; the language is kept as a class for styling only. Its labels come
-// from the caller (lazyMarkdown.ts translates them), so this chunk shares no module with chat.js.
+// from the caller (lazyMarkdown.ts translates them), so this bundle shares no module with chat.js (the build refuses one).
 const labels = { copy: 'Copy', copyCode: 'Copy code' };
 export function setLabels(copy: string, copyCode: string): void {
   labels.copy = copy;

@@ -327,7 +327,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
     <button type="submit" id="send" title="${attr(vscode.l10n.t('Send (Enter)'))}">${attr(vscode.l10n.t('Send'))}</button>
   </div>
 </form>
-<script type="module" nonce="${nonce}" src="${asset('chat.js')}"></script>
+<script nonce="${nonce}" src="${asset('chat.js')}"></script>
 </body>
 </html>`;
 }

@@ -6,7 +6,7 @@ const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(fs.existsSync('package.nls.json') ? fs.readFileSync('package.nls.json', 'utf8') : '{}');
 const icon = fs.readFileSync('media/icon.png');
 const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/acp-sdk.js',
-  'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'dist/webview/chunk-AB12CD34.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
+  'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
   'media/registry-snapshot.json'];
 
 describe('VSIX contents', () => {
@@ -27,20 +27,20 @@ describe('VSIX contents', () => {
     assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/webview/markdown.js')), ['dist/webview/markdown.js: missing']);
   });
 
-  it('every chunk a webview module imports ships with it', () => {
+  it('every script a webview script imports ships with it', () => {
     const sources: Record<string, string> = {
       // What esbuild writes, minified or not.
-      'dist/webview/chat.js': 'import"./chunk-AB12CD34.js";async function f(){return import("./markdown.js")}',
-      'dist/webview/markdown.js': 'import{a as ar}from"./chunk-AB12CD34.js";\nimport {\n  b\n} from "./chunk-EF56GH78.js";',
-      'dist/webview/chunk-AB12CD34.js': 'var d=1;export{d as a};',
+      'dist/webview/chat.js': '(()=>{async function f(){return import("./markdown.js")}})();',
+      'dist/webview/markdown.js': 'import{a as ar}from"./helpers.js";\nimport {\n  b\n} from "./more.js";',
     };
     const read = (f: string) => sources[f] ?? '';
-    assert.deepEqual(checkWebviewImports(shipped, read), ['dist/webview/markdown.js imports ./chunk-EF56GH78.js, which the VSIX does not hold']);
-    assert.deepEqual(checkWebviewImports(shipped.filter(f => !f.startsWith('dist/webview/chunk-')), read), [
-      'dist/webview/chat.js imports ./chunk-AB12CD34.js, which the VSIX does not hold',
-      'dist/webview/markdown.js imports ./chunk-AB12CD34.js, which the VSIX does not hold',
-      'dist/webview/markdown.js imports ./chunk-EF56GH78.js, which the VSIX does not hold',
+    assert.deepEqual(checkWebviewImports([...shipped, 'dist/webview/helpers.js'], read), ['dist/webview/markdown.js imports ./more.js, which the VSIX does not hold']);
+    assert.deepEqual(checkWebviewImports(shipped, read), [
+      'dist/webview/markdown.js imports ./helpers.js, which the VSIX does not hold',
+      'dist/webview/markdown.js imports ./more.js, which the VSIX does not hold',
     ]);
+    const noRenderer = shipped.filter(f => f !== 'dist/webview/markdown.js');
+    assert.deepEqual(checkWebviewImports(noRenderer, read), ['dist/webview/chat.js imports ./markdown.js, which the VSIX does not hold']);
   });
 });
 
