@@ -4,7 +4,9 @@
 //   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
 //   dist/registry.js        Add / Update / Remove Agent (src/host/registry), required on the first of those commands
 //   dist/tar.js, yauzl.js   tar and yauzl, required when an agent archive is unpacked (src/host/registry/extract.ts)
-//   dist/webview/chat.js    the chat webview (browser, IIFE) + chat.css
+//   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css
+//   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
+//                           chat.js loads with import('./markdown.js') on first need (webview/lazyMarkdown.ts)
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
@@ -57,11 +59,49 @@ const heavyGuard = {
   name: 'heavy-guard',
   setup(build) {
     build.onEnd(result => {
-      if (!result.metafile) return;
+      if (!result.metafile) return undefined;
       const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
       const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv|tar|yauzl|minipass|minizlib)\/|src\/host\/registry\//.test(f));
+      // esbuild 0.28 fails the build on errors an onEnd callback returns (pushing them into `result` does not).
       if (heavy.length) {
-        result.errors.push({ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` });
+        return { errors: [{ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` }] };
+      }
+    });
+  },
+};
+
+// chat.js is a classic script (one file, one fetch before the view runs); it imports the renderer,
+// a separate ESM bundle, with import() on first need. A classic script's import() resolves against
+// the script's own URL and carries its nonce, so the CSP stays `script-src 'nonce-…'`.
+const markdownExternal = {
+  name: 'markdown-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/markdown$/ }, args =>
+      (args.importer.endsWith(path.join('webview', 'lazyMarkdown.ts')) ? { path: './markdown.js', external: true } : undefined));
+  },
+};
+const webview = { ...base, platform: 'browser', target: 'es2022', loader: { '.ttf': 'file' }, metafile: true };
+const RENDERER = /node_modules\/(markdown-it|dompurify|mdurl|linkify-it|punycode|entities|uc\.micro)\/|webview\/markdown\.ts$/;
+/**
+ * Fails the build when chat.js holds the markdown renderer again, or when a module is in both chat.js
+ * and markdown.js (built apart, it would run twice with separate state). Both builds use it; each
+ * records its inputs, and the one that ends second compares them.
+ */
+const bundled = new Map();
+const webviewGuard = {
+  name: 'webview-guard',
+  setup(build) {
+    build.onEnd(result => {
+      if (!result.metafile) return undefined;
+      for (const [out, o] of Object.entries(result.metafile.outputs)) if (out.endsWith('.js')) bundled.set(out, Object.keys(o.inputs));
+      const chat = bundled.get('dist/webview/chat.js') ?? [];
+      const heavy = chat.filter(f => RENDERER.test(f));
+      if (heavy.length) {
+        return { errors: [{ text: `dist/webview/chat.js must not hold the markdown renderer (it loads on first need from markdown.js; use webview/lazyMarkdown.ts, never a static import of webview/markdown.ts): ${heavy.slice(0, 3).join(', ')}` }] };
+      }
+      const shared = (bundled.get('dist/webview/markdown.js') ?? []).filter(f => chat.includes(f));
+      if (shared.length) {
+        return { errors: [{ text: `dist/webview/chat.js and markdown.js both bundle ${shared.slice(0, 3).join(', ')}: webview/markdown.ts must not import what chat.js uses (pass it in, as setLabels does for the l10n strings)` }] };
       }
     });
   },
@@ -71,12 +111,10 @@ const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl' }, outdir: 'dist' },
-  {
-    ...base, platform: 'browser', format: 'iife', target: 'es2022',
-    entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview',
-    loader: { '.ttf': 'file' },
-  },
+  { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [markdownExternal, webviewGuard] },
+  { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
 ];
+
 if (!production) {
   const unit = list('test/unit', '.test.ts');
   const integration = [...list('test/integration', '.ts')];

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { checkListing, checkManifest, checkReadmeImages } from './vsixRules.mjs';
+import { checkListing, checkManifest, checkReadmeImages, checkWebviewImports } from './vsixRules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -53,7 +53,7 @@ run(process.execPath, ['esbuild.mjs', '--production']);
 
 console.log('==> vsce ls');
 const listed = run(node, [...vsce, 'ls', '--no-dependencies'], { capture: true }).split('\n').map(s => s.trim()).filter(Boolean);
-const listing = checkListing(listed);
+const listing = [...checkListing(listed), ...checkWebviewImports(listed, f => fs.readFileSync(path.join(root, f), 'utf8'))];
 if (listing.length) fail('the VSIX would hold files users do not need (fix .vscodeignore):', listing);
 console.log(`  ${listed.length} files, all on the allow-list`);
 

@@ -13,7 +13,7 @@ const ALLOWED = [
   /^media\/(icon\.png|activity\.svg|registry-snapshot\.json)$/,
   /^media\/walkthrough\/[\w-]+\.md$/,
 ];
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
+const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
 
 /** Why a listed file must not ship, or '' when it may. */
 function reasonAgainst(file) {
@@ -33,6 +33,21 @@ export function checkListing(files) {
     if (why) problems.push(`${f}: ${why}`);
   }
   for (const f of REQUIRED) if (!files.includes(f)) problems.push(`${f}: missing`);
+  return problems;
+}
+
+/**
+ * Problems with the webview's scripts: every `./x.js` a shipped dist/webview/*.js imports
+ * (statically or with import(), e.g. chat.js's import('./markdown.js')) must ship too.
+ * `read(file)` returns a listed file's text.
+ */
+export function checkWebviewImports(files, read) {
+  const problems = [];
+  for (const f of files.filter(f => /^dist\/webview\/[\w-]+\.js$/.test(f))) {
+    const text = read(f);
+    const names = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']\.\/([\w-]+\.js)["']/g)].map(m => m[1]);
+    for (const n of new Set(names)) if (!files.includes(`dist/webview/${n}`)) problems.push(`${f} imports ./${n}, which the VSIX does not hold`);
+  }
   return problems;
 }
 

@@ -13,7 +13,7 @@ import { sgrSpans } from '../src/common/terminal/sgr';
 import { isAllow, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { announce, keepFocus } from './a11y';
-import { renderInlineMarkdown, renderMarkdown } from './markdown';
+import { loadMarkdown, type MarkdownModule, onMarkdownLoaded, setMarkdown, withMarkdown } from './lazyMarkdown';
 import { StreamedMarkdown } from './streamedMarkdown';
 import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
@@ -144,7 +144,7 @@ function announceAdded(item: Item): void {
     const p = item.permission;
     // Numbered and named as the card's buttons are.
     const options = orderOptions(p.options).map((o, i) => `${i + 1}: ${o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name}`).join(', ');
-    announce(l10n.t('Permission needed: {0}. Options {1}.', titleText(p.title), options), 'permission');
+    withMarkdown(md => announce(l10n.t('Permission needed: {0}. Options {1}.', titleText(md, p.title), options), 'permission'));
   } else if (item.kind === 'question') announce(l10n.t('The agent asks: {0}', item.question.message), 'permission');
   else if (item.kind === 'turnEnd') announce(stopText(item.stopReason), 'turn');
 }
@@ -272,7 +272,8 @@ const TOOL_ICONS: Record<string, string> = {
 const STATUS_ICONS: Record<string, string> = { pending: 'circle-outline', in_progress: 'loading codicon-modifier-spin', completed: 'check', failed: 'error', cancelled: 'circle-slash', unfinished: 'question' };
 
 function buildTool(itemId: string, t: ToolCallView): HTMLElement {
-  const el = h('article', `tool status-${t.status}`, { 'aria-label': l10n.t('Tool call {0}, {1}', titleText(t.title), toolStatusText(t.status)) });
+  const el = h('article', `tool status-${t.status}`);
+  labelWithTitle(el, t.title, title => l10n.t('Tool call {0}, {1}', title, toolStatusText(t.status)));
   const head = h('div', 'tool-head');
   head.append(h('span', `codicon codicon-${TOOL_ICONS[t.kind] ?? 'tools'}`, { 'aria-hidden': 'true' }), titleEl('span', 'tool-title', t.title || l10n.t('Tool call')),
     h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: toolStatusText(t.status), 'aria-label': toolStatusText(t.status) }));
@@ -334,22 +335,28 @@ function buildCommandOutput(out: NonNullable<ToolCallView['output']>, status: To
 /** A tool or permission title: the agent's markdown, inline only, with workspace-relative paths. */
 function titleEl(tag: string, className: string, title: string): HTMLElement {
   const el = h(tag, `${className} markdown`, { title: escapeBidi(title) });
-  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
+  setMarkdown(el, relativizePaths(escapeBidi(title), roots), true);
   return el;
 }
 
 /** The same title as plain text (labels, announcements). */
-function titleText(title: string): string {
+function titleText(md: MarkdownModule, title: string): string {
   const el = document.createElement('span');
-  el.innerHTML = renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
+  el.innerHTML = md.renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
   return el.textContent ?? '';
+}
+
+/** `el`'s aria-label, made with a title's text (its markdown source until the renderer has loaded). */
+function labelWithTitle(el: HTMLElement, title: string, label: (title: string) => string): void {
+  withMarkdown(md => el.setAttribute('aria-label', label(titleText(md, title))),
+    () => el.setAttribute('aria-label', label(relativizePaths(escapeBidi(title), roots))));
 }
 
 function buildToolContent(itemId: string, c: ToolContentView, index: number, status: Parameters<typeof diffState>[0]): HTMLElement {
   switch (c.type) {
     case 'text': {
       const body = h('div', 'tool-text markdown');
-      body.innerHTML = renderMarkdown(c.text);
+      setMarkdown(body, c.text);
       return body;
     }
     case 'diff': {
@@ -421,7 +428,8 @@ function styledRun(span: ReturnType<typeof sgrSpans>[number]): Node {
 function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLElement {
   const p = item.permission;
   // Focusable: number keys answer this card only while it has focus.
-  const el = h('article', `permission${p.late ? ' late' : ''}`, { 'aria-label': l10n.t('Permission request: {0}', titleText(p.title)), tabindex: '-1' });
+  const el = h('article', `permission${p.late ? ' late' : ''}`, { tabindex: '-1' });
+  labelWithTitle(el, p.title, title => l10n.t('Permission request: {0}', title));
   if (p.late) el.append(lateNote());
   el.append(titleEl('div', 'permission-title', p.title));
   const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
@@ -459,6 +467,14 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   });
   return el;
 }
+
+// Text shown plain while the markdown renderer loaded is rendered when it arrives; the transcript
+// keeps to its end if it was there.
+onMarkdownLoaded(apply => {
+  const stick = transcript.isAtEnd();
+  apply();
+  if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+});
 
 // Links and copy buttons inside rendered markdown.
 transcriptEl.addEventListener('click', e => {
@@ -730,6 +746,8 @@ function submit(): void {
   const text = promptEl.value;
   if (!text.trim() && !images.length) return;
   send({ type: 'prompt/send', text, mentions: [...mentions], images: [...images] });
+  // The answer will be markdown: the renderer loads while the agent thinks.
+  loadMarkdown();
   promptEl.value = '';
   mentions.clear();
   images.length = 0;

@@ -3,8 +3,9 @@
 // its own render cost allows (at most ~20% of the time), so a long answer stays cheap to stream.
 // Text that arrives between two renders is shown at once as plain text, then formatted. A message
 // longer than `maxChars` shows only its beginning (onCut is called once): the full text is one
-// click away in an editor, never a frozen view.
-import { renderMarkdown, topLevelBlockStarts } from './markdown';
+// click away in an editor, never a frozen view. Until the markdown renderer has loaded (it loads on
+// first need, see lazyMarkdown.ts) the whole text is shown as plain text, and rendered when it arrives.
+import { loadedMarkdown, withMarkdown } from './lazyMarkdown';
 
 const COST_FACTOR = 4;
 
@@ -16,6 +17,8 @@ export class StreamedMarkdown {
   private notBefore = 0;
 
   private cut = false;
+  /** Shown as plain text, waiting for the renderer to load. */
+  private waiting = false;
 
   constructor(
     private readonly container: HTMLElement, private text: string,
@@ -53,36 +56,30 @@ export class StreamedMarkdown {
     const start = performance.now();
     if (!force && start < this.notBefore) return false;
     this.raw = undefined;
-    const boundary = this.frozenChars + lastBlockBoundary(this.text.slice(this.frozenChars));
+    const md = loadedMarkdown();
+    if (!md) {
+      this.showPlain();
+      return true;
+    }
+    this.tail.classList.remove('md-plain');
+    const boundary = this.frozenChars + md.lastBlockBoundary(this.text.slice(this.frozenChars));
     if (boundary > this.frozenChars) {
       const block = document.createElement('div');
-      block.innerHTML = renderMarkdown(this.text.slice(this.frozenChars, boundary));
+      block.innerHTML = md.renderMarkdown(this.text.slice(this.frozenChars, boundary));
       this.container.insertBefore(block, this.tail);
       this.frozenChars = boundary;
     }
-    this.tail.innerHTML = renderMarkdown(this.text.slice(this.frozenChars));
+    this.tail.innerHTML = md.renderMarkdown(this.text.slice(this.frozenChars));
     this.notBefore = start + (performance.now() - start) * COST_FACTOR;
     return true;
   }
-}
 
-/**
- * Offset where the last top-level block of `text` starts, when a blank line precedes it, or 0.
- * Every block before it is complete: nothing that arrives later can change how it renders, so it is
- * rendered once and frozen. The blocks come from markdown-it's own parse, so a code fence inside a
- * list item (indented four or more spaces) is never cut at a blank line inside it.
- */
-export function lastBlockBoundary(text: string): number {
-  const starts = topLevelBlockStarts(text);
-  // The last block stays open; freeze up to the start of the last block that follows a blank line.
-  const lines = text.split('\n');
-  for (let i = starts.length - 1; i >= 1; i--) {
-    const line = starts[i];
-    if (line > 0 && lines[line - 1].trim() === '') {
-      let offset = 0;
-      for (let k = 0; k < line; k++) offset += lines[k].length + 1;
-      return offset;
-    }
+  /** The text as it is (textContent: never HTML), line breaks kept; rendered once the renderer arrives. */
+  private showPlain(): void {
+    this.tail.classList.add('md-plain');
+    this.tail.textContent = this.text.slice(this.frozenChars);
+    if (this.waiting) return;
+    this.waiting = true;
+    withMarkdown(() => { this.waiting = false; this.render(true); });
   }
-  return 0;
 }

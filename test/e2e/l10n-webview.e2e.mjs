@@ -34,9 +34,15 @@ export default async function ({ page, log, repoRoot }) {
 
   const p = await page.context().newPage();
   try {
-    await p.setContent(`<!DOCTYPE html><html lang="de"><head><script type="application/json" id="l10n">${json}</script></head><body>${body}</body></html>`);
-    await p.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage() {} });' });
-    await p.addScriptTag({ content: fs.readFileSync(path.join(repoRoot, 'dist/webview/chat.js'), 'utf8') });
+    // chat.js loads ./markdown.js (relative to its own URL) on first need: served from dist/webview at a test origin.
+    const html = `<!DOCTYPE html><html lang="de"><head><script type="application/json" id="l10n">${json}</script>
+<script>window.acquireVsCodeApi = () => ({ postMessage() {} });</script></head><body>${body}<script src="chat.js"></script></body></html>`;
+    await p.route('http://switchboard.test/**', route => {
+      const name = path.basename(new URL(route.request().url()).pathname);
+      if (name === 'index.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: html });
+      return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: fs.readFileSync(path.join(repoRoot, 'dist/webview', name)) });
+    });
+    await p.goto('http://switchboard.test/index.html');
     const post = m => p.evaluate(msg => window.postMessage(msg, '*'), m);
     const abilities = { image: false, embeddedContext: false };
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lastBlockBoundary } from '../../webview/streamedMarkdown';
+import { lastBlockBoundary } from '../../webview/markdown';
 
 describe('lastBlockBoundary (what of a streaming answer can be frozen)', () => {
   it('is 0 while there is no blank line', () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { checkListing, checkManifest, checkReadmeImages, missingNlsKeys } from '../../scripts/vsixRules.mjs';
+import { checkListing, checkManifest, checkReadmeImages, checkWebviewImports, missingNlsKeys } from '../../scripts/vsixRules.mjs';
 
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(fs.existsSync('package.nls.json') ? fs.readFileSync('package.nls.json', 'utf8') : '{}');
 const icon = fs.readFileSync('media/icon.png');
 const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/acp-sdk.js',
-  'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
+  'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
   'media/registry-snapshot.json'];
 
 describe('VSIX contents', () => {
@@ -21,6 +21,26 @@ describe('VSIX contents', () => {
     assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/acp-sdk.js')), ['dist/acp-sdk.js: missing']);
     // The registry's offline snapshot and the archive libraries Add Agent… loads on first use.
     assert.deepEqual(checkListing(shipped.filter(f => !/registry-snapshot|tar\.js/.test(f))), ['dist/tar.js: missing', 'media/registry-snapshot.json: missing']);
+  });
+
+  it('the markdown renderer (loaded on first need) is required', () => {
+    assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/webview/markdown.js')), ['dist/webview/markdown.js: missing']);
+  });
+
+  it('every script a webview script imports ships with it', () => {
+    const sources: Record<string, string> = {
+      // What esbuild writes, minified or not.
+      'dist/webview/chat.js': '(()=>{async function f(){return import("./markdown.js")}})();',
+      'dist/webview/markdown.js': 'import{a as ar}from"./helpers.js";\nimport {\n  b\n} from "./more.js";',
+    };
+    const read = (f: string) => sources[f] ?? '';
+    assert.deepEqual(checkWebviewImports([...shipped, 'dist/webview/helpers.js'], read), ['dist/webview/markdown.js imports ./more.js, which the VSIX does not hold']);
+    assert.deepEqual(checkWebviewImports(shipped, read), [
+      'dist/webview/markdown.js imports ./helpers.js, which the VSIX does not hold',
+      'dist/webview/markdown.js imports ./more.js, which the VSIX does not hold',
+    ]);
+    const noRenderer = shipped.filter(f => f !== 'dist/webview/markdown.js');
+    assert.deepEqual(checkWebviewImports(noRenderer, read), ['dist/webview/chat.js imports ./markdown.js, which the VSIX does not hold']);
   });
 });
 
