@@ -89,13 +89,17 @@ try {
   const runs = exts.map(() => []);
   const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms`;
   for (let r = 0; r < RUNS; r++) {
-    emptyRuns.push(await round(empty, EMPTY));
-    for (const [i, e] of exts.entries()) runs[i].push(await round(e, SWITCHBOARD));
+    // Each round starts with another side (a side run right after another pays its leftovers).
+    const sides = [{ ext: empty, kind: EMPTY, into: emptyRuns }, ...exts.map((e, i) => ({ ext: e, kind: SWITCHBOARD, into: runs[i] }))];
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(k + r) % sides.length];
+      side.into[r] = await round(side.ext, side.kind);
+    }
     console.log(`  round ${r + 1}/${RUNS}: empty ${fmt(emptyRuns[r])} | ${runs.map(t => fmt(t[r])).join(' | ')}`);
   }
   const med = (xs, k) => median(xs.map(x => x[k]));
   const ea = med(emptyRuns, 'activateMs'), er = med(emptyRuns, 'readyMs');
-  console.log(`bench/activation: ${RUNS} alternating rounds, medians (activate = bundle load + activate() in the extension host;`);
+  console.log(`bench/activation: ${RUNS} alternating rounds, each started by another side, medians (activate = bundle load + activate() in the extension host;`);
   console.log(`  view ready = from the start of activation to the webview's first state, in the page)`);
   console.log(`  empty extension (one webview view):  activate ${ea.toFixed(1)} ms, view ready ${er} ms`);
   for (const [i, ext] of exts.entries()) {
