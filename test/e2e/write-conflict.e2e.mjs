@@ -56,6 +56,9 @@ export default async function ({ page, log, shotsDir, workspace }) {
   log('Accept asked what to keep');
   await both.click();
   await view.locator('.turn-end').waitFor({ timeout: 15_000 });
+  // The agent is answered once the edit is in the open file's buffer; the save follows.
+  const expected = 'MINE Shopping list\nGroceries (renamed by the agent)\n- milk\n- bread\n- coffee\n\nRemember: the meeting moved to Thursday.\nmy last line';
+  for (const end = Date.now() + 15_000; Date.now() < end && fs.readFileSync(notes, 'utf8') !== expected;) await page.waitForTimeout(100);
   assert.equal(fs.readFileSync(notes, 'utf8'),
     'MINE Shopping list\nGroceries (renamed by the agent)\n- milk\n- bread\n- coffee\n\nRemember: the meeting moved to Thursday.\nmy last line',
     'both versions of line 1 and the user\'s last line');

@@ -113,6 +113,11 @@ export class ChangeTracker extends Disposable {
     const endedAt = Date.now();
     await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
+    // The file watcher may merge or drop a second quick write to a file it just reported (Claude's
+    // edits in accept-edits mode): read once more the files this turn changed. Not those open with
+    // unsaved edits: their disk lags the tab, which the buffer reconciliation follows.
+    const dirty = new Set(vscode.workspace.textDocuments.filter(d => d.isDirty).map(d => d.uri.fsPath));
+    await Promise.all(turn.changes.pending().filter(f => f.current !== null && !dirty.has(f.path)).map(f => this.compareWithSnapshot(turn, f.path)));
     turn.running = false;
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
