@@ -5,6 +5,7 @@
 // starting with anything else is stray. Costs one scan of the bytes, no JSON parse.
 
 const MAX_LINE_CHARS = 200;
+const decoder = new TextDecoder();
 
 export class StrayLines {
   /** At the start of a line (after a newline), and what of a stray line has been seen so far. */
@@ -26,7 +27,7 @@ export class StrayLines {
       const nl = chunk.indexOf(0x0a, i);
       const end = nl < 0 ? chunk.length : nl;
       if (this.stray !== undefined && this.stray.length < MAX_LINE_CHARS * 4) {
-        this.stray += new TextDecoder().decode(chunk.subarray(i, Math.min(end, i + MAX_LINE_CHARS * 4)));
+        this.stray += decoder.decode(chunk.subarray(i, Math.min(end, i + MAX_LINE_CHARS * 4)));
       }
       if (nl < 0) break;
       if (this.stray !== undefined) found.push(cut(this.stray));

@@ -24,7 +24,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
-import { Draft, isPrompt, SavedChats } from './savedChats';
+import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
@@ -96,7 +96,7 @@ export class ChatController extends Disposable {
   /** What is in the prompt box, not sent yet (kept for a new page of the view and across a reload). */
   get draft(): Draft | undefined { return this.draftValue; }
   setDraft(draft: Draft): void {
-    this.draftValue = draft.text || draft.mentions.length || draft.images.length ? draft : undefined;
+    this.draftValue = isEmptyPrompt(draft) ? undefined : draft;
     this.saved.saveDraft(draft);
   }
 

@@ -82,11 +82,11 @@ export class SavedChats implements TurnArchive {
 
   loadDraft(): Draft | undefined {
     const d = this.state.get<unknown>(DRAFT_KEY);
-    return isPrompt(d) && (d.text || d.mentions.length || d.images.length) ? d : undefined;
+    return isPrompt(d) && !isEmptyPrompt(d) ? d : undefined;
   }
 
   saveDraft(draft: Draft): void {
-    void this.state.update(DRAFT_KEY, draft.text || draft.mentions.length || draft.images.length ? keepable(draft) : undefined);
+    void this.state.update(DRAFT_KEY, isEmptyPrompt(draft) ? undefined : keepable(draft));
   }
 
   newKey(): string {
@@ -159,6 +159,11 @@ function trimItem(item: Item): Item {
 function keepable(p: NewPrompt): NewPrompt {
   const size = p.images.reduce((n, i) => n + i.data.length, 0);
   return { text: p.text, mentions: [...p.mentions], images: size <= MAX_SAVED_IMAGES ? [...p.images] : [] };
+}
+
+/** Nothing typed, mentioned or pasted. */
+export function isEmptyPrompt(p: NewPrompt): boolean {
+  return !p.text && !p.mentions.length && !p.images.length;
 }
 
 export function isPrompt(v: unknown): v is NewPrompt {
