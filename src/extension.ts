@@ -42,6 +42,8 @@ export interface SwitchboardApi {
   readonly registry: AgentRegistry;
   /** The agent picker's quick pick (replaceable by tests). */
   readonly agentPicker: typeof agentPickerUi;
+  /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
+  readonly logUri: vscode.Uri;
 }
 
 let controller: ChatController | undefined;
@@ -135,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, get registry() { return loadRegistry(); } };
+  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

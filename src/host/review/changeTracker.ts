@@ -106,7 +106,27 @@ export class ChangeTracker extends Disposable {
   }
 
   /** The turn ended: check once more what its tool calls touched, then stop watching for it. */
-  async endTurn(tabId: string): Promise<void> {
+  endTurn(tabId: string): Promise<void> {
+    const ending = this.finishTurn(tabId);
+    const done = () => { this.ending.delete(ending); };
+    this.ending.add(ending);
+    ending.then(done, done);
+    return ending;
+  }
+
+  /** Turn ends still checking the disk. */
+  private readonly ending = new Set<Promise<void>>();
+
+  /** Resolves once every disk check and turn end begun so far has finished (what is listed is then final). */
+  async settled(): Promise<void> {
+    for (;;) {
+      const pending = [...this.ending, ...[...this.turns.values()].flatMap(t => [...t.inflight])];
+      if (!pending.length) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  private async finishTurn(tabId: string): Promise<void> {
     const turnId = this.runningTurn.get(tabId);
     if (!turnId) return;
     const turn = this.turns.get(turnId)!;
