@@ -7,7 +7,7 @@ import { agentPickerUi, pickAgent } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
 import { configureCommonL10n } from './host/l10n';
-import { createLogger } from './host/log';
+import { createLogger, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { PermissionAlert } from './host/permissionAlert';
@@ -54,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const channel = vscode.window.createOutputChannel('Switchboard', { log: true });
   context.subscriptions.push(channel);
   const log = createLogger(channel);
+  // Each listener of the agent's updates on its own: one that throws never stops the others.
+  const guard = listenerGuard(log);
   // npx/uvx agents start here, never in the workspace (whose node_modules could substitute them).
   AgentProcess.launchDir = context.globalStorageUri.fsPath;
 
@@ -88,16 +90,16 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const tracker = new ChangeTracker(context.workspaceState, log);
   context.subscriptions.push(tracker, new ReviewUi(tracker),
     chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
-    chat.onUpdate(({ tab, update }) => {
+    chat.onUpdate(guard('review', ({ tab, update }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
-    }),
+    })),
     files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
 
   // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
   const agentTerminals = new AgentTerminals(log);
   context.subscriptions.push(agentTerminals,
-    chat.onUpdate(({ tab, update }) => agentTerminals.apply(tab, update)),
+    chat.onUpdate(guard('agent terminals', ({ tab, update }) => agentTerminals.apply(tab, update))),
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);

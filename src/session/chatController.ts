@@ -19,6 +19,7 @@ import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
 import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
 import { mcpForSession } from '../host/mcp';
+import { listenerGuard } from '../host/log';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
@@ -64,6 +65,10 @@ export class ChatController extends Disposable {
   readonly onTabs = this.tabsEmitter.event;
   /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
   readonly onReset = this.resetEmitter.event;
+
+  private guardValue: ReturnType<typeof listenerGuard> | undefined;
+  /** Runs a listener of the agent's updates on its own (host/log.ts). */
+  private get guard(): ReturnType<typeof listenerGuard> { return (this.guardValue ??= listenerGuard(this.log)); }
 
   constructor(
     private readonly log: Logger,
@@ -542,7 +547,8 @@ export class ChatController extends Disposable {
     this.tabs.set(tab.id, tab);
     tab.archive = this.saved;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
-    tab.onRawUpdate(update => { this.diffs.record(tab.id, update, id => tab.toolItemId(id)); this.updateEmitter.fire({ tab, update }); });
+    const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
+    tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../common/disposable';
 
 export const DIFF_SCHEME = 'switchboard-diff';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export class DiffContentProvider extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
@@ -19,7 +20,9 @@ export class DiffContentProvider extends Disposable implements vscode.TextDocume
   }
 
   static uri(id: string, side: string, filePath: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/${side}/${path.basename(filePath) || 'file'}` });
+    // A lone surrogate (an agent's path may hold one) cannot be percent-encoded: URI#toString would throw.
+    const name = path.basename(filePath).replace(LONE_SURROGATE, '\uFFFD');
+    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${id}/${side}/${name || 'file'}` });
   }
 
   /** The id a URI of ours belongs to, or undefined for any other URI. */
