@@ -11,6 +11,7 @@ import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
 import { StrayLines } from '../common/strayOutput';
+import { Refusals } from './refusals';
 
 export interface ClientHandlers {
   /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
@@ -56,17 +57,24 @@ export class AgentConnection {
 
   constructor(readonly process: AgentProcess, handlers: ClientHandlers, private readonly services: ConnectionServices, private readonly log: Logger) {
     const child = process.child;
+    this.refusals = new Refusals(log);
     const raw = sdk.ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
-    const app = sdk.client({ name: 'switchboard' })
+    const app = sdk.client({ name: 'switchboard' });
+    this.refusals.watch(app);
+    app
       .onNotification(sdk.methods.client.session.update, ({ params }) => handlers.onSessionUpdate(params, this.boundaries.dispatch(params.sessionId)))
       .onRequest(sdk.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(sdk.methods.client.elicitation.create, ({ params, signal }) => handlers.createElicitation(params, signal))
       .onNotification(sdk.methods.client.elicitation.complete, ({ params }) => handlers.completeElicitation(params))
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
-      .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`));
+      .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`))
+      .onRequest('*', ({ method }) => {
+        this.refusals.refuse(vscode.l10n.t('unknown method'), JSON.stringify(String(method).slice(0, 80)));
+        throw sdk.RequestError.methodNotFound(String(method));
+      });
     const { fs, terminal } = services;
     if (fs) {
       app.onRequest(sdk.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
@@ -81,7 +89,7 @@ export class AgentConnection {
     }
     const stray = new StrayLines();
     child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
-    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries));
+    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.refusals));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.
     child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
@@ -98,6 +106,9 @@ export class AgentConnection {
       return loss.message;
     });
   }
+
+  /** Messages refused or that a handler failed on, logged once per kind (see refusals.ts). */
+  readonly refusals: Refusals;
 
   get agent(): acp.ClientContext {
     return this.connection.agent;
@@ -232,7 +243,7 @@ export class AgentConnection {
  * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
  * through a small transform. Both cost a branch when trace is off.
  */
-function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries): acp.Stream {
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, refusals: Refusals): acp.Stream {
   let partial = '';
   stdout.on('data', (chunk: Buffer) => {
     if (!log.traceEnabled) { partial = ''; return; }
@@ -248,11 +259,13 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
     },
   });
   void outgoing.readable.pipeTo(stream.writable).catch(() => { /* the agent went away; reported by exit */ });
-  // Incoming messages in wire order, before the SDK dispatches them.
+  // Incoming messages in wire order, before the SDK dispatches them; an invalid session/update is refused here.
   const incoming = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
-      boundaries.incoming(message as Parameters<TurnBoundaries['incoming']>[0]);
-      controller.enqueue(message);
+      const screened = refusals.screen(message);
+      if (!screened) return;
+      boundaries.incoming(screened as Parameters<TurnBoundaries['incoming']>[0]);
+      controller.enqueue(screened);
     },
   });
   return { readable: stream.readable.pipeThrough(incoming), writable: outgoing.writable };

@@ -1,5 +1,6 @@
 // One running agent: its process, its initialized ACP connection, and the routing of incoming
 // session traffic to the session that owns it. Several sessions share one runtime.
+import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { AgentConnection } from '../acp/agentConnection';
 import { AgentExit, AgentProcess, AgentSpawnError } from '../acp/agentProcess';
@@ -48,7 +49,11 @@ export class AgentRuntime {
     // Only this agent's live sessions are served (an unknown session id gets -32602).
     const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));
     const connection = new AgentConnection(proc, {
-      onSessionUpdate: (params, afterAnswer) => runtime?.route(params.sessionId)?.onUpdate(params.update, afterAnswer),
+      onSessionUpdate: (params, afterAnswer) => {
+        const sink = runtime?.route(params.sessionId);
+        if (sink) sink.onUpdate(params.update, afterAnswer);
+        else connection.refusals.refuse('session/update', vscode.l10n.t('no such session'));
+      },
       requestPermission: async (params, signal) => {
         const sink = runtime?.route(params.sessionId);
         if (!sink) throw unknownSession(params.sessionId);
