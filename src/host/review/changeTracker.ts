@@ -3,7 +3,7 @@
 // Codex), edits reported only by `locations`, or files that simply change on disk while the turn
 // runs. Each file is compared with its baseline (its text just before the agent's first change in
 // the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload.
-import { promises as fsPromises } from 'node:fs';
+import { promises as fsPromises, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -191,8 +191,9 @@ export class ChangeTracker extends Disposable {
       if (response && path.isAbsolute(response.filePath) && response.originalFile !== undefined) {
         const filePath = normalize(response.filePath);
         const original = response.originalFile;
+        // Only a claim the disk confirms: the file is there and was written during the turn.
         this.track(turn, readDisk(filePath).then(now => {
-          if ((now ?? null) !== original && isInWorkspace(filePath)) this.record(turn, filePath, original, now ?? null, true);
+          if (now !== undefined && now !== original && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, original, now, true);
         }));
       }
       this.track(turn, this.settlePendingDiffs(turn));
@@ -310,7 +311,8 @@ export class ChangeTracker extends Disposable {
     for (const [filePath, d] of [...this.pendingDiffs]) {
       if (d.turn !== turn) continue;
       const now = await readDisk(filePath);
-      if (now === d.newText) {
+      // The disk holds the diff's new text, and not since before the turn (a diff naming a file's current text changed nothing).
+      if (now === d.newText && writtenSince(filePath, turn.started)) {
         this.pendingDiffs.delete(filePath);
         this.record(turn, filePath, d.oldText, d.newText, true);
       } else if (!turn.running) {
@@ -492,6 +494,22 @@ function looksGenerated(filePath: string): boolean {
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
   const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
   return GENERATED.test(rel) || TEMPORARY.test(path.basename(filePath));
+}
+
+/** Slack for file systems that keep modification times in whole (or even two) seconds. */
+const MTIME_SLACK_MS = 2000;
+
+/**
+ * Whether the file was modified at or after `since` (ms): what an agent's claim about it needs to be
+ * believed. Synchronous (a stat of a file just read): an await here would let the other checks of
+ * the same tool call run first.
+ */
+function writtenSince(filePath: string, since: number): boolean {
+  try {
+    return statSync(filePath).mtimeMs >= since - MTIME_SLACK_MS;
+  } catch {
+    return false;
+  }
 }
 
 function isUnlocated(c: { _meta?: { [key: string]: unknown } | null }): boolean {
