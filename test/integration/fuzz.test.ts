@@ -82,7 +82,7 @@ describe('Fuzzed agent messages', function () {
     assert.ok(sb.chat.items.some(i => i.kind === 'agent' && i.text === 'after'), dump(sb.chat.items));
   });
 
-  it('a tool response claiming an original text of a file that never changed lists nothing', async () => {
+  it('a tool response claiming an original text of a file that never changed, or a path spelled otherwise, lists nothing', async () => {
     // Claude's Edit tool response names the file and its text before the edit. Here the file does
     // not exist (or exists unchanged): nothing on disk differs, so nothing may be listed.
     const missing = path.join(ws, 'hello.txt');
@@ -97,6 +97,10 @@ describe('Fuzzed agent messages', function () {
       response(missing, 'e1'),
       { type: 'toolCall', toolCall: { toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'pending', locations: [{ path: unchanged }] } },
       response(unchanged, 'e2'),
+      // The same file spelled with a trailing separator: read, then named by an edit that never ran.
+      { type: 'read', path: `${unchanged}${path.sep}`, quiet: true },
+      { type: 'toolCall', toolCall: { toolCallId: 'e3', title: 'Edit', kind: 'edit', status: 'pending', locations: [{ path: `${unchanged}${path.sep}` }] } },
+      { type: 'toolCallUpdate', update: { toolCallId: 'e3', status: 'completed', locations: [{ path: `${unchanged}${path.sep}` }] } },
     ] }] });
     await sb.chat.sendPrompt('go');
     await sb.review.settled();
@@ -136,7 +140,10 @@ describe('Fuzzed agent messages', function () {
       return lines.length ? lines : undefined;
     });
     assert.ok(logged.length < 100, `${logged.length} refusal lines for ${COUNT} messages:\n${logged.slice(0, 20).join('\n')}`);
-    const failures = logLines(sb).slice(linesBefore).filter(l => /handler failed|threw/i.test(l));
+    const kinds = logged.map(l => /was refused \((.*?)\):/.exec(l)?.[1]).filter(Boolean);
+    assert.ok(kinds.length > 3, `refusals of several kinds were logged:\n${logged.join('\n')}`);
+    assert.equal(new Set(kinds).size, kinds.length, `each kind once:\n${kinds.join('\n')}`);
+    const failures = logLines(sb).slice(linesBefore).filter(l => /could not handle a message/i.test(l));
     assert.deepEqual(failures, [], `seed ${seed}: no handler threw`);
   });
 });

@@ -3,7 +3,7 @@
 // Codex), edits reported only by `locations`, or files that simply change on disk while the turn
 // runs. Each file is compared with its baseline (its text just before the agent's first change in
 // the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload.
-import { promises as fsPromises, statSync } from 'node:fs';
+import { existsSync, promises as fsPromises, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -351,6 +351,8 @@ export class ChangeTracker extends Disposable {
     const owned = this.ownerOf(filePath)?.changes.get(filePath);
     const before: string | null | undefined = this.snapshots.get(filePath) ?? owned?.current;
     const now = await readDisk(filePath);
+    // Not readable as text but still there (binary, too large): not a deletion.
+    if (now === undefined && existsSync(filePath)) return;
     if (before === undefined || before === (now ?? null)) {
       if (now !== undefined) this.snapshots.remember(filePath, now);
       return;
@@ -518,7 +520,8 @@ function isUnlocated(c: { _meta?: { [key: string]: unknown } | null }): boolean 
 
 /** One spelling per file (drive letter case, separators), whoever names it: agent or VS Code. */
 function normalize(filePath: string): string {
-  return vscode.Uri.file(filePath).fsPath;
+  // `..` segments and a trailing separator resolved too: `/w/a.txt/` and `/w/src/../a.txt` are `/w/a.txt`.
+  return vscode.Uri.file(path.isAbsolute(filePath) ? path.resolve(filePath) : filePath).fsPath;
 }
 
 function isInWorkspace(filePath: string): boolean {
