@@ -1,0 +1,97 @@
+// Runs INSIDE the extension host (extensionTestsPath of bench/fuzz/run.mjs): configures the scripted
+// agent with a `fuzz` step of FUZZ_COUNT messages from FUZZ_SEED, sends the prompt through the
+// extension's API, measures the time to the end of the turn and the extension host's memory, then
+// checks what must hold afterwards. Writes JSON to $SB_BENCH_OUT.
+const vscode = require('vscode');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const v8 = require('node:v8');
+const vm = require('node:vm');
+
+/** A GC, when the host lets us ask for one (flags set at runtime; without it the heap is read as found). */
+function gcNow() {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc');
+    gc();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function hashTree(dir) {
+  const out = new Map();
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(dir, p), e.isFile() ? crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex') : 'other');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function main() {
+  const ext = vscode.extensions.getExtension('switchboard-acp.switchboard-acp');
+  const sb = ext.isActive ? ext.exports : await ext.activate();
+  const ws = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-fuzz-host-'));
+  const log = path.join(tmp, 'agent.jsonl');
+  const script = path.join(tmp, 'script.json');
+  const seed = Number(process.env.FUZZ_SEED);
+  const count = Number(process.env.FUZZ_COUNT);
+  fs.writeFileSync(script, JSON.stringify({ log, turns: [
+    { match: '^fuzz$', steps: [{ type: 'fuzz', seed, count }] },
+    { match: '^ping$', steps: [{ type: 'text', text: 'pong' }] },
+    { steps: [{ type: 'text', text: 'warm' }] },
+  ] }));
+  const config = vscode.workspace.getConfiguration('switchboard');
+  await config.update('agents', { Fuzz: { command: process.env.SB_NODE || process.execPath, args: [process.env.SB_AGENT, script] } }, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', 'Fuzz', vscode.ConfigurationTarget.Global);
+  await config.update('fs.outsideWorkspace', 'deny', vscode.ConfigurationTarget.Global);
+  await sb.chat.sendPrompt('warm up'); // the agent's start-up is not measured
+  const before = hashTree(ws);
+  const gc = gcNow();
+  const rss0 = process.memoryUsage.rss();
+  const heap0 = process.memoryUsage().heapUsed;
+  let rssPeak = rss0;
+  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()); }, 50);
+  const t0 = performance.now();
+  await sb.chat.sendPrompt('fuzz');
+  const ms = performance.now() - t0;
+  clearInterval(sampler);
+  await sb.review.settled();
+  await sb.chat.sendPrompt('ping');
+  const items = sb.chat.items;
+  const pong = [...items].reverse().find(i => i.kind === 'agent')?.text === 'pong';
+  gcNow();
+  const rss1 = process.memoryUsage.rss();
+  const heap1 = process.memoryUsage().heapUsed;
+  const after = hashTree(ws);
+  const unchanged = [...new Set([...before.keys(), ...after.keys()])].filter(k => before.get(k) !== after.get(k));
+  const listed = sb.review.views().flatMap(v => v.files.map(f => `${f.path} (${f.kind})`));
+  const fuzzed = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)).find(e => e.event === 'fuzz') ?? {};
+  await new Promise(r => setTimeout(r, 1500)); // the log channel's file is flushed on a timer
+  const logDir = sb.logUri.fsPath;
+  const lines = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter(f => f.endsWith('.log')).flatMap(f => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n')) : [];
+  await sb.chat.stop();
+  return {
+    lines: fuzzed.lines ?? count, bytes: fuzzed.bytes ?? 0, ms, rss: [rss0, rss1], rssPeak, heap: [heap0, heap1], gc, items: items.length, pong,
+    unchanged, listed, refusals: lines.filter(l => /was refused|not an ACP message/.test(l)).length,
+    failures: lines.filter(l => /could not handle a message/.test(l)).length,
+  };
+}
+
+exports.run = async function run() {
+  let result;
+  try {
+    result = await main();
+  } catch (e) {
+    result = { error: String(e && e.stack || e) };
+  }
+  fs.writeFileSync(process.env.SB_BENCH_OUT, JSON.stringify(result));
+};
