@@ -69,6 +69,31 @@ async function group(ignoreTerm: boolean): Promise<{ leader: ChildProcess; pids:
     await until('the watchdog to exit', () => !isRunning(dog), 5000);
   });
 
+  it("ends what carries the host's tags however it detached (setsid, double fork); another host's tag is left alone", async () => {
+    const guard = new ProcessGuard({ graceMs: 300 });
+    // Started like a command: the tag in the environment; it detaches at once and exits.
+    const detach = (tag: string) => new Promise<number>(resolve => {
+      const sh = spawn('/bin/sh', ['-c', '(setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!)'], { env: { ...process.env, SWITCHBOARD_PROC_TAG: tag }, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      sh.stdout!.on('data', d => { out += d; });
+      sh.on('close', () => resolve(Number(out.trim())));
+    });
+    const mine = await detach(guard.newTag());
+    const theirs = await detach('otherhost.1');
+    cleanup.push(-mine, -theirs); // negative: the cleanup kills -(-pid), the process itself
+    assert.match(guard.newTag(), new RegExp(`^${guard.hostTag}\\.2$`));
+    const stubborn = await group(true);
+    cleanup.push(stubborn.leader.pid!);
+    guard.watch(stubborn.leader.pid); // starts the watchdog
+    const dog = guard.pid!;
+    await new Promise(r => setTimeout(r, 200));
+    assert.ok(isRunning(mine) && isRunning(theirs));
+    (guard as unknown as { child: ChildProcess }).child.stdin!.destroy();
+    await until('the detached process to end', () => !isRunning(mine), 5000);
+    await until('the watchdog to exit', () => !isRunning(dog), 5000);
+    assert.ok(isRunning(theirs), "another host's process is left alone");
+  });
+
   it('starts nothing until something is watched', () => {
     assert.equal(new ProcessGuard().pid, undefined);
   });
