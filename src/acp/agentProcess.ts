@@ -15,7 +15,7 @@ import { redact, redactingLogger } from '../common/signIn';
 import { planSpawn } from '../common/spawnPlan';
 import { terminalEnv } from '../common/terminal/spawnPlan';
 import { processGuard } from './processGuard';
-import { endTree, PROC_TAG_VAR } from './processTree';
+import { endTree, PROC_TAG_VAR, startTimeOf } from './processTree';
 
 export interface AgentExit {
   readonly code: number | null;
@@ -41,6 +41,8 @@ export class AgentProcess {
   private exitInfo: AgentExit | undefined;
   /** The sweep that follows the exit (see sweep). */
   private swept: Promise<void> | undefined;
+  /** When the agent started: nothing older carries its tag (startTimeOf). */
+  private readonly since: number;
 
   /**
    * Where agents that run a package from a registry (`npx`, `uvx`, …) are started, instead of the
@@ -51,6 +53,7 @@ export class AgentProcess {
 
   private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[], private readonly tag: string) {
     this.stderrTail = new LineTail(20, 500, line => redact(line, secrets));
+    this.since = startTimeOf(child.pid);
     processGuard.watch(child.pid);
     this.exited = new Promise(resolve => {
       child.once('exit', (code, signal) => {
@@ -177,7 +180,7 @@ export class AgentProcess {
   private async sweep(graceMs = 2000): Promise<void> {
     if (process.platform === 'win32') { processGuard.unwatch(this.pid); return; }
     try {
-      await endTree({ tags: [this.tag], groups: this.pid ? [this.pid] : [], spare: [process.pid, ...(processGuard.pid ? [processGuard.pid] : [])] }, { graceMs });
+      await endTree({ tags: [this.tag], groups: this.pid ? [this.pid] : [], spare: [process.pid, ...(processGuard.pid ? [processGuard.pid] : [])] }, { graceMs, since: this.since });
     } catch (err) {
       this.log.warn(`Ending what agent "${this.spec.name}" left running: ${(err as Error).message}`);
     }

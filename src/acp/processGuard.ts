@@ -26,7 +26,9 @@ const grace = Number(process.argv[1]) || 2000;
 const hostTag = process.argv[2] || '';
 const win = process.platform === 'win32';
 const parent = process.ppid;
-const table = () => readProcessTable(fs, spawnSync, process.platform, ${JSON.stringify(PROC_TAG_VAR)});
+// Everything tagged started after the host: the environment of older processes is not read.
+const hostStart = (() => { try { const s = fs.readFileSync('/proc/' + parent + '/stat', 'latin1'); return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[19]) || 0; } catch { return 0; } })();
+const table = () => readProcessTable(fs, spawnSync, process.platform, ${JSON.stringify(PROC_TAG_VAR)}, hostStart);
 // The host's own group and session are never swept, even once the host is gone (commands keep its session).
 const host = win ? undefined : table().find(p => p.pid === parent);
 const groups = new Set();

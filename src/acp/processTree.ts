@@ -13,23 +13,34 @@ import { ProcEntry, selectTree, TreeQuery } from '../common/processTree';
 /** The environment variable every spawned command and agent carries (see ProcessGuard.newTag). */
 export const PROC_TAG_VAR = 'SWITCHBOARD_PROC_TAG';
 
-/** The processes of this machine as far as they can be read; tags from their environment. */
-export function readProcessTable(fsm: typeof fs, spawnSyncFn: typeof spawnSync, platform: NodeJS.Platform, tagVar: string): ProcEntry[] {
+/**
+ * The processes of this machine as far as they can be read; tags from their environment. On Linux,
+ * `since` (a start time from /proc/<pid>/stat, see startTimeOf) skips the environment of processes
+ * started before it, which cannot carry a tag given later: reading a busy process's environment
+ * waits for its memory map lock (tens of ms for a Chromium renderer on a loaded machine).
+ */
+export function readProcessTable(fsm: typeof fs, spawnSyncFn: typeof spawnSync, platform: NodeJS.Platform, tagVar: string, since = 0): ProcEntry[] {
   const out: ProcEntry[] = [];
   const key = tagVar + '=';
   if (platform === 'linux') {
     let names: string[];
     try { names = fsm.readdirSync('/proc'); } catch { return out; }
+    // One small buffer for every stat line (half the CPU of readFileSync, which stats and allocates).
+    const buf = Buffer.allocUnsafe(4096);
     for (const name of names) {
       const c = name.charCodeAt(0);
       if (c < 48 || c > 57) continue;
       let stat: string;
-      try { stat = fsm.readFileSync('/proc/' + name + '/stat', 'latin1'); } catch { continue; }
+      let fd = -1;
+      try {
+        fd = fsm.openSync('/proc/' + name + '/stat', 'r');
+        stat = buf.toString('latin1', 0, fsm.readSync(fd, buf, 0, buf.length, 0));
+      } catch { continue; } finally { if (fd >= 0) fsm.closeSync(fd); }
       const close = stat.lastIndexOf(')');
       const f = stat.slice(close + 2).split(' ');
       const entry = { pid: Number(name), state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]), tag: undefined as string | undefined };
       if (close < 0 || f.length < 4) continue;
-      if (f[0] !== 'Z') {
+      if (f[0] !== 'Z' && !(Number(f[19]) < since)) {
         // Only one's own processes are readable (EACCES otherwise): nothing of another user is ever tagged.
         try {
           const env = fsm.readFileSync('/proc/' + name + '/environ', 'latin1');
@@ -102,14 +113,25 @@ function running(pid: number): boolean {
   } catch { return false; }
 }
 
-/** What belongs to `query` now (the table read once). */
-export function treeOf(query: TreeQuery): number[] {
-  return selectTree(readProcessTable(fs, spawnSync, process.platform, PROC_TAG_VAR), query);
+/** When `pid` started, in the clock ticks since boot of /proc/<pid>/stat (Linux); 0 when unknown. */
+export function startTimeOf(pid: number | undefined): number {
+  if (pid === undefined || process.platform !== 'linux') return 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) || 0;
+  } catch { return 0; }
+}
+
+/** What belongs to `query` now (the table read once); `since`: see readProcessTable. */
+export function treeOf(query: TreeQuery, since = 0): number[] {
+  return selectTree(readProcessTable(fs, spawnSync, process.platform, PROC_TAG_VAR, since), query);
 }
 
 export interface EndTreeOptions {
   /** SIGTERM → SIGKILL delay. */
   readonly graceMs: number;
+  /** When the tag's owner started (startTimeOf): nothing older carries its tag. */
+  readonly since?: number;
   /** Polled with the tree during the grace period: true while something outside the table (the leader's exit event) is pending. */
   readonly pending?: () => boolean;
 }
@@ -119,15 +141,17 @@ export interface EndTreeOptions {
  * freeze-and-kill sweep. Resolves once nothing of it runs. Returns whether SIGKILL was needed.
  */
 export async function endTree(query: TreeQuery, options: EndTreeOptions): Promise<boolean> {
-  const first = treeOf(query);
+  const first = treeOf(query, options.since);
   // The groups directly as well: where the table cannot be read (no /proc, no ps), they still end.
   const groupAlive = () => process.platform !== 'linux' && query.groups.some(g => signalPid(-g, 0));
+  // Nothing left (a command that ended, with nothing detached): one read of the table was all.
+  if (!first.length && !groupAlive() && !options.pending?.()) return false;
   for (const g of query.groups) signalPid(-g, 'SIGTERM');
   for (const pid of first) signalPid(pid, 'SIGTERM');
   const end = Date.now() + options.graceMs;
   while ((first.some(running) || groupAlive() || options.pending?.()) && Date.now() < end) await new Promise(r => setTimeout(r, 40));
   // What SIGTERM did not end, and whatever was started meanwhile (a process re-parented since, too).
-  const killed = killFrozen(() => treeOf(query), (pid, sig) => signalPid(pid, sig));
+  const killed = killFrozen(() => treeOf(query, options.since), (pid, sig) => signalPid(pid, sig));
   let groupKilled = false;
   for (const g of query.groups) if (groupAlive() && signalPid(-g, 'SIGKILL')) groupKilled = true;
   return killed > 0 || groupKilled;

@@ -15,7 +15,7 @@ import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_pro
 import fs from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { processGuard } from '../../acp/processGuard';
-import { endTree, PROC_TAG_VAR, treeOf } from '../../acp/processTree';
+import { endTree, PROC_TAG_VAR, startTimeOf, treeOf } from '../../acp/processTree';
 import type { TreeQuery } from '../../common/processTree';
 import { findProgram, OutputBuffer, planTerminalSpawn, terminalEnv, toExitStatus, viaGroupLauncher } from '../../common/terminal';
 
@@ -59,9 +59,12 @@ export class TerminalProcess {
   private early: Uint8Array[] | undefined = [];
   private earlyBytes = 0;
   private readonly graceMs: number;
+  /** When the command started: nothing older carries its tag (startTimeOf). */
+  private readonly since: number;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams, opts: TerminalProcessOptions, shell: string | undefined, private readonly tag: string) {
     this.pid = child.pid!;
+    this.since = startTimeOf(this.pid);
     processGuard.watch(this.pid);
     this.shell = shell;
     this.graceMs = opts.graceMs ?? 2000;
@@ -200,11 +203,11 @@ export class TerminalProcess {
       }
     } else {
       // Everything carrying the command's tag, its group, and their children: SIGTERM, then SIGKILL.
-      await endTree(this.tree(), { graceMs: this.graceMs, pending: () => !this.leaderExited });
+      await endTree(this.tree(), { graceMs: this.graceMs, since: this.since, pending: () => !this.leaderExited });
     }
     if (!this.leaderExited) await this.until(() => this.leaderExited, 5000);
-    // Swept: nothing of the group is left for the watchdog to end.
-    if (this.leaderExited && !this.groupRunning()) processGuard.unwatch(this.pid);
+    // Swept (endTree returns once nothing of it runs): nothing is left for the watchdog to end.
+    if (this.leaderExited) processGuard.unwatch(this.pid);
     // The exit status is set once the output drained (at most DRAIN_MS after exit).
     await Promise.race([this.exited, delay(DRAIN_MS * 2)]);
   }
@@ -217,7 +220,7 @@ export class TerminalProcess {
   /** Whether anything the command started still runs (zombies do not count), detached or not. */
   groupRunning(): boolean {
     if (isWindows) return !this.leaderExited;
-    return treeOf(this.tree()).length > 0;
+    return treeOf(this.tree(), this.since).length > 0;
   }
 
   private signalGroup(sig: NodeJS.Signals): void {
