@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { ProcessGuard, WATCHDOG_SOURCE } from '../../src/acp/processGuard';
+import { PROC_TAG_VAR, readProcessTable, startTimeOf } from '../../src/acp/processTree';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
 const posix = process.platform !== 'win32';
@@ -92,6 +94,20 @@ async function group(ignoreTerm: boolean): Promise<{ leader: ChildProcess; pids:
     await until('the detached process to end', () => !isRunning(mine), 5000);
     await until('the watchdog to exit', () => !isRunning(dog), 5000);
     assert.ok(isRunning(theirs), "another host's process is left alone");
+  });
+
+  it('the process table has the tag from the environment; the environment of older processes is not read (Linux)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const child = spawn('sleep', ['100'], { env: { ...process.env, [PROC_TAG_VAR]: 'table.1' }, stdio: 'ignore' });
+    cleanup.push(-child.pid!);
+    await new Promise(r => child.once('spawn', r));
+    // sleep has exec'd once its environment is the new one (a fresh fork still shows the parent's).
+    await until('sleep to run', () => fs.readFileSync(`/proc/${child.pid}/cmdline`, 'latin1').startsWith('sleep'), 5000);
+    const entry = (since?: number) => readProcessTable(fs, spawnSync, process.platform, PROC_TAG_VAR, since).find(p => p.pid === child.pid);
+    const self = parseProcStat(fs.readFileSync('/proc/self/stat', 'utf8'))!;
+    assert.deepEqual({ ...entry(), state: 'S' }, { pid: child.pid, ppid: process.pid, pgrp: self.pgrp, session: self.session, state: 'S', tag: 'table.1' });
+    assert.equal(entry(startTimeOf(child.pid))?.tag, 'table.1', 'started at the bound: read');
+    assert.equal(entry(startTimeOf(child.pid) + 1)?.tag, undefined, 'started before the bound: not read');
   });
 
   it('starts nothing until something is watched', () => {
