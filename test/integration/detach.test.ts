@@ -63,9 +63,10 @@ const terminalOutput = (log: string) => (agentEvents(log).find(e => e.event === 
     assert.deepEqual(survivors(pids), [], 'still running after terminal/kill');
   });
 
-  it('terminal/release ends what a finished command left detached', async () => {
+  it('terminal/release ends what a finished command left detached, even when the agent passed a tag of its own', async () => {
     const d = detacher('echo done');
-    const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'terminal', command: d.line }] }] });
+    // An agent cannot take a command out of the sweep by naming the variable in terminal/create's env.
+    const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'terminal', command: d.line, env: { SWITCHBOARD_PROC_TAG: 'escaped' } }] }] });
     await sb.chat.sendPrompt('go');
     const r = terminalOutput(log);
     assert.ok(r, JSON.stringify(agentEvents(log)));
