@@ -47,6 +47,8 @@ const DOWNLOAD_IDLE_MS = 30_000;
 export class AgentRegistry {
   /** The dialogs; integration tests replace it to answer them. */
   ui: RegistryUi = windowUi;
+  /** The clock the picker's "from 3 days ago" is measured with; tests set it (no test depends on the date). */
+  now: () => number = Date.now;
   readonly source: RegistrySource;
   readonly records: InstallRecords;
   readonly platform: PlatformKey | undefined = platformKey(process.platform, process.arch);
@@ -91,7 +93,7 @@ export class AgentRegistry {
   /** The picker's content for a loaded registry. */
   pickerContent(loaded: LoadedRegistry, heading = vscode.l10n.t('Add an agent from the ACP registry')): { title: string; items: AgentPickItem[] } {
     return {
-      title: registryTitle(loaded, heading),
+      title: registryTitle(loaded, heading, this.now()),
       items: buildAgentItems(loaded, this.records.all(), isConfigured, this.platform, a => this.source.iconOf(a), allowsUnverified()),
     };
   }
