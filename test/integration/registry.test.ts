@@ -4,6 +4,7 @@
 // then the shipped snapshot), update and remove. The dialogs are answered through `registry.ui`;
 // the picker's items are the real ones.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -355,6 +356,35 @@ describe('Agent registry: add, update, remove agents', () => {
     assert.equal(await sb.chat.start(updated), true, dump(sb.chat.items));
     await sb.chat.sendPrompt('hi');
     assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'running two', dump(sb.chat.items));
+  });
+
+  it('never deletes the files a process outside this window runs from (another window\'s agent): says so, keeps them', async () => {
+    // A program that keeps running with its own path on its command line (no exec).
+    const src = fs.mkdtempSync(path.join(tmpDir, 'elsewhere-'));
+    fs.mkdirSync(path.join(src, 'agent-pkg/bin'), { recursive: true });
+    fs.writeFileSync(path.join(src, 'agent-pkg/bin/agent'), '#!/bin/sh\nwhile :; do sleep 1; done\n', { mode: 0o755 });
+    const bytes = await makeTarGz(src, ['agent-pkg']);
+    files.set('/dl/elsewhere.tar.gz', bytes);
+    doc = { version: '1.0.0', agents: [binaryAgent('elsewhere', '1.0.0', { url: `${base}/dl/elsewhere.tar.gz`, sha: sha256(bytes) })] };
+    assert.ok((await run('addAgent', 'elsewhere'))?.ok, asked.errors.join('\n'));
+    const program = userEntry('Test elsewhere').command;
+    // As another VS Code window would run it: not this window's agent.
+    const other = spawn(program, [], { stdio: 'ignore', detached: true });
+    await new Promise<void>((resolve, reject) => { other.once('spawn', resolve); other.once('error', reject); });
+    try {
+      asked.answer = true;
+      const refused = await run('removeAgent', 'elsewhere');
+      assert.equal(refused?.ok, false);
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      assert.match(asked.errors.at(-1)!, new RegExp(`^process ${other.pid} \\(/bin/sh .+\\) is running from ${esc(agentDir('elsewhere'))}: nothing was deleted\\. Stop it first\\.$`));
+      assert.ok(fs.existsSync(program), 'its files are kept');
+      assert.ok(userEntry('Test elsewhere'), 'its entry is kept');
+    } finally {
+      try { process.kill(-other.pid!, 'SIGKILL'); } catch { /* ended already */ }
+    }
+    await waitFor('the other process gone', () => !isAlive(other.pid!));
+    assert.ok((await run('removeAgent', 'elsewhere'))?.ok, asked.errors.join('\n'));
+    assert.equal(fs.existsSync(agentDir('elsewhere')), false);
   });
 
   it('offline: uses the cached registry and says how old it is', async () => {

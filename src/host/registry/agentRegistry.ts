@@ -17,6 +17,7 @@ import { writeDefaultAgentName } from '../config';
 import { ALLOW_UNVERIFIED_SETTING, allowsUnverified, InstallRecords, isConfigured, userAgents, writeAgentEntry } from './agentSettings';
 import { DownloadError, downloadToFile } from './download';
 import { extractArchive } from './extract';
+import { processesRunningFrom } from './processScan';
 import { AgentPickItem, buildAgentItems, RegistryUi, registryTitle, unavailableMessage, windowUi } from './picker';
 import { allowsHttp, LoadedRegistry, RegistrySource } from './registrySource';
 
@@ -185,13 +186,19 @@ export class AgentRegistry {
       this.log.info(`Agent registry: stopping ${a.name} (${a.command}) before its files change`);
       await this.running.stop(a);
     }
-    return this.runningFromMessage(dir);
+    return await this.runningFromMessage(dir);
   }
 
-  /** Why `dir` must not be deleted now: an agent runs from it. */
-  private runningFromMessage(dir: string): string | undefined {
-    const left = this.running.list().filter(r => runsFrom(dir, r.command));
-    return left.length ? vscode.l10n.t('{0} is running from {1}: nothing was deleted. Stop it first.', left.map(r => r.name).join(', '), dir) : undefined;
+  /**
+   * Why `dir` must not be deleted now: an agent of this window runs from it, or another process
+   * does (another window's agent, which this window cannot stop).
+   */
+  private async runningFromMessage(dir: string): Promise<string | undefined> {
+    const left = this.running.list().filter(r => runsFrom(dir, r.command)).map(r => r.name);
+    if (!left.length) {
+      for (const p of await processesRunningFrom(dir)) left.push(vscode.l10n.t('process {0} ({1})', p.pid, p.command.length > 120 ? `${p.command.slice(0, 120)}…` : p.command));
+    }
+    return left.length ? vscode.l10n.t('{0} is running from {1}: nothing was deleted. Stop it first.', left.join(', '), dir) : undefined;
   }
 
   private fail(error: string): RegistryResult {
@@ -262,7 +269,7 @@ export class AgentRegistry {
     await this.records.set(agent.id, record);
     // The previous version's files, once the settings point at the new ones.
     if (previous?.dir && previous.dir !== installed.dir && isInside(this.agentDir(agent.id), previous.dir)) {
-      const running = this.runningFromMessage(previous.dir);
+      const running = await this.runningFromMessage(previous.dir);
       if (running) this.log.warn(`Agent registry: kept ${previous.dir}: ${running}`);
       else await fs.promises.rm(previous.dir, { recursive: true, force: true }).catch(e => this.log.warn(`Agent registry: could not delete ${previous.dir}: ${e.message}`));
     }
@@ -315,7 +322,7 @@ export class AgentRegistry {
       });
       await this.checkProgram(root, target.cmd);
       const dir = path.join(agentDir, agent.version);
-      const running = this.runningFromMessage(dir);
+      const running = await this.runningFromMessage(dir);
       if (running) throw new Error(running);
       await fs.promises.rm(dir, { recursive: true, force: true });
       await fs.promises.rename(root, dir);
