@@ -255,6 +255,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
     transform(message, controller) {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
       boundaries.outgoing(message as Parameters<TurnBoundaries['outgoing']>[0]);
+      refusals.sent(message);
       controller.enqueue(message);
     },
   });

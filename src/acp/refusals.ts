@@ -69,11 +69,27 @@ export class Refusals {
   screen<M>(message: M): M | undefined {
     const schema = this.updateSchema;
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
-    if (!schema || !m || typeof m !== 'object' || m.method !== 'session/update' || 'id' in m) return message;
+    if (!m || typeof m !== 'object') return message;
+    if (m.method === undefined && 'id' in m) {
+      // A response: only to a request of ours still waiting (the SDK would print every other one).
+      if (this.waiting.delete(m.id as string | number)) return message;
+      this.refuse(vscode.l10n.t('a response to no request'), JSON.stringify(m.id)?.slice(0, 80) ?? 'undefined');
+      return undefined;
+    }
+    if (!schema || m.method !== 'session/update' || 'id' in m) return message;
     const parsed = schema.safeParse(m.params);
     if (parsed.success) return { ...message, params: parsed.data };
     this.refuse(kindOf('session/update', m.params), describeIssue(parsed.error));
     return undefined;
+  }
+
+  /** Ids of our requests still waiting for their response. */
+  private readonly waiting = new Set<string | number>();
+
+  /** A message we send: a request's id is remembered until its response arrives (see `screen`). */
+  sent(message: unknown): void {
+    const m = message as { method?: unknown; id?: unknown } | undefined;
+    if (m && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.waiting.add(m.id);
   }
 
   /** The spec with its parser wrapped: a refusal is logged; a refused notification reaches its handler as REFUSED. */
