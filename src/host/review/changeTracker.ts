@@ -91,10 +91,36 @@ export class ChangeTracker extends Disposable {
     }));
     this.register({ dispose: () => { for (const t of this.editTimers.values()) clearTimeout(t); } });
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
-    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri, false)));
-    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri, true)));
-    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri, false)));
+    this.register(watcher.onDidChange(uri => this.diskEvent(uri, false)));
+    this.register(watcher.onDidCreate(uri => this.diskEvent(uri, true)));
+    this.register(watcher.onDidDelete(uri => this.diskEvent(uri, false)));
     this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  /** Reports of the file watcher held back by a test (see holdDiskEvents). */
+  private heldDiskEvents: (() => Promise<void>)[] | undefined;
+
+  private diskEvent(uri: vscode.Uri, created: boolean): void {
+    const run = () => this.onDiskChange(uri, created);
+    if (this.heldDiskEvents) this.heldDiskEvents.push(run);
+    else void run();
+  }
+
+  /**
+   * Tests: the file watcher's reports wait until the returned function is called (it resolves once
+   * they were handled), as a watcher that reports late: each order of disk events and tool calls, driven.
+   */
+  holdDiskEvents(): () => Promise<void> {
+    const held = (this.heldDiskEvents ??= []);
+    return async () => {
+      if (this.heldDiskEvents === held) this.heldDiskEvents = undefined;
+      await Promise.all(held.splice(0).map(run => run()));
+    };
+  }
+
+  /** Tests: the snapshots taken anew, as when the extension activates with the editor as it is now. */
+  resetSnapshots(): void {
+    this.snapshots.reset();
   }
 
   /** A turn of `tabId` begins: changes from now on belong to it. */

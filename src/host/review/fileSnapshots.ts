@@ -13,12 +13,18 @@ export class FileSnapshots extends Disposable {
 
   constructor() {
     super();
-    for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
+    this.reset();
     this.register(vscode.workspace.onDidOpenTextDocument(doc => this.fromDocument(doc)));
     // What the user saves is the new baseline. Typing is not followed (that would copy the buffer
     // on every keystroke): a dirty buffer is never reloaded from disk, so it needs no snapshot until
     // it is saved; a clean buffer reloaded from disk must keep the old snapshot to compare with.
     this.register(vscode.workspace.onDidSaveTextDocument(doc => this.fromDocument(doc)));
+  }
+
+  /** Forgets everything, then takes the open documents as they are (what activation does). */
+  reset(): void {
+    this.texts.clear();
+    for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
   }
 
   get(path: string): string | undefined {

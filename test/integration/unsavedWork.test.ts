@@ -1,0 +1,99 @@
+// Issue 24, point 1: unsaved work is never lost, never misattributed. A file's tab has an unsaved
+// line; an agent shaped like today's adapters edits the file in its own process (Codex: a
+// whole-file diff in the tool call, the file written in place; Claude: a snippet diff, a temp file
+// renamed over the file, `originalFile` in its tool response). The client may learn of the change
+// from the file watcher before or after the tool call: each order is driven here, not left to
+// chance (the agent holds after its write until the test lets it go; the tracker holds the
+// watcher's reports until the test releases them). The extension activated before the user typed,
+// or after (its snapshots taken anew with the tab already dirty). In each case: the disk holds the
+// agent's text, the tab holds both, unsaved; only the agent's line is listed; Undo all restores
+// the disk byte for byte and leaves the user's line in the tab, never on disk.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import { api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
+
+const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const USER_LINE = "user's unsaved line";
+
+type Agent = 'Codex' | 'Claude';
+/**
+ * watcher first: the disk change is handled before the tool call says anything.
+ * diff, then watcher: the tool call's diff arrived, the watcher reports before the call completes.
+ * tool call first: the whole tool call (diff, completion, Claude's tool response) is handled before
+ * the watcher reports.
+ */
+type Order = 'watcher first' | 'diff, then watcher' | 'tool call first';
+const CASES: [Agent, Order][] = [
+  ['Codex', 'watcher first'], ['Codex', 'diff, then watcher'], ['Codex', 'tool call first'],
+  ['Claude', 'watcher first'], ['Claude', 'tool call first'],
+];
+
+describe('Unsaved work under in-process edits (issue 24, point 1)', function () {
+  this.timeout(60_000);
+  let sb: SwitchboardApi;
+  let n = 0;
+  const gates = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-gates-'));
+
+  before(async () => { sb = await api(); });
+  freshReviewPerTest(() => sb);
+
+  const changeOf = (file: string) => {
+    const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
+    return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
+  };
+  const listed = (file: string) => JSON.stringify(changeOf(file)?.file.hunks.map(h => [h.curLine, h.added, h.removed]));
+
+  for (const activated of ['before', 'after'] as const) {
+    for (const [agent, order] of CASES) {
+      it(`${agent}, ${order}, extension activated ${activated} the user typed: the tab keeps the user's line, only the agent's is listed, Undo all saves nothing of the user's`, async () => {
+        const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-${agent}.txt`);
+        const gate = path.join(gates, `gate-${n}`);
+        const before = numbered(12);
+        const agentText = before.replace('line 9\n', 'line nine\n');
+        const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+        fs.writeFileSync(file, before);
+        const doc = await vscode.workspace.openTextDocument(file);
+        const editor = await vscode.window.showTextDocument(doc);
+        assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+        assert.equal(doc.isDirty, true);
+        // The extension activates now, the tab already dirty.
+        if (activated === 'after') sb.review.resetSnapshots();
+
+        const edit = agent === 'Codex'
+          ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) }
+          : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, ...(order !== 'tool call first' && { awaitAfterWrite: gate }) };
+        await useScriptedAgent({ turns: [{ steps: [edit, { type: 'awaitFile', path: gate }] }] });
+        const release = order === 'tool call first' ? sb.review.holdDiskEvents() : undefined;
+        const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+        try {
+          // The first report lists the change: the watcher's (the agent holds before the rest of its
+          // tool call), or the tool call's (the watcher's reports are held).
+          await waitFor(() => `the change to be listed (disk: ${JSON.stringify(fs.readFileSync(file, 'utf8'))})`, () => changeOf(file));
+          await release?.();
+        } finally {
+          fs.writeFileSync(gate, '');
+        }
+        await done;
+
+        // What the user sees, all at once (the failure shows every symptom): the disk, the tab, the list.
+        const expectedTab = user(agentText);
+        await waitFor('the tab to hold both lines and the list to show the agent\'s only', () => doc.getText() === expectedTab && listed(file) === '[[9,1,1]]', 5000)
+          .catch(() => undefined);
+        const afterTurn = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) };
+        const change = changeOf(file);
+        if (change) await sb.review.undo(change.turnId);
+        const afterUndoAll = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty };
+        assert.deepEqual({ afterTurn, afterUndoAll }, {
+          // The agent's text on disk; both in the tab, the user's line unsaved; only the agent's line listed.
+          afterTurn: { disk: agentText, tab: expectedTab, unsaved: true, listed: '[[9,1,1]]' },
+          // The disk as before the turn, byte for byte (the user's line never saved); the tab keeps it, unsaved.
+          afterUndoAll: { disk: before, tab: user(before), unsaved: true },
+        });
+      });
+    }
+  }
+});
