@@ -1,9 +1,16 @@
 // The last text we saw of files the agent may change: files it read, files open in the editor
-// (as the user left them), files it wrote. It is the baseline of an edit the agent makes on disk
+// (as saved on disk), files it wrote. It is the baseline of an edit the agent makes on disk
 // without telling us the old text. Bounded: least recently seen files are forgotten first.
+//
+// A tab with unsaved edits is never taken as a file's text: its edits are the user's, and an agent
+// that edits in its own process changes the disk, not the tab. Taken as the baseline, the user's
+// unsaved lines would be listed as lines the agent removed, merged away from the tab, and written
+// to disk by Undo. Such a tab's snapshot is read from the disk, whenever the extension activated
+// (after the user typed, or with tabs a window reload restored unsaved).
 import * as vscode from 'vscode';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
+import { readDiskSync } from './diskSources';
 
 const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
 const MAX_FILE_CHARS = 8 * 1024 * 1024;
@@ -37,6 +44,7 @@ export class FileSnapshots extends Disposable {
   }
 
   private fromDocument(doc: vscode.TextDocument): void {
-    if (doc.uri.scheme === 'file') this.remember(doc.uri.fsPath, doc.getText());
+    if (doc.uri.scheme !== 'file') return;
+    this.remember(doc.uri.fsPath, doc.isDirty ? readDiskSync(doc.uri.fsPath)?.text : doc.getText());
   }
 }
