@@ -96,4 +96,39 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       });
     }
   }
+
+  it("an agent that read the unsaved tab through the client, then rewrote the file on disk with a command: the tab keeps the user's line, only the agent's is listed", async () => {
+    // As Gemini CLI does: reads through fs/read_text_file (served the unsaved tab), shell commands
+    // (`sed -i`) in its own process, on the disk.
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-read.txt`);
+    const before = numbered(12);
+    const agentText = before.replace('line 9\n', 'line nine\n');
+    const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'read', path: file, quiet: true },
+      { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', silent: true },
+      { type: 'awaitFile', path: path.join(gates, `gate-${n}`) },
+    ] }] });
+    const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    try {
+      await waitFor('the change to be listed', () => changeOf(file));
+    } finally {
+      fs.writeFileSync(path.join(gates, `gate-${n}`), '');
+    }
+    await done;
+    await waitFor('the tab to hold both lines and the list to show the agent\'s only', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]', 5000)
+      .catch(() => undefined);
+    const afterTurn = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) };
+    const change = changeOf(file);
+    if (change) await sb.review.undo(change.turnId);
+    const afterUndoAll = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty };
+    assert.deepEqual({ afterTurn, afterUndoAll }, {
+      afterTurn: { disk: agentText, tab: user(agentText), unsaved: true, listed: '[[9,1,1]]' },
+      afterUndoAll: { disk: before, tab: user(before), unsaved: true },
+    });
+  });
 });

@@ -162,7 +162,7 @@ export class ChangeTracker extends Disposable {
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
   rememberRead(filePath: string, text: string): void {
-    this.snapshots.remember(normalize(filePath), text);
+    this.snapshots.rememberRead(normalize(filePath), text);
   }
 
   /**

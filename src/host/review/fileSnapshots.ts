@@ -43,6 +43,15 @@ export class FileSnapshots extends Disposable {
     else this.texts.set(path, text);
   }
 
+  /**
+   * The agent read a file through the client: served an unsaved tab's text, it saw the user's edits,
+   * but the file on disk (what a command it runs, or an in-process edit, changes) is its baseline.
+   */
+  rememberRead(path: string, text: string): void {
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === path && !d.isClosed);
+    this.remember(path, doc?.isDirty ? readDiskSync(path)?.text : text);
+  }
+
   private fromDocument(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
     this.remember(doc.uri.fsPath, doc.isDirty ? readDiskSync(doc.uri.fsPath)?.text : doc.getText());
