@@ -29,7 +29,7 @@ type Agent = 'Codex' | 'Claude';
 type Order = 'watcher first' | 'diff, then watcher' | 'tool call first';
 const CASES: [Agent, Order][] = [
   ['Codex', 'watcher first'], ['Codex', 'diff, then watcher'], ['Codex', 'tool call first'],
-  ['Claude', 'watcher first'], ['Claude', 'tool call first'],
+  ['Claude', 'watcher first'], ['Claude', 'diff, then watcher'], ['Claude', 'tool call first'],
 ];
 
 describe('Unsaved work under in-process edits (issue 24, point 1)', function () {
@@ -65,7 +65,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
 
         const edit = agent === 'Codex'
           ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) }
-          : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, ...(order !== 'tool call first' && { awaitAfterWrite: gate }) };
+          : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) };
         await useScriptedAgent({ turns: [{ steps: [edit, { type: 'awaitFile', path: gate }] }] });
         const release = order === 'tool call first' ? sb.review.holdDiskEvents() : undefined;
         const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
