@@ -73,8 +73,8 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
           // The first report lists the change: the watcher's (the agent holds before the rest of its
           // tool call), or the tool call's (the watcher's reports are held).
           await waitFor(() => `the change to be listed (disk: ${JSON.stringify(fs.readFileSync(file, 'utf8'))})`, () => changeOf(file));
-          await release?.();
         } finally {
+          await release?.();
           fs.writeFileSync(gate, '');
         }
         await done;
@@ -96,6 +96,26 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       });
     }
   }
+
+  it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
+    const before = numbered(12);
+    const agentText = before.replace('line 9\n', 'line nine\n');
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), 'x')));
+    assert.ok(await editor.edit(e => e.delete(new vscode.Range(1, 0, 1, 1))));
+    assert.equal(doc.isDirty, true, 'VS Code still calls the tab unsaved');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }] }] });
+    await sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    await waitFor('the change to be listed', () => changeOf(file));
+    await sb.review.reconciliations();
+    // Merging with a base equal to the tab would take the agent's text and call it merged: the tab
+    // is left as it is (its save would ask first, the disk being newer), and the user is asked.
+    assert.deepEqual({ disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) },
+      { disk: agentText, tab: before, unsaved: true, listed: '[[9,1,1]]' });
+  });
 
   it("an agent that read the unsaved tab through the client, then rewrote the file on disk with a command: the tab keeps the user's line, only the agent's is listed", async () => {
     // As Gemini CLI does: reads through fs/read_text_file (served the unsaved tab), shell commands

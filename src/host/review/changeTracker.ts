@@ -381,9 +381,18 @@ export class ChangeTracker extends Disposable {
     // Written behind the editor's back: a tab with unsaved edits is merged with it, never left stale.
     if (onDisk && diskBefore !== null && diskBefore !== after && this.reconciled.get(filePath) !== after) {
       this.reconciled.set(filePath, after);
-      void reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
-        .catch(err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+      const work = reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
+        .then(() => undefined, err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+      this.reconciling.add(work);
+      void work.finally(() => this.reconciling.delete(work));
     }
+  }
+
+  private readonly reconciling = new Set<Promise<void>>();
+
+  /** Tests: resolves once the tabs being reconciled with an agent's disk change are (the question to the user may still be open). */
+  async reconciliations(): Promise<void> {
+    await Promise.all([...this.reconciling]);
   }
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
