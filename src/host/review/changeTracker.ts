@@ -372,6 +372,9 @@ export class ChangeTracker extends Disposable {
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
     const seen = this.snapshots.get(filePath);
     if (before === null && !owner.changes.get(filePath) && seen !== undefined) before = seen;
+    // The same disk text reported again (the watcher, then the tool call): listed already, and its
+    // current text may follow the tab's unsaved edits since, which stay the user's.
+    if (onDisk && after !== null && after === seen && owner.changes.get(filePath)?.baseline != null) return;
     const diskBefore = before ?? seen ?? null;
     owner.changes.record(filePath, before, after);
     // A change detected just after its turn ended still gets listed.
