@@ -96,6 +96,22 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
     await switchboard().update('fs.saveAfterWrite', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  /** Allows every permission request until `turn` ends. */
+  async function allowPermissions(turn: Promise<unknown>): Promise<void> {
+    let finished = false;
+    void turn.finally(() => { finished = true; });
+    const answered = new Set<string>();
+    while (!finished) {
+      for (const item of sb.chat.items) {
+        if (item.kind === 'permission' && item.permission.outcome === undefined && !answered.has(item.id)) {
+          answered.add(item.id);
+          sb.chat.answerPermission(item.id, 'allow');
+        }
+      }
+      await new Promise(r => setTimeout(r, 20));
+    }
+  }
+
   function changeOf(file: string) {
     const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
@@ -114,10 +130,13 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
           fs.writeFileSync(file, fx.before);
           const expected = via === 'in-process' ? fx.inProcess.bytes : fx.written.bytes;
           const steps = via === 'in-process'
-            ? [{ type: 'codexEdit', path: file, base64: fx.inProcess.bytes.toString('base64'), ...(fx.inProcess.content !== undefined ? { content: fx.inProcess.content, oldText: fx.text } : {}), permission: false, quiet: true }, { type: 'sleep', ms: 300 }]
+            ? [{ type: 'codexEdit', path: file, base64: fx.inProcess.bytes.toString('base64'), ...(fx.inProcess.content !== undefined ? { content: fx.inProcess.content, oldText: fx.text } : {}), quiet: true }, { type: 'sleep', ms: 300 }]
             : [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: fx.written.content, quiet: true }];
           const { log } = await useScriptedAgent({ turns: [{ steps }] });
           const done = sb.chat.sendPrompt(`edit ${slug}`);
+          // As the adapters do in their asking modes: the permission request (with the diff, or the
+          // file's location for a binary file), then the write on disk once allowed.
+          const allowing = via === 'in-process' ? allowPermissions(done) : Promise.resolve();
           if (via === 'fs/write_text_file') {
             const read = await waitFor('the agent read the file', () => agentEvents(log).find(e => e.event === 'result' && e.type === 'read')) as { result?: { content: string }; error?: { code: number; message: string } };
             if (fx.binary) {
@@ -129,6 +148,7 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
             assert.ok(sb.files.accept(review.id), 'accepted');
           }
           await done;
+          await allowing;
           const write = agentEvents(log).find(e => e.event === 'result' && e.type === 'write') as { error?: unknown } | undefined;
           assert.equal(write?.error, undefined, `the write succeeded: ${JSON.stringify(write)}`);
           await waitFor(() => `the disk to hold the agent's bytes (disk: ${hex(fs.readFileSync(file))}, expected ${hex(expected)})`, () => fs.readFileSync(file).equals(expected));

@@ -44,10 +44,11 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
  * undo applied to what the disk holds), the tab `bufferText` (the undo applied to the buffer), still
  * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
  */
-export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger): Promise<void> {
-  const old = await vscode.workspace.fs.readFile(doc.uri);
-  const bom = old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
-  await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(bom + diskText));
+export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger, diskBytes?: Uint8Array): Promise<void> {
+  // `diskBytes`: `diskText` in the file's encoding (the caller knows it); else UTF-8, the BOM kept.
+  const old = diskBytes ? undefined : await vscode.workspace.fs.readFile(doc.uri);
+  const bom = old && old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
+  await vscode.workspace.fs.writeFile(doc.uri, diskBytes ?? new TextEncoder().encode(bom + diskText));
   await reloadThenSet(doc, diskText, bufferText, log);
 }
 
