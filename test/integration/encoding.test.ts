@@ -167,4 +167,47 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
       }
     }
   }
+
+  // The open document's encoding is what VS Code uses (a user's "Reopen with Encoding"; files.encoding
+  // is left at UTF-8 here): reads, the review and Undo follow it, and unsaved edits stay the user's.
+  for (const state of ['open and clean', 'open and dirty'] as const) {
+    it(`windows-1252 reopened in that encoding by the user (${state}), edited in-process, Undo: exact bytes, the tab as the user left it`, async () => {
+      const before = 'Café\nligne 2\nnaïve\nfin\n';
+      const agent = before.replace('ligne 2', 'ligne deux à côté');
+      const user = (t: string) => t.replace('fin', 'fin — à moi');
+      const file = path.join(root(), 'encoding-it', `reopened-${state.replace(/ /g, '-')}.txt`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, iconv.encode(before, 'windows1252'));
+      const open = vscode.workspace.openTextDocument as unknown as (uri: vscode.Uri, options: { encoding: string }) => Thenable<vscode.TextDocument>;
+      const doc = await open(vscode.Uri.file(file), { encoding: 'windows1252' });
+      assert.equal((doc as unknown as { encoding?: string }).encoding, 'windows1252', 'VS Code opened it as windows-1252');
+      assert.equal(doc.getText(), before);
+      const editor = await vscode.window.showTextDocument(doc);
+      if (state === 'open and dirty') assert.ok(await editor.edit(e => e.replace(new vscode.Range(3, 0, 3, 3), 'fin — à moi')));
+      const { log } = await useScriptedAgent({ turns: [{ steps: [
+        { type: 'read', path: file, quiet: true },
+        { type: 'codexEdit', path: file, base64: iconv.encode(agent, 'windows1252').toString('base64'), content: agent, oldText: before, quiet: true },
+        { type: 'sleep', ms: 300 },
+      ] }] });
+      const done = sb.chat.sendPrompt('edit reopened');
+      await allowPermissions(done);
+      await done;
+      const read = agentEvents(log).find(e => e.event === 'result' && e.type === 'read') as { result?: { content: string } } | undefined;
+      assert.equal(read?.result?.content, state === 'open and dirty' ? user(before) : before, 'the agent reads what the user sees, decoded as the tab is');
+      assert.ok(fs.readFileSync(file).equals(iconv.encode(agent, 'windows1252')), 'the agent wrote the disk');
+      const change = await waitFor(() => `the change to be listed (listed: ${listed()})`, () => changeOf(file));
+      assert.deepEqual(change.file.hunks.map(h => [h.curLine, h.added, h.removed]), [[2, 1, 1]], "only the agent's line is listed");
+      const tabAfterAgent = state === 'open and dirty' ? user(agent) : agent;
+      await waitFor(() => `the tab to show the agent's edit (tab: ${JSON.stringify(doc.getText())})`, () => doc.getText() === tabAfterAgent);
+      await sb.review.undo(change.turnId, file);
+      assert.equal(hex(fs.readFileSync(file)), hex(iconv.encode(before, 'windows1252')), 'Undo restores the bytes on disk exactly');
+      const tab = state === 'open and dirty' ? user(before) : before;
+      await waitFor(() => `the tab to hold ${JSON.stringify(tab)} (tab: ${JSON.stringify(doc.getText())})`, () => doc.getText() === tab, 5000);
+      assert.equal(doc.isDirty, state === 'open and dirty', "only the user's own edit is unsaved");
+      if (doc.isDirty) {
+        assert.equal(await doc.save(), true, 'saving is no conflict');
+        assert.equal(hex(fs.readFileSync(file)), hex(iconv.encode(tab, 'windows1252')), 'the save writes the tab in windows-1252');
+      }
+    });
+  }
 });

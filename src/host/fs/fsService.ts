@@ -345,7 +345,9 @@ class AgentFs implements FsHandlers {
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
-    this.service.notifyRead(params.path, current.text, current.form);
+    // Only the disk is a baseline for changes the agent makes on disk later: a buffer with unsaved
+    // edits holds the user's text, which must never be listed as the agent's (issue 24).
+    if (current.source === 'disk') this.service.notifyRead(params.path, current.text, current.form);
     const content = sliceLines(current.text, params.line, params.limit);
     // Far under the SDK's 32 MiB message limit, which would otherwise break the whole connection.
     // The whole text's size is counted once per version of the file (re-reads reuse it).

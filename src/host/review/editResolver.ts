@@ -4,11 +4,12 @@
 // tool call (or permission request) first names it — before the agent's change lands — and the
 // result is kept per tool call, so later updates of the same call resolve the same way. An edit that
 // cannot be found is marked `_meta.switchboard.unlocated`, never drawn at line 1.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { claudeToolResponse, rawInputSnippets } from '../../common/review/adapterShapes';
 import { DiffMeta, Located, locateEdit } from '../../common/review/snippet';
+import { readFileDataSync } from '../fs/fileData';
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_CACHED = 200;
@@ -76,17 +77,14 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > MAX_CACHED) map.delete(map.keys().next().value!);
 }
 
-/** The file's text on disk (never a buffer: the agent reads the disk); null when missing, undefined when unreadable. */
+/**
+ * The file's text on disk (never a buffer: the agent reads the disk), in the encoding VS Code uses
+ * for it; null when missing, undefined when unreadable, binary or not valid in that encoding.
+ */
 function readDisk(file: string): string | null | undefined {
-  try {
-    const st = statSync(file);
-    // Never a FIFO or a device: a synchronous read of one would block the extension host.
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    const text = readFileSync(file, 'utf8');
-    return text.includes('\0') ? undefined : text;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
+  if (!existsSync(file)) return null;
+  const read = readFileDataSync(file, MAX_FILE_BYTES);
+  return read?.data.kind === 'text' ? read.data.text : undefined;
 }
 
 function samePath(a: string, b: string): boolean {
