@@ -210,4 +210,31 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
       }
     });
   }
+
+  it('files.autoGuessEncoding: a closed Shift-JIS file is read in the encoding VS Code guesses; edited in-process, Undo all: exact bytes', async () => {
+    await files().update('autoGuessEncoding', true, vscode.ConfigurationTarget.Global);
+    try {
+      const before = '吾輩は猫である。名前はまだ無い。\nどこで生れたかとんと見当がつかぬ。\n何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。\n吾輩はここで始めて人間というものを見た。\n';
+      const agent = before.replace('名前はまだ無い。', '名前はまだ無いが、困らない。');
+      const file = path.join(root(), 'encoding-it', 'guessed-shift-jis.txt');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, iconv.encode(before, 'shiftjis'));
+      const { log } = await useScriptedAgent({ turns: [{ steps: [
+        { type: 'read', path: file, quiet: true },
+        { type: 'codexEdit', path: file, base64: iconv.encode(agent, 'shiftjis').toString('base64'), content: agent, oldText: before, quiet: true },
+        { type: 'sleep', ms: 300 },
+      ] }] });
+      const done = sb.chat.sendPrompt('edit guessed');
+      await allowPermissions(done);
+      await done;
+      const read = agentEvents(log).find(e => e.event === 'result' && e.type === 'read') as { result?: { content: string }; error?: unknown } | undefined;
+      assert.equal(read?.result?.content, before, `the agent reads the text VS Code shows: ${JSON.stringify(read)}`);
+      const change = await waitFor(() => `the change to be listed (listed: ${listed()})`, () => changeOf(file));
+      assert.equal(change.file.hunks.length, 1);
+      await sb.review.undo(change.turnId);
+      assert.equal(hex(fs.readFileSync(file)), hex(iconv.encode(before, 'shiftjis')), 'Undo all restores the bytes exactly');
+    } finally {
+      await files().update('autoGuessEncoding', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

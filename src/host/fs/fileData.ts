@@ -33,6 +33,22 @@ export function decodeFor(filePath: string, bytes: Uint8Array, doc?: vscode.Text
 }
 
 /**
+ * The same, and with `files.autoGuessEncoding` on, a file not valid in the configured encoding is
+ * decoded in the one VS Code guesses for it: VS Code opens it (its own guess, as when the user opens
+ * it) and says which (`TextDocument.encoding`). A file VS Code finds binary stays binary.
+ */
+export async function decodeGuessing(filePath: string, bytes: Uint8Array, doc = openDocumentOf(filePath)): Promise<FileData> {
+  const data = decodeFor(filePath, bytes, doc);
+  if (data.kind === 'text' || data.reason !== 'encoding' || doc) return data;
+  if (!vscode.workspace.getConfiguration('files', vscode.Uri.file(filePath)).get<boolean>('autoGuessEncoding')) return data;
+  const opened = await vscode.workspace.openTextDocument(vscode.Uri.file(filePath)).then(d => d, () => undefined);
+  const guessed = documentEncoding(opened);
+  if (!guessed) return data;
+  const again = decodeBytes(bytes, chooseForm(bytes, { document: guessed }));
+  return again.kind === 'text' ? again : data;
+}
+
+/**
  * The form an open document's text is saved in: its encoding; before VS Code 1.100, the file's
  * (its BOM on disk, else `files.encoding`).
  */
@@ -53,7 +69,7 @@ export async function readFileData(filePath: string, maxBytes: number): Promise<
     const st = await stat(filePath);
     // Never a FIFO or a device: a read of one can wait forever.
     if (!st.isFile() || st.size > maxBytes) return undefined;
-    return decodeFor(filePath, await readFile(filePath));
+    return await decodeGuessing(filePath, await readFile(filePath));
   } catch {
     return undefined;
   }

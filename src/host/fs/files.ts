@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, encodingLabel, TextForm, UTF8 } from '../../common/fs/encoding';
 import { CachedText, FileStamp, FileTextCache } from '../../common/fs/readCache';
-import { choiceFor, decodeFor, formOfDocument } from './fileData';
+import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
 export interface Target {
   /** The path as the agent gave it, normalized; used in every message to the agent. */
@@ -132,7 +132,7 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
     if (isMissing(e)) return { exists: false, text: '', source: 'none', form: UTF8 };
     throw fromNodeError(e, target.requested) ?? FsErrors.io(target.requested, `Cannot read the file (${(e as Error).message})`);
   }
-  const decoded = decodeFor(target.real, bytes, doc);
+  const decoded = await decodeGuessing(target.real, bytes, doc);
   if (decoded.kind === 'binary') {
     return { exists: true, text: '', source: 'disk', form: chooseForm(bytes, choice), binary: bytes, binaryReason: decoded.reason, binaryEncoding: decoded.encoding };
   }
