@@ -112,6 +112,19 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
     }
   }
 
+  /** One turn: the agent reads `file` through the client, then rewrites it in-process (asking first) in `encoding`; its read's outcome. */
+  async function readThenEdit(file: string, before: string, agent: string, encoding: string): Promise<{ result?: { content: string }; error?: unknown } | undefined> {
+    const { log } = await useScriptedAgent({ turns: [{ steps: [
+      { type: 'read', path: file, quiet: true },
+      { type: 'codexEdit', path: file, base64: iconv.encode(agent, encoding).toString('base64'), content: agent, oldText: before, quiet: true },
+      { type: 'sleep', ms: 300 },
+    ] }] });
+    const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    await allowPermissions(done);
+    await done;
+    return agentEvents(log).find(e => e.event === 'result' && e.type === 'read') as { result?: { content: string }; error?: unknown } | undefined;
+  }
+
   function changeOf(file: string) {
     const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
@@ -184,15 +197,7 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
       assert.equal(doc.getText(), before);
       const editor = await vscode.window.showTextDocument(doc);
       if (state === 'open and dirty') assert.ok(await editor.edit(e => e.replace(new vscode.Range(3, 0, 3, 3), 'fin — à moi')));
-      const { log } = await useScriptedAgent({ turns: [{ steps: [
-        { type: 'read', path: file, quiet: true },
-        { type: 'codexEdit', path: file, base64: iconv.encode(agent, 'windows1252').toString('base64'), content: agent, oldText: before, quiet: true },
-        { type: 'sleep', ms: 300 },
-      ] }] });
-      const done = sb.chat.sendPrompt('edit reopened');
-      await allowPermissions(done);
-      await done;
-      const read = agentEvents(log).find(e => e.event === 'result' && e.type === 'read') as { result?: { content: string } } | undefined;
+      const read = await readThenEdit(file, before, agent, 'windows1252');
       assert.equal(read?.result?.content, state === 'open and dirty' ? user(before) : before, 'the agent reads what the user sees, decoded as the tab is');
       assert.ok(fs.readFileSync(file).equals(iconv.encode(agent, 'windows1252')), 'the agent wrote the disk');
       const change = await waitFor(() => `the change to be listed (listed: ${listed()})`, () => changeOf(file));
@@ -219,15 +224,7 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
       const file = path.join(root(), 'encoding-it', 'guessed-shift-jis.txt');
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, iconv.encode(before, 'shiftjis'));
-      const { log } = await useScriptedAgent({ turns: [{ steps: [
-        { type: 'read', path: file, quiet: true },
-        { type: 'codexEdit', path: file, base64: iconv.encode(agent, 'shiftjis').toString('base64'), content: agent, oldText: before, quiet: true },
-        { type: 'sleep', ms: 300 },
-      ] }] });
-      const done = sb.chat.sendPrompt('edit guessed');
-      await allowPermissions(done);
-      await done;
-      const read = agentEvents(log).find(e => e.event === 'result' && e.type === 'read') as { result?: { content: string }; error?: unknown } | undefined;
+      const read = await readThenEdit(file, before, agent, 'shiftjis');
       assert.equal(read?.result?.content, before, `the agent reads the text VS Code shows: ${JSON.stringify(read)}`);
       const change = await waitFor(() => `the change to be listed (listed: ${listed()})`, () => changeOf(file));
       assert.equal(change.file.hunks.length, 1);

@@ -6,12 +6,9 @@
 // other encodings with iconv-lite (the library VS Code itself uses), loaded on first need.
 import { isUtf8 } from 'node:buffer';
 import type * as Iconv from 'iconv-lite';
+import type { TextForm } from './textForm';
 
-/** A file's encoding as VS Code names it (`files.encoding` ids: utf8, utf16le, windows1252, shiftjis…), and whether it starts with a BOM. */
-export interface TextForm {
-  readonly encoding: string;
-  readonly bom: boolean;
-}
+export type { TextForm } from './textForm';
 
 export type FileData =
   | { readonly kind: 'text'; readonly text: string; readonly form: TextForm }

@@ -1,7 +1,7 @@
 // The files an agent changed during one turn, each against its baseline (its text just before the
 // agent's first change in the turn; null when the file did not exist). Pure bookkeeping: the host
 // reads and writes files and feeds what it saw; this decides what Keep and Undo mean.
-import type { TextForm } from '../fs/encoding';
+import type { TextForm } from '../fs/textForm';
 import { merge3 } from '../fs/merge';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
 

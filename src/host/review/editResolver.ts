@@ -4,12 +4,11 @@
 // tool call (or permission request) first names it — before the agent's change lands — and the
 // result is kept per tool call, so later updates of the same call resolve the same way. An edit that
 // cannot be found is marked `_meta.switchboard.unlocated`, never drawn at line 1.
-import { existsSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { claudeToolResponse, rawInputSnippets } from '../../common/review/adapterShapes';
 import { DiffMeta, Located, locateEdit } from '../../common/review/snippet';
-import { readFileDataSync } from '../fs/fileData';
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_CACHED = 200;
@@ -24,9 +23,30 @@ export class EditResolver {
   private readonly statusOf = new Map<string, string>();
 
   /**
+   * `decode`: a file's bytes as text in the encoding VS Code uses for it (undefined: binary, or not
+   * valid in it); UTF-8 when not given (unit tests, which run without VS Code).
+   */
+  constructor(private readonly decode: (file: string, bytes: Uint8Array) => string | undefined = utf8) {}
+
+  /**
    * A tool call or update with its diffs resolved to whole files (the same object when nothing
    * changes). `scope` keeps tool call ids of different conversations apart.
    */
+  /**
+   * The file's text on disk (never a buffer: the agent reads the disk), in its encoding; null when
+   * missing, undefined when unreadable, binary or not valid in that encoding.
+   */
+  private readDisk(file: string): string | null | undefined {
+    try {
+      const st = statSync(file);
+      // Never a FIFO or a device: a synchronous read of one would block the extension host.
+      if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
+      return this.decode(file, readFileSync(file));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+    }
+  }
+
   prepare<T extends ToolFields>(scope: string, update: T, asPermission = false): T {
     const callKey = `${scope}\0${update.toolCallId}`;
     if (update.status) remember(this.statusOf, callKey, update.status);
@@ -39,7 +59,7 @@ export class EditResolver {
     const content = update.content.map(c => {
       if (c.type !== 'diff' || !path.isAbsolute(c.path)) return c;
       const fileKey = `${callKey}\0${c.path}`;
-      if (phase === 'before' && !this.firstSeen.has(fileKey)) remember(this.firstSeen, fileKey, readDisk(c.path));
+      if (phase === 'before' && !this.firstSeen.has(fileKey)) remember(this.firstSeen, fileKey, this.readDisk(c.path));
       if (c.oldText == null) {
         // "New file" (Claude's Write says so even over an existing file): the text seen before wins.
         const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : this.firstSeen.get(fileKey);
@@ -56,7 +76,7 @@ export class EditResolver {
         // any other diff that is not found in the file is taken as the whole file, as sent.
         const snippet = snippets.find(e => e.oldText === c.oldText && e.newText === c.newText);
         const isSnippet = !!snippet;
-        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: !!snippet?.replaceAll }, { before, now: readDisk(c.path), phase });
+        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: !!snippet?.replaceAll }, { before, now: this.readDisk(c.path), phase });
         if (located.kind === 'unlocated' && !isSnippet) located = { kind: 'whole' };
         // An unlocated edit may still be found once more is known (the tool response): not cached.
         if (located.kind !== 'unlocated') remember(this.resolved, key, located);
@@ -77,14 +97,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > MAX_CACHED) map.delete(map.keys().next().value!);
 }
 
-/**
- * The file's text on disk (never a buffer: the agent reads the disk), in the encoding VS Code uses
- * for it; null when missing, undefined when unreadable, binary or not valid in that encoding.
- */
-function readDisk(file: string): string | null | undefined {
-  if (!existsSync(file)) return null;
-  const read = readFileDataSync(file, MAX_FILE_BYTES);
-  return read?.data.kind === 'text' ? read.data.text : undefined;
+function utf8(_file: string, bytes: Uint8Array): string | undefined {
+  const text = Buffer.from(bytes).toString('utf8');
+  return text.includes('\0') ? undefined : text;
 }
 
 function samePath(a: string, b: string): boolean {
