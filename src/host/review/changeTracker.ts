@@ -594,10 +594,12 @@ async function writeFile(filePath: string, data: Content): Promise<void> {
     return;
   }
   const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
-  if (doc && data.kind === 'text') {
+  // A clean document that has not caught up with the disk yet would save over it ("file modified
+  // since"): the bytes are then written directly, and VS Code reloads the document.
+  const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
+  if (doc && !stale && data.kind === 'text') {
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${filePath}`);
-    await doc.save();
+    if (await vscode.workspace.applyEdit(edit)) await doc.save();
   }
   // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
   // may change the text further (save participants): the disk gets the exact bytes the undo restores.
