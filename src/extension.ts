@@ -89,8 +89,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(({ tab, update }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
     }),
-    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
-    files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
+    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after, w.form, w.beforeBytes)),
+    files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
   // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
   const agentTerminals = new AgentTerminals(log);

@@ -66,8 +66,9 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
     vscode.l10n.t("{0} changed {1} on disk while you had unsaved edits, and your edits cannot be told apart from its change, so nothing was merged: your tab is unchanged. Keep yours, take {0}'s version, or keep both (yours first)?", agentName, fileLabel(doc.uri.fsPath)),
     ...choices);
   if (!choice || doc.isClosed) return;
-  const disk = await readDisk(doc.uri.fsPath);
-  if (disk === undefined) return;
+  const data = await readDisk(doc.uri.fsPath);
+  if (data?.kind !== 'text') return;
+  const disk = data.text;
   const mine = doc.getText();
   const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
   log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
@@ -79,10 +80,11 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * undo applied to what the disk holds), the tab `bufferText` (the undo applied to the buffer), still
  * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
  */
-export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger): Promise<void> {
-  const old = await vscode.workspace.fs.readFile(doc.uri);
-  const bom = old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
-  await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(bom + diskText));
+export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger, diskBytes?: Uint8Array): Promise<void> {
+  // `diskBytes`: `diskText` in the file's encoding (the caller knows it); else UTF-8, the BOM kept.
+  const old = diskBytes ? undefined : await vscode.workspace.fs.readFile(doc.uri);
+  const bom = old && old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
+  await vscode.workspace.fs.writeFile(doc.uri, diskBytes ?? new TextEncoder().encode(bom + diskText));
   await reloadThenSet(doc, diskText, bufferText, log);
 }
 

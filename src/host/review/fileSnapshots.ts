@@ -49,11 +49,17 @@ export class FileSnapshots extends Disposable {
    */
   rememberRead(path: string, text: string): void {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === path && !d.isClosed);
-    this.remember(path, doc?.isDirty ? readDiskSync(path)?.text : text);
+    this.remember(path, doc?.isDirty ? diskText(path) : text);
   }
 
   private fromDocument(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
-    this.remember(doc.uri.fsPath, doc.isDirty ? readDiskSync(doc.uri.fsPath)?.text : doc.getText());
+    this.remember(doc.uri.fsPath, doc.isDirty ? diskText(doc.uri.fsPath) : doc.getText());
   }
+}
+
+/** The file's text on disk (undefined when it is missing, binary or not valid in its encoding). */
+function diskText(path: string): string | undefined {
+  const data = readDiskSync(path)?.data;
+  return data?.kind === 'text' ? data.text : undefined;
 }
