@@ -11,12 +11,16 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-proc-'));
 const agentLog = path.join(dir, 'agent.jsonl');
 const pidFile = path.join(dir, 'terminal.pids');
 
-export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
-  log: agentLog, ignoreStdinClose: true, ignoreSigterm: true,
-  turns: [{ steps: [
-    { type: 'spawnChild', ignoreSigterm: true },
-    { type: 'terminal', command: `echo $$ > ${pidFile}; sleep 600 & echo $! >> ${pidFile}; wait` },
-  ] }],
+export const settings = ({ repoRoot, node24 }) => ({
+  // Commands run without a confirmation here: this module is about the terminal, not the question.
+  'switchboard.terminal.confirmCommands': false,
+  ...scriptedAgentSettings({ repoRoot, node24 }, {
+    log: agentLog, ignoreStdinClose: true, ignoreSigterm: true,
+    turns: [{ steps: [
+      { type: 'spawnChild', ignoreSigterm: true },
+      { type: 'terminal', command: `echo $$ > ${pidFile}; sleep 600 & echo $! >> ${pidFile}; wait` },
+    ] }],
+  }),
 });
 
 const events = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : []);

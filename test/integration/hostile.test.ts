@@ -128,6 +128,9 @@ describe('Hostile agent', function () {
     await setting('fs.outsideWorkspace', 'allow');
     await sb.chat.stop();
     const allowed = await turn([{ type: 'terminal', command: 'echo', args: ['outside'], cwd: outside }]);
+    const question = await openQuestion('the confirmation of a command nobody asked about (asked only once the policy allowed the folder)');
+    assert.ok(question.permission.title.endsWith(`Working directory: ${outside}`), question.permission.title);
+    sb.chat.answerPermission(question.id, optionOf(question, 'allow_once'));
     await allowed.done;
     assert.equal((await outcome(allowed.log, 0)).result?.exitStatus?.exitCode, 0);
   });
@@ -258,7 +261,7 @@ describe('Hostile agent', function () {
     const tool = sb.chat.items.find(i => i.kind === 'tool' && i.tool.toolCallId === 'huge-1');
     const shown = tool?.kind === 'tool' ? tool.tool.title : '';
     assert.ok(shown.length < 20_000, `tool title of ${shown.length} characters`);
-    assert.match(shown, /^T+… \(\d+ more characters\)$/);
+    assert.match(shown, /^T+ … \(\d+ more characters\)$/);
     assert.match(lastOf(sb.chat.items, 'agent')?.text ?? '', /after the huge title/);
   });
 
