@@ -216,4 +216,17 @@ describe('Elicitation (questions from the agent)', () => {
     await asked;
     assert.deepEqual(results(log)[0].result, { action: 'accept', content: {} });
   });
+
+  it("a question the agent asks while it starts (about initialize, before any session) is the agent's own", async () => {
+    const { log } = await useScriptedAgent({ elicitOnInitialize: 'Which workspace profile?', turns: [{ steps: [{ type: 'text', text: 'hello' }] }] }, 'Agent S');
+    const shown = sb.chat.active;
+    const sent = sb.chat.sendPrompt('hi');
+    const owner = await waitFor(() => `a tab showing the start-up question (${where()})`,
+      () => sb.chat.sessions.find(t => questionsIn(t).some(q => q.question.message === 'Which workspace profile?')));
+    assert.notEqual(owner.id, shown.id, 'not in the conversation that started the agent');
+    assert.match(owner.info.title, /Agent S/);
+    await sb.chat.answerQuestion(questionsIn(owner)[0].id, 'decline', undefined, owner.id);
+    assert.equal(await sent, 'sent');
+    assert.deepEqual(agentEvents(log).find(e => e.step === 'initialize')?.result, { action: 'decline' });
+  });
 });
