@@ -442,6 +442,16 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
 
 const RAW_LIMIT = 20_000;
 
+/**
+ * A command line shown whole on a permission card: a fenced code block (line breaks, operators and
+ * backticks kept as they are, never read as markdown), bidi controls escaped, bounded.
+ */
+export function commandView(line: string): ToolContentView {
+  const run = Math.max(0, ...(line.match(/`+/g) ?? []).map(r => r.length));
+  const fence = '`'.repeat(Math.max(3, run + 1));
+  return { type: 'text', text: `${fence}\n${escapeBidi(truncateText(line, BLOCK_MAX_CHARS, '\n'))}\n${fence}` };
+}
+
 /** A title as the card shows it: bidi controls escaped, cut to one readable line's worth. */
 export function shownTitle(title: string): string {
   return escapeBidi(truncateText(String(title), TITLE_MAX_CHARS));

@@ -11,7 +11,8 @@ import type { Logger } from '../common/logger';
 import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
-import { contentViews, Item, ItemAction, shownTitle, Transcript, TranscriptOp } from '../common/transcript';
+import { commandView, contentViews, Item, ItemAction, shownTitle, Transcript, TranscriptOp } from '../common/transcript';
+import { commandLine } from '../common/terminal';
 import { splitTurns, summarizeTurn, type TurnSummary } from '../common/turns';
 import type { TurnArchive } from './savedChats';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
@@ -293,7 +294,7 @@ export class ChatSession extends Disposable implements SessionSink {
       requestId: String(params.toolCall.toolCallId),
       title: shownTitle(params.toolCall.title ?? vscode.l10n.t('The agent asks for permission')),
       options: params.options,
-      content: params.toolCall.content ? contentViews(params.toolCall.content) : undefined,
+      content: withCommand(params.toolCall, params.toolCall.content ? contentViews(params.toolCall.content) : undefined),
       late: !this.turn,
     }, permittedCommands(params.toolCall, process.platform !== 'win32'));
     this.permissionEmitter.fire({ itemId: id, params });
@@ -301,10 +302,12 @@ export class ChatSession extends Disposable implements SessionSink {
     return promise;
   }
 
-  /** A question of Switchboard's own in this conversation (a late request, an unasked command). */
-  async confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean> {
+  /** A question of Switchboard's own in this conversation (a late request, an unasked command shown whole). */
+  async confirm(question: { title: string; allow: string; deny: string; late: boolean; command?: string }): Promise<boolean> {
     const options = [{ optionId: 'allow', name: question.allow, kind: 'allow_once' as const }, { optionId: 'deny', name: question.deny, kind: 'reject_once' as const }];
-    return (await this.choose(question.title, options, question.late)) === 'allow';
+    const content = question.command === undefined ? undefined : [commandView(question.command)];
+    const answer = (await this.ask({ requestId: '', title: question.title, late: question.late, options, content }).promise).outcome;
+    return answer.outcome === 'selected' && answer.optionId === 'allow';
   }
 
   /** Asks in the conversation; resolves with the chosen option id, or undefined (no answer, cancelled). */
@@ -433,6 +436,21 @@ export class ChatSession extends Disposable implements SessionSink {
   private emit(ops: readonly TranscriptOp[]): void {
     if (ops.length) this.opsEmitter.fire(ops);
   }
+}
+
+/**
+ * The command a permission request asks to run (its raw input's `command`), shown whole on the card
+ * unless its title already is exactly that line: a title may say less than the command does.
+ */
+function withCommand(toolCall: { title?: string | null; rawInput?: unknown }, content: ReturnType<typeof contentViews> | undefined): ReturnType<typeof contentViews> | undefined {
+  const raw = toolCall.rawInput as { command?: unknown; cmd?: unknown } | null | undefined;
+  const command = raw && typeof raw === 'object' ? raw.command ?? raw.cmd : undefined;
+  const line = typeof command === 'string' ? command
+    : Array.isArray(command) && command.length && command.every(a => typeof a === 'string') ? commandLine(command[0], command.slice(1)) : undefined;
+  if (!line?.trim()) return content;
+  const title = (toolCall.title ?? '').trim();
+  if (!/[\r\n]/.test(line) && (title === line.trim() || title === `\`${line.trim()}\``)) return content;
+  return [commandView(line), ...content ?? []];
 }
 
 const serials = new WeakMap<AgentRuntime, number>();

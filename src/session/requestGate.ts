@@ -19,8 +19,8 @@ export interface GatedSession {
   readonly inTurn: boolean;
   /** The commands of the permission requests the user allowed in the current turn. */
   readonly allowedThisTurn: readonly CommandKey[];
-  /** Asks the user in the session's conversation; resolves true only for an explicit yes. */
-  confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean>;
+  /** Asks the user in the session's conversation (`command`: shown whole under the title); resolves true only for an explicit yes. */
+  confirm(question: { title: string; allow: string; deny: string; late: boolean; command?: string }): Promise<boolean>;
 }
 
 export function unknownSession(sessionId: unknown): acp.RequestError {
@@ -90,7 +90,7 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
             args: [agentName, shown(line), shown(params.cwd ?? cwd)],
             comment: ['{0} is the agent, {1} the whole command line (all of it, operators included), {2} the directory it runs in.'],
           }),
-          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false,
+          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false, command: line,
         });
         if (!yes) throw refusal(`The user refused to run ${line}`, 'userDenied', { command: params.command });
       };

@@ -209,6 +209,7 @@ describe('Hostile agent', function () {
       { type: 'terminal', command: 'echo a b' },
     ]);
     const permission = await openQuestion("the agent's own permission request");
+    assert.deepEqual(permission.permission.content, [{ type: 'text', text: '```\necho "a b"\n```' }], 'the card shows the command its title does not');
     sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
     assert.equal((await outcome(log, 1)).result?.output, 'a b\n', 'the allowed shell string runs');
     assert.equal((await outcome(log, 2)).result?.output, 'a b\n', 'the same argv runs');
@@ -230,17 +231,21 @@ describe('Hostile agent', function () {
       { type: 'terminal', command: `echo hi\ntouch ${pwned}` },
       { type: 'terminal', command: 'echo `touch ' + pwned + '`' },
     ]);
-    const answer = async (what: string, kind: string, title?: RegExp) => {
+    const answer = async (what: string, kind: string, command?: string) => {
       const q = await openQuestion(what);
-      if (title) assert.match(q.permission.title, title);
+      if (command !== undefined) {
+        assert.ok(q.permission.title.includes(`run ${command} without having asked`), q.permission.title);
+        // The whole line, verbatim, in a code block (the title is markdown: a line break reads as a space there).
+        assert.deepEqual(q.permission.content, [{ type: 'text', text: '```\n' + command + '\n```' }]);
+      }
       sb.chat.answerPermission(q.id, optionOf(q, kind));
     };
     await answer("the agent's permission request for echo \"x; touch …\"", 'allow_once');
-    await answer('the confirmation of the compound `echo x; touch …`', 'reject_once', new RegExp(`echo x; touch ${pwned.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} without having asked`));
+    await answer('the confirmation of the compound `echo x; touch …`', 'reject_once', `echo x; touch ${pwned}`);
     await answer("the agent's permission request for echo hi", 'allow_once');
-    await answer('the confirmation of `echo hi && touch …`', 'reject_once', /echo hi && touch .* without having asked/);
-    await answer('the confirmation of `echo hi` + newline + `touch …`', 'reject_once', /echo hi\s+touch .* without having asked/);
-    await answer('the confirmation of a backtick substitution', 'reject_once', /echo `touch .*` without having asked/);
+    await answer('the confirmation of `echo hi && touch …`', 'reject_once', `echo hi && touch ${pwned}`);
+    await answer('the confirmation of `echo hi` + newline + `touch …`', 'reject_once', `echo hi\ntouch ${pwned}`);
+    await answer('the confirmation of a backtick substitution', 'reject_once', 'echo `touch ' + pwned + '`');
     await done;
     for (const step of [1, 3, 4, 5]) assert.equal((await outcome(log, step)).error?.data?.reason, 'userDenied', `step ${step}`);
     assert.ok(!fs.existsSync(pwned), 'nothing ran');

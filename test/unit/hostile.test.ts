@@ -4,7 +4,7 @@ import { escapeBidi, hasBidi } from '../../src/common/bidi';
 import { describeChoice, isMisleading, orderOptions } from '../../src/common/permissionOptions';
 import { commandPermitted, commandProblem, envProblem, parseOutsideTurnPolicy, pathProblem, permittedCommands, shellCommandKey, terminalCommandKey } from '../../src/common/requestGuard';
 import { truncateText } from '../../src/common/truncate';
-import { Transcript } from '../../src/common/transcript';
+import { commandView, Transcript } from '../../src/common/transcript';
 
 describe('hostile: bidirectional controls', () => {
   it('are escaped visibly, so "txt.sh" cannot pass for ".txt"', () => {
@@ -165,3 +165,10 @@ describe('hostile: long texts are cut before the view', () => {
   });
 });
 
+describe('hostile: a command is shown whole', () => {
+  it('in a fenced block longer than any backtick run in it, line breaks kept, bidi escaped', () => {
+    assert.deepEqual(commandView('echo hi\ntouch p'), { type: 'text', text: '```\necho hi\ntouch p\n```' });
+    assert.deepEqual(commandView('echo ```x``` `id`'), { type: 'text', text: '````\necho ```x``` `id`\n````' });
+    assert.deepEqual(commandView('cat report\u202Etxt.sh'), { type: 'text', text: '```\ncat report<U+202E>txt.sh\n```' });
+  });
+});
