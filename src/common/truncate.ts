@@ -23,3 +23,26 @@ export function truncateText(text: string, max: number, separator = ' '): string
     : l10n.t({ message: '… ({0} more characters)', args: [n], comment: ['After the cut-off start of a long text an agent sent (a title, a tool call\'s input or output), shown in the chat; {0} is a count.'] });
   return `${text.slice(0, end)}${separator}${more}`;
 }
+
+/**
+ * `value` with every string in it (in arrays and plain objects, at any depth) cut like truncateText:
+ * for agent data shown as a whole (a session's title, plan, modes, commands, options). Values that
+ * need no cut are returned as they are.
+ */
+export function truncateStrings<T>(value: T, max: number): T {
+  if (typeof value === 'string') return truncateText(value, max) as T;
+  if (Array.isArray(value)) {
+    const out = value.map(v => truncateStrings(v, max));
+    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+  }
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = truncateStrings(v, max);
+      changed ||= out[k] !== v;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
+}

@@ -3,7 +3,8 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { escapeBidi, hasBidi } from '../../src/common/bidi';
 import { describeChoice, isMisleading, orderOptions } from '../../src/common/permissionOptions';
 import { commandPermitted, commandProblem, envProblem, parseOutsideTurnPolicy, pathProblem, permittedCommands, shellCommandKey, terminalCommandKey } from '../../src/common/requestGuard';
-import { truncateText } from '../../src/common/truncate';
+import { truncateStrings, truncateText } from '../../src/common/truncate';
+import { applyMetaUpdate, EMPTY_META } from '../../src/common/sessionMeta';
 import { commandView, Transcript } from '../../src/common/transcript';
 
 describe('hostile: bidirectional controls', () => {
@@ -148,6 +149,16 @@ describe('hostile: long texts are cut before the view', () => {
     assert.equal(truncateText('x'.repeat(1024 * 1024), 10), 'xxxxxxxxxx … (1048566 more characters)');
     assert.equal(truncateText('ab😀cd', 3, '\n'), 'ab\n… (4 more characters)');
     assert.equal(truncateText('', 0), '');
+  });
+  it('cuts every string of agent data shown whole (session title, plan, commands), keeps the rest as it is', () => {
+    const small = { a: ['x', { b: 'y', n: 3 }] };
+    assert.equal(truncateStrings(small, 10), small, 'nothing to cut: the same object');
+    assert.deepEqual(truncateStrings({ a: ['x'.repeat(12), { b: 'y', n: 3, t: true, z: null }] }, 10), { a: ['xxxxxxxxxx … (2 more characters)', { b: 'y', n: 3, t: true, z: null }] });
+    const huge = 'P'.repeat(1024 * 1024);
+    const meta = applyMetaUpdate(applyMetaUpdate(EMPTY_META, { sessionUpdate: 'session_info_update', title: huge })!,
+      { sessionUpdate: 'plan', entries: [{ content: huge, priority: 'high', status: 'pending' }] })!;
+    assert.ok(meta.title!.length < 5_000 && meta.plan[0].content.length < 5_000, `${meta.title!.length} / ${meta.plan[0].content.length}`);
+    assert.equal(meta.plan[0].priority, 'high');
   });
   it('tool titles, permission option names and locations reach the view cut', () => {
     const t = new Transcript();
