@@ -32,7 +32,6 @@ export const settings = ({ repoRoot, node24 }) => ({
     ] }],
   }),
 });
-});
 
 const events = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : []);
 const stat = pid => { try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return undefined; } };
