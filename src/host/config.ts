@@ -40,9 +40,9 @@ export function readRequestsOutsideTurn(): OutsideTurnPolicy {
   return parseOutsideTurnPolicy(guardValue('requestsOutsideTurn'));
 }
 
-/** switchboard.terminal.confirmCommands: confirm commands the user did not allow in this turn. */
+/** switchboard.terminal.confirmCommands: confirm commands the user did not allow in this turn (on unless the user turned it off). */
 export function readConfirmCommands(): boolean {
-  return guardValue<boolean>('terminal.confirmCommands') === true;
+  return guardValue<boolean>('terminal.confirmCommands') !== false;
 }
 
 export function readInitializeTimeoutMs(): number {

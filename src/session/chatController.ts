@@ -22,7 +22,7 @@ import { mcpForSession } from '../host/mcp';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
-import { AgentRuntime } from './agentRuntime';
+import { AgentQuestions, AgentRuntime } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
@@ -157,6 +157,7 @@ export class ChatController extends Disposable {
     if (!runtime) return;
     this.runtime = undefined;
     for (const tab of this.tabs.values()) if (tab.runtime === runtime) tab.unbind();
+    this.endOwnQuestions(runtime.spec.name);
     await runtime.stop();
     this.setStatus('stopped', '');
   }
@@ -290,6 +291,7 @@ export class ChatController extends Disposable {
       runtime.releaseSession(tab.sessionId);
     }
     this.tabs.delete(id);
+    this.questionTabs.delete(id);
     if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
@@ -399,13 +401,12 @@ export class ChatController extends Disposable {
     this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
     let runtime: AgentRuntime;
     try {
-      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name));
+      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name), this.ownQuestions(spec.name));
     } catch (err) {
       this.reportStartFailure(spec, err);
       return undefined;
     }
     this.runtime = runtime;
-    runtime.fallbackSink = () => this.active;
     runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
       if (exit.requested) return;
@@ -414,6 +415,7 @@ export class ChatController extends Disposable {
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
       for (const tab of bound) tab.unbind();
+      this.endOwnQuestions(spec.name);
       for (const tab of bound.length ? bound : [this.active]) tab.addError(ended, stderr, ['restart', 'showLog']);
       this.log.error(`${ended}${stderr ? '\n' + stderr : ''}`);
       this.setStatus('error', ended);
@@ -524,6 +526,38 @@ export class ChatController extends Disposable {
     this.changedTabs(true);
     await this.ensureSession(tab, runtime);
     this.resetEmitter.fire();
+  }
+
+  /** Tabs opened for an agent's own questions (tab id → agent), while no conversation started in them. */
+  private readonly questionTabs = new Map<string, string>();
+
+  /**
+   * The agent's own questions (tied to no conversation): asked in a tab of their own, named for the
+   * agent, never in a conversation they did not come from. The tab is not brought to front (its
+   * waiting state shows in the tab strip and the status bar).
+   */
+  private ownQuestions(agentName: string): AgentQuestions {
+    const tab = () => this.sessions.find(t => this.questionTabs.get(t.id) === agentName && !t.sessionId);
+    return {
+      ask: (params, signal) => {
+        let t = tab();
+        if (!t) {
+          t = this.addTab(new ChatSession(this.newTabId(), agentName, this.log, undefined, {
+            items: [], title: vscode.l10n.t({ message: 'Questions from {0}', args: [agentName], comment: ['Title of the tab where an agent asks questions of its own (not from a conversation); {0} is the agent.'] }),
+          }));
+          this.questionTabs.set(t.id, agentName);
+          t.addNotice(vscode.l10n.t('{0} asks this itself, not in a conversation: the question names no session (as when an agent asks while it starts or signs you in).', agentName));
+          this.changedTabs(false);
+        }
+        return t.elicit(params, signal, true);
+      },
+      complete: id => tab()?.completeElicitation(id) ?? false,
+    };
+  }
+
+  /** The agent went away: its own open questions are answered `cancel`, like a conversation's. */
+  private endOwnQuestions(agentName: string): void {
+    for (const t of this.sessions) if (this.questionTabs.get(t.id) === agentName && !t.sessionId) t.unbind();
   }
 
   private specForActiveTab(): AgentSpec | undefined {
