@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import {
-  repoRoot, ensureTools, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
+  repoRoot, ensureTools, ensureAdapters, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
 } from './workbench.mjs';
 
 const { values: flags } = parseArgs({
@@ -111,11 +111,13 @@ if (only.includes('integration')) {
   await part('integration', async () => {
     const testsPath = path.join(repoRoot, 'out/test/integration/index.js');
     if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(repoRoot, testsPath)} is missing (build with: node esbuild.mjs)`);
+    // realAdapters.test.ts drives the real Claude and Codex adapters, installed here on first use.
+    const adapters = ensureAdapters({ log });
     const wb = await startWorkbench({
       // The whole suite runs in one workbench: give it more than one e2e module gets.
       timeoutSec: Number(process.env.TEST_TIMEOUT || 900),
       tools, log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
-      env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
+      env: { ...testEnv, MOCHA_GREP: flags.grep || '', SWITCHBOARD_ADAPTERS: adapters },
     });
     try {
       const code = await wb.exitCode;
