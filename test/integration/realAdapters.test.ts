@@ -120,8 +120,8 @@ describe('Real adapters (today\'s Claude and Codex ACP adapters, scripted model)
 
   /** One prompt, allowing once every permission asked; `probe` records the disk when each request is shown. */
   async function turn(prompt: string, probe: () => string | undefined = () => undefined): Promise<TurnLog> {
-    const start = sb.chat.items.length;
-    const seen = new Set(sb.chat.items.map(i => i.id));
+    const before = new Set(sb.chat.items.map(i => i.id));
+    const seen = new Set(before);
     const permissions: TurnLog['permissions'] = [];
     const done = sb.chat.sendPrompt(prompt);
     let finished = false;
@@ -139,7 +139,8 @@ describe('Real adapters (today\'s Claude and Codex ACP adapters, scripted model)
       await new Promise(r => setTimeout(r, 20));
     }
     assert.equal(await done, 'sent');
-    const items = sb.chat.items.slice(start);
+    // (Older turns may be archived meanwhile: what this turn added is what was not there before.)
+    const items = sb.chat.items.filter(i => !before.has(i.id));
     const end = items.find(i => i.kind === 'turnEnd');
     assert.ok(end && end.kind === 'turnEnd' && end.stopReason === 'end_turn', `the turn ended normally:\n${dump(sb.chat.items.slice(-12))}`);
     return { permissions, items };
