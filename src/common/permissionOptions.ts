@@ -37,6 +37,16 @@ export function kindLabel(kind: string): string {
   }
 }
 
+/**
+ * The button style of an option: only a one-time allow is the primary button. An option that grants
+ * for good (allow_always) is never as prominent, and a reject is marked as one.
+ */
+export function optionStyle(kind: string): string {
+  if (kind === 'allow_once') return 'allow';
+  if (kind === 'allow_always') return 'secondary allow-always';
+  return isReject(kind) ? 'secondary reject' : 'secondary';
+}
+
 /** Options in a fixed order by kind (allow once, always allow, reject once, always reject, others). */
 export function orderOptions<T extends OptionLike>(options: readonly T[]): T[] {
   const rank = (o: T) => { const i = ORDER.indexOf(o.kind); return i < 0 ? ORDER.length : i; };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
 import { modeBehaviour, modeControl, startMode, writesWithoutAsking } from '../../src/common/agentModes';
+import { optionStyle } from '../../src/common/permissionOptions';
 
 // As the current adapters send them in session/new (Claude adapter 0.101, Codex adapter 2.6).
 const CLAUDE: SessionMode[] = [
@@ -71,5 +72,13 @@ describe('agentModes', () => {
     assert.equal(startMode(claude, 'acceptEdits', true), 'acceptEdits');
     assert.equal(startMode(claude, 'auto', true), undefined, 'already in it');
     assert.equal(startMode(claude, 'gone', true), 'default', 'a mode the agent no longer offers is ignored');
+  });
+
+  it('only a one-time allow is the primary button: an allow that grants for good is secondary', () => {
+    assert.equal(optionStyle('allow_once'), 'allow');
+    assert.match(optionStyle('allow_always'), /^secondary\b/);
+    assert.match(optionStyle('reject_once'), /^secondary reject$/);
+    assert.match(optionStyle('reject_always'), /^secondary reject$/);
+    assert.equal(optionStyle('something_else'), 'secondary');
   });
 });
