@@ -10,7 +10,7 @@ import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolConte
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi, fileLabel } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
-import { kindLabel as kindText, optionStyle, orderOptions } from '../src/common/permissionOptions';
+import { isAllow, isPrimaryOption, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
 import { currentMode, modeBehaviour, modeControl, type ModeControl, writesWithoutAsking } from '../src/common/agentModes';
 import { announce, keepFocus } from './a11y';
@@ -449,7 +449,8 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const row = h('div', 'actions', { role: 'group', 'aria-label': l10n.t('Options') });
   options.forEach((o, i) => {
     const label = o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name;
-    const style = optionStyle(o.kind);
+    // Only a one-time allow is the primary button; an allow for good is a secondary one.
+    const style = isPrimaryOption(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : isAllow(o.kind) ? 'secondary allow-always' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
     row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
       send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), l10n.t({ message: '{0}. {1}: {2} (key {0})', args: [i + 1, label, kindText(o.kind)], comment: ['A permission button\'s name: {0} its number (the key that answers), {1} its label, {2} what it does (Allow once…)'] })));

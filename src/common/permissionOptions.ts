@@ -38,13 +38,11 @@ export function kindLabel(kind: string): string {
 }
 
 /**
- * The button style of an option: only a one-time allow is the primary button. An option that grants
- * for good (allow_always) is never as prominent, and a reject is marked as one.
+ * Whether an option is drawn as the primary button: only a one-time allow. An option that grants
+ * for good (allow_always) is never as prominent.
  */
-export function optionStyle(kind: string): string {
-  if (kind === 'allow_once') return 'allow';
-  if (kind === 'allow_always') return 'secondary allow-always';
-  return isReject(kind) ? 'secondary reject' : 'secondary';
+export function isPrimaryOption(kind: string): boolean {
+  return kind === 'allow_once';
 }
 
 /** Options in a fixed order by kind (allow once, always allow, reject once, always reject, others). */

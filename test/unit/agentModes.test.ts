@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
 import { modeBehaviour, modeControl, startMode, writesWithoutAsking } from '../../src/common/agentModes';
-import { optionStyle } from '../../src/common/permissionOptions';
+import { isPrimaryOption } from '../../src/common/permissionOptions';
 
 // As the current adapters send them in session/new (Claude adapter 0.101, Codex adapter 2.6).
 const CLAUDE: SessionMode[] = [
@@ -74,11 +74,7 @@ describe('agentModes', () => {
     assert.equal(startMode(claude, 'gone', true), 'default', 'a mode the agent no longer offers is ignored');
   });
 
-  it('only a one-time allow is the primary button: an allow that grants for good is secondary', () => {
-    assert.equal(optionStyle('allow_once'), 'allow');
-    assert.match(optionStyle('allow_always'), /^secondary\b/);
-    assert.match(optionStyle('reject_once'), /^secondary reject$/);
-    assert.match(optionStyle('reject_always'), /^secondary reject$/);
-    assert.equal(optionStyle('something_else'), 'secondary');
+  it('only a one-time allow is the primary button: an allow that grants for good is not', () => {
+    assert.deepEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always', 'other'].map(isPrimaryOption), [true, false, false, false, false]);
   });
 });
