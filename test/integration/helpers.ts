@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
+import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
 export const EXTENSION_ID = 'switchboard-acp.switchboard-acp';
 
@@ -61,6 +62,12 @@ export async function waitFor<T>(what: string | (() => string), probe: () => T |
 
 export function isAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Exists and is not a zombie (this sandbox's init never reaps re-parented processes, so kill(pid, 0) alone would see the dead). */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try { return isRunningState(parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))!.state); } catch { return process.platform !== 'linux'; }
 }
 
 /** Readable dump of the transcript, for assertion messages. */
