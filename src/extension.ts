@@ -18,6 +18,7 @@ import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTermi
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { openWalkthrough } from './host/walkthrough';
+import { ModeChoices } from './session/modeChoices';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
@@ -80,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const diffs = new ToolDiffs(files.content);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn);
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState));
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);

@@ -10,8 +10,9 @@ import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolConte
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi, fileLabel } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
-import { isAllow, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
+import { isAllow, isPrimaryOption, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
+import { currentMode, modeBehaviour, modeControl, type ModeControl, writesWithoutAsking } from '../src/common/agentModes';
 import { announce, keepFocus } from './a11y';
 import { loadMarkdown, type MarkdownModule, onMarkdownLoaded, setMarkdown, withMarkdown } from './lazyMarkdown';
 import { StreamedMarkdown } from './streamedMarkdown';
@@ -38,6 +39,7 @@ const stopEl = $<HTMLButtonElement>('stop');
 const agentEl = $<HTMLButtonElement>('agent');
 const modeEl = $<HTMLSelectElement>('mode');
 const configEl = $<HTMLElement>('config');
+const modeNoteEl = $<HTMLElement>('mode-note');
 const usageEl = $<HTMLElement>('usage');
 const completionsEl = $<HTMLUListElement>('completions');
 const attachmentsEl = $<HTMLElement>('attachments');
@@ -447,7 +449,8 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const row = h('div', 'actions', { role: 'group', 'aria-label': l10n.t('Options') });
   options.forEach((o, i) => {
     const label = o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name;
-    const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
+    // Only a one-time allow is the primary button; an allow for good is a secondary one.
+    const style = isPrimaryOption(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : isAllow(o.kind) ? 'secondary allow-always' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
     row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
       send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), l10n.t({ message: '{0}. {1}: {2} (key {0})', args: [i + 1, label, kindText(o.kind)], comment: ['A permission button\'s name: {0} its number (the key that answers), {1} its label, {2} what it does (Allow once…)'] })));
@@ -681,19 +684,13 @@ function setMeta(m: SessionMeta | undefined): void {
     details.append(list);
     planEl.replaceChildren(details);
   }
-  // Modes.
-  const modes = m?.modes;
-  modeEl.hidden = !modes || modes.availableModes.length === 0;
-  if (modes) {
-    modeEl.replaceChildren(...modes.availableModes.map(mode => {
-      const o = document.createElement('option');
-      o.value = mode.id; o.textContent = mode.name; o.title = mode.description ?? '';
-      o.selected = mode.id === modes.currentModeId;
-      return o;
-    }));
-  }
-  // Config options.
-  configEl.replaceChildren(...(m?.configOptions ?? []).map(buildConfigOption));
+  // Modes: one picker (a `mode` config option supersedes the legacy modes), and what holds in this mode.
+  const control = m ? modeControl(m) : undefined;
+  modeEl.hidden = !control;
+  if (control) renderModes(control);
+  renderModeNote(control);
+  // Config options (the mode option is in the mode picker).
+  configEl.replaceChildren(...(m?.configOptions ?? []).filter(o => !(control?.via === 'config' && o.id === control.configId)).map(buildConfigOption));
   // Context usage.
   const usage = m?.usage;
   usageEl.hidden = !usage;
@@ -706,7 +703,43 @@ function setMeta(m: SessionMeta | undefined): void {
   }
 }
 
-modeEl.addEventListener('change', () => send({ type: 'mode/set', modeId: modeEl.value }));
+function renderModes(control: ModeControl): void {
+  const modes = control.modes.some(x => x.id === control.current) ? control.modes : [...control.modes, currentMode(control)];
+  modeEl.replaceChildren(...modes.map(mode => {
+    const o = document.createElement('option');
+    o.value = mode.id;
+    // The modes that write without asking say so in the list itself.
+    o.textContent = writesWithoutAsking(mode)
+      ? l10n.t({ message: '{0} (writes without asking)', args: [mode.name], comment: ['A mode in the mode picker whose edits are written with no permission request; {0} is its name'] })
+      : mode.name;
+    o.title = mode.description ?? '';
+    o.selected = mode.id === control.current;
+    return o;
+  }));
+}
+
+/** Above the prompt box while the conversation is in a mode that writes without asking: what holds, and the way back. */
+function renderModeNote(control: ModeControl | undefined): void {
+  const mode = control && currentMode(control);
+  if (!control || !mode || !writesWithoutAsking(mode)) { modeNoteEl.hidden = true; modeNoteEl.replaceChildren(); return; }
+  const asking = control.modes.find(x => modeBehaviour(x) === 'asks');
+  modeNoteEl.replaceChildren(
+    h('span', 'codicon codicon-warning', { 'aria-hidden': 'true' }),
+    h('span', '', {}, l10n.t({ message: '{0} writes without asking. Edits are written first, then listed for Keep / Undo.', args: [mode.name], comment: ['Shown above the prompt box; {0} is the agent\'s current mode. Keep and Undo are the buttons of the changed-files list.'] })),
+  );
+  if (asking) modeNoteEl.append(button(l10n.t({ message: 'Ask first ({0})', args: [asking.name], comment: ['Switches the agent to its mode that asks before each edit; {0} is that mode\'s name'] }), 'secondary', () => setModeTo(control, asking.id)));
+  modeNoteEl.hidden = false;
+}
+
+function setModeTo(control: ModeControl, modeId: string): void {
+  if (control.via === 'config' && control.configId !== undefined) send({ type: 'config/set', configId: control.configId, value: modeId });
+  else send({ type: 'mode/set', modeId });
+}
+
+modeEl.addEventListener('change', () => {
+  const control = meta ? modeControl(meta) : undefined;
+  if (control) setModeTo(control, modeEl.value);
+});
 
 function buildConfigOption(option: SessionConfigOption): HTMLElement {
   if (option.type === 'boolean') {

@@ -45,6 +45,11 @@ export function readConfirmCommands(): boolean {
   return guardValue<boolean>('terminal.confirmCommands') !== false;
 }
 
+/** switchboard.startInAskingMode: a new conversation starts in the agent's mode that asks before editing. */
+export function readStartInAskingMode(): boolean {
+  return guardValue<boolean>('startInAskingMode') !== false;
+}
+
 export function readInitializeTimeoutMs(): number {
   const s = vscode.workspace.getConfiguration(SECTION).get<number>(Settings.initializeTimeoutSeconds, 60);
   return Math.max(1, Number.isFinite(s) ? s : 60) * 1000;

@@ -17,7 +17,8 @@ import { pickAgent } from '../host/agentPicker';
 import { launchSpec } from '../host/installedAgents';
 import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
-import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
+import { openSettings, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
+import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
@@ -29,6 +30,7 @@ import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
 import type { SignIn } from './signIn';
+import type { ModeChoices } from './modeChoices';
 
 export class ChatController extends Disposable {
   private runtime: AgentRuntime | undefined;
@@ -72,6 +74,7 @@ export class ChatController extends Disposable {
     private readonly saved: SavedChats,
     private readonly diffs: ToolDiffs,
     private readonly signIn: SignIn,
+    private readonly modeChoices?: ModeChoices,
   ) {
     super();
     this.draftValue = saved.loadDraft();
@@ -359,12 +362,45 @@ export class ChatController extends Disposable {
     if (info) await this.openAgentSession(runtime, info);
   }
 
+  /** The user picked a mode (legacy modes): switched, and remembered for this agent. */
   async setMode(modeId: string): Promise<void> {
-    await this.active.setMode(modeId).catch(err => this.active.addError(vscode.l10n.t('Could not switch mode: {0}', describe(err)), undefined, []));
+    const tab = this.active;
+    try {
+      await tab.setMode(modeId);
+      await this.modeChoices?.remember(tab.agentName, modeId);
+    } catch (err) {
+      tab.addError(vscode.l10n.t('Could not switch mode: {0}', describe(err)), undefined, []);
+    }
   }
 
+  /** The user changed a config option; a pick in the `mode` option is remembered for this agent. */
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    await this.active.setConfigOption(configId, value).catch(err => this.active.addError(vscode.l10n.t('Could not change the option: {0}', describe(err)), undefined, []));
+    const tab = this.active;
+    const isMode = tab.modeControl?.via === 'config' && tab.modeControl.configId === configId && typeof value === 'string';
+    try {
+      await tab.setConfigOption(configId, value);
+      if (isMode) await this.modeChoices?.remember(tab.agentName, value);
+    } catch (err) {
+      tab.addError(vscode.l10n.t('Could not change the option: {0}', describe(err)), undefined, []);
+    }
+  }
+
+  /**
+   * A new session starts in the mode the user picked last for this agent, else (switchboard.
+   * startInAskingMode) in the agent's mode that asks before editing when it started in one that
+   * writes without asking. If the agent refuses, the conversation says so.
+   */
+  private async startInChosenMode(tab: ChatSession): Promise<void> {
+    const control = tab.modeControl;
+    const target = control && startMode(control, this.modeChoices?.get(tab.agentName), readStartInAskingMode());
+    if (!control || target === undefined) return;
+    try {
+      await tab.switchMode(target);
+    } catch (err) {
+      this.log.warn(`${tab.agentName}: could not switch to mode ${target}: ${describe(err)}`);
+      const name = control.modes.find(m => m.id === target)?.name ?? target;
+      tab.addNotice(vscode.l10n.t('{0} could not be switched to its mode “{1}” ({2}).', tab.agentName, name, describe(err)));
+    }
   }
 
   override dispose(): void {
@@ -494,6 +530,7 @@ export class ChatController extends Disposable {
     }
     const response = await runtime.connection.newSession(runtime.cwd, mcp.servers);
     tab.bind(runtime, response.sessionId, response);
+    await this.startInChosenMode(tab);
     showMcp();
     this.changedTabs(false);
   }

@@ -10,6 +10,7 @@ import { CommandKey, permittedCommands } from '../common/requestGuard';
 import type { Logger } from '../common/logger';
 import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
+import { modeControl, type ModeControl } from '../common/agentModes';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
 import { commandView, contentViews, Item, ItemAction, shownTitle, Transcript, TranscriptOp } from '../common/transcript';
 import { commandLine } from '../common/terminal';
@@ -384,6 +385,18 @@ export class ChatSession extends Disposable implements SessionSink {
     if (!runtime || !this.sessionId) return;
     const result = await runtime.connection.setConfigOption(this.sessionId, configId, value);
     this.setMeta({ ...this.metaValue, configOptions: result.configOptions });
+  }
+
+  /** The session's one mode picker (a `mode` config option supersedes the legacy modes). */
+  get modeControl(): ModeControl | undefined {
+    return modeControl(this.metaValue);
+  }
+
+  /** Switches the mode through that picker: session/set_config_option, else session/set_mode. */
+  async switchMode(modeId: string): Promise<void> {
+    const control = this.modeControl;
+    if (control?.via === 'config' && control.configId !== undefined) await this.setConfigOption(control.configId, modeId);
+    else if (control) await this.setMode(modeId);
   }
 
   addError(message: string, details: string | undefined, actions: readonly ItemAction[]): void {

@@ -315,6 +315,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <section id="queue" aria-label="${attr(vscode.l10n.t('Queued messages'))}" hidden></section>
 <form id="composer" aria-label="${attr(vscode.l10n.t('Prompt the agent'))}">
   <ul id="completions" role="listbox" aria-label="${attr(vscode.l10n.t('Suggestions'))}" hidden></ul>
+  <p id="mode-note" role="note" hidden></p>
   <div id="attachments" role="group" aria-label="${attr(vscode.l10n.t('Attached files and images'))}"></div>
   <textarea id="prompt" rows="3" placeholder="${attr(vscode.l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'))}" aria-label="${attr(vscode.l10n.t('Prompt'))}"></textarea>
   <div class="composer-actions">

@@ -85,6 +85,20 @@ export function ensureTools({ log = console.log } = {}) {
   return tools;
 }
 
+/**
+ * The real Claude and Codex ACP adapters' node_modules folder (install-adapters.sh installs them on
+ * first use into the tools folder, ~1 min once; then this only checks). For realAdapters.test.ts.
+ */
+export function ensureAdapters({ log = console.log } = {}) {
+  const started = Date.now();
+  const r = spawnSync('bash', [path.join(repoRoot, 'test/runner/install-adapters.sh')],
+    { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`install-adapters.sh failed (exit ${r.status ?? r.signal})`);
+  const dir = r.stdout.trim().split('\n').pop();
+  log(`adapters ${dir} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  return dir;
+}
+
 // --------------------------------------------------------------------------- process bookkeeping
 
 const live = new Set();      // sessions (servers / workbenches) still running
