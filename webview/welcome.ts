@@ -79,7 +79,9 @@ export class Welcome {
       }
       out.push(list);
     } else {
-      out.push(h('p', 'welcome-note', {}, l10n.t('No agent was found on this computer. Add one from the ACP registry, or send a prompt and choose one of the presets: it is downloaded on its first start.')));
+      out.push(h('p', 'welcome-note', {}, v.remote
+        ? l10n.t('No agent was found on the remote side. Add one from the ACP registry, or send a prompt and choose one of the presets: it is downloaded on its first start.')
+        : l10n.t('No agent was found on this computer. Add one from the ACP registry, or send a prompt and choose one of the presets: it is downloaded on its first start.')));
     }
     out.push(this.action(l10n.t('Add an agent from the ACP registry'), 'addAgent', 'cloud-download'));
     return out;

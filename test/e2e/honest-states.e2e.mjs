@@ -86,9 +86,22 @@ export default async function ({ page, log, shotsDir }) {
   await page.waitForTimeout(1000); // the page's own draft messages (at most one per 250 ms) have all gone out
   await page.reload();
   ({ view, prompt } = await reopenChat(page));
-  const status2 = view.locator('#status');
   await check('a window reload while the picker is open gives the prompt back', () => waitForValue(prompt, PROMPT));
   await page.screenshot({ path: path.join(shotsDir, 'honest-after-reload.png') });
+  await prompt.fill('');
+
+  // Another view chosen while the picker is open (the chat's page is thrown away): the prompt is back
+  // in the box when the chat is shown again.
+  await prompt.fill(PROMPT);
+  await prompt.press('Enter');
+  await picker.waitFor({ timeout: 20_000 });
+  await page.getByRole('tab', { name: /Explorer/ }).click();
+  await picker.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => page.keyboard.press('Escape'));
+  await page.getByRole('tab', { name: /Switchboard/ }).click();
+  await view.locator('body[data-ready="true"]').waitFor({ timeout: 60_000 });
+  await check('another view chosen while the picker is open: the prompt is back', () => waitForValue(prompt, PROMPT));
+  await prompt.fill('');
+  const status2 = view.locator('#status');
 
   // The first start through a package runner: "Downloading … (first start)", and Cancel ends it.
   await prompt.fill(PROMPT);
@@ -132,6 +145,7 @@ export default async function ({ page, log, shotsDir }) {
     await page.keyboard.press('Escape');
   });
   await page.screenshot({ path: path.join(shotsDir, 'honest-failed-start.png') });
+
 
   assert.deepEqual(failures, [], failures.join('\n'));
 }

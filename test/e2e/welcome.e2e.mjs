@@ -41,7 +41,8 @@ export default async function ({ page, log, shotsDir }) {
   };
 
   await check('the agents found, each a button, the one needing a sign-in marked', async () => {
-    const agents = welcome.getByRole('list', { name: 'Agents found on this computer' }).getByRole('listitem');
+    // The e2e workbench is served: its window is remote, and the welcome says where agents are looked for.
+    const agents = welcome.getByRole('list', { name: /^Agents found (on this computer|on the remote side)/ }).getByRole('listitem');
     assert.equal(await agents.count(), 2);
     assert.match(await agents.nth(0).getByRole('button').innerText(), /Start Claude Code\s*needs a sign-in/);
     assert.equal((await agents.nth(1).getByRole('button').innerText()).trim(), 'Start Scripted');
@@ -54,7 +55,7 @@ export default async function ({ page, log, shotsDir }) {
     const order = await welcome.evaluate(el => [...el.querySelectorAll('h2, h3, button, p')].map(n => n.tagName === 'BUTTON' ? `button:${n.textContent.trim()}` : n.tagName === 'P' ? `p:${n.textContent.slice(0, 24)}` : n.textContent.trim()));
     log(order.join(' | '));
     const at = re => order.findIndex(o => re.test(o));
-    const steps = [/^Start with an agent$/, /^Agents found on this computer$/, /^button:Start Claude Code/, /^button:Start Scripted/, /^button:Add an agent from the ACP registry$/, /^Try asking$/, /^button:Summarize/, /^p:Every change an agent wa/, /^button:Open the walkthrough$/];
+    const steps = [/^Start with an agent$/, /^Agents found on (this computer|the remote side)/, /^button:Start Claude Code/, /^button:Start Scripted/, /^button:Add an agent from the ACP registry$/, /^Try asking$/, /^button:Summarize/, /^p:Every change an agent wa/, /^button:Open the walkthrough$/];
     const positions = steps.map(at);
     assert.ok(positions.every(p => p >= 0), `all present: ${positions}`);
     assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'in this order');
