@@ -46,6 +46,11 @@ const welcome = new Welcome($<HTMLElement>('welcome'), {
   send,
   fillPrompt: text => { promptEl.value = text; saveDraft(); promptEl.focus(); },
 });
+/** An empty conversation shows the welcome, and its empty transcript is no Tab stop. */
+function showWelcome(empty: boolean): void {
+  welcome.setEmpty(empty);
+  transcriptEl.tabIndex = empty ? -1 : 0;
+}
 
 // ---- state ------------------------------------------------------------------------------------
 
@@ -75,7 +80,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       roots = msg.roots ?? [];
       activeTab = msg.activeTab;
       transcript.reset(msg.archived ?? [], msg.items);
-      welcome.setEmpty(!msg.items.length && !msg.archived?.length);
+      showWelcome(!msg.items.length && !msg.archived?.length);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
       if (msg.items.at(-1)?.kind === 'agent' && msg.tabs.find(t => t.id === msg.activeTab)?.state === 'busy') speaking = msg.items.at(-1)!.id;
       setTabs(msg.tabs, msg.activeTab);
@@ -88,7 +93,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'transcript/ops':
       if (msg.tab === activeTab) {
         transcript.push(msg.ops);
-        if (msg.ops.some(o => o.op === 'add')) welcome.setEmpty(false);
+        if (msg.ops.some(o => o.op === 'add')) showWelcome(false);
       }
       break;
     case 'welcome':

@@ -46,7 +46,8 @@ export class AgentRuntime {
     const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
     // Cancelled while it starts (a first download through npx): the process ends, initialize fails.
     const cancel = () => void proc.stop();
-    signal?.addEventListener('abort', cancel, { once: true });
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
     // Whatever is logged about this agent (its stderr, the JSON-RPC trace) never shows its keys.
     log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;

@@ -104,6 +104,7 @@ export async function themeShots(page, view, shotsDir, prefix, log) {
   for (const [theme, name] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']]) {
     if (name !== 'light') await setTheme(page, theme);
     await view.locator(`body.${THEME_CLASSES[theme]}`).waitFor({ timeout: 10_000 });
+    await page.mouse.move(700, 450); // no hover tooltip over the picture
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shotsDir, `${prefix}-${name}.png`) });
     const axe = await runAxe(page);
