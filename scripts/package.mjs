@@ -8,8 +8,10 @@
 //      raw.githubusercontent.com (they are not in the VSIX), other links to the repository on GitHub
 //   4. the packaged manifest, through ovsx's own checks (validateManifest, isLicenseOk) and Open VSX's
 //      server-side field rules; the icon; the README's images (https, not SVG, present in the repo)
-//   5. prints the VSIX's size and files
-// Exit status 0 when the VSIX is written and every check passed, 1 otherwise.
+//      and the listing: categories the Marketplace has, keywords, bugs and Q&A (`qna`) links, gallery
+//      banner, repository
+//   5. prints the VSIX's size and files, then the commands that publish it to both galleries
+// Exit status 0 when the VSIX is written and every check passed, 1 otherwise (each problem named).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,17 +74,26 @@ const problems = [];
 try { validateManifest(packaged); } catch (e) { problems.push(`ovsx: ${e.message}`); }
 if (!(await isLicenseOk(root, packaged))) problems.push('ovsx: no license');
 const nls = JSON.parse(text('extension/package.nls.json') ?? '{}');
-problems.push(...checkManifest(packaged, nls, entries.get(`extension/${packaged.icon}`.toLowerCase())));
+problems.push(...checkManifest(packaged, nls, packaged.icon ? entries.get(`extension/${packaged.icon}`.toLowerCase()) : undefined));
 const readme = checkReadmeImages(text('extension/readme.md') ?? '');
 problems.push(...readme.problems);
 for (const src of readme.images.filter(s => s.startsWith(RAW))) {
   const rel = decodeURI(src.slice(RAW.length));
   if (!fs.existsSync(path.join(root, rel))) problems.push(`README image ${rel} is not in the repository`);
 }
-if (problems.length) fail(`${path.relative(root, vsix)} would be refused:`, problems);
-console.log(`  manifest, license, icon, ${readme.images.length} README images: ok`);
+if (problems.length) fail(`${path.relative(root, vsix)} would be refused by a gallery, or listed without what users look for:`, problems);
+console.log(`  manifest, license, icon, listing (categories, keywords, bugs, Q&A, banner), ${readme.images.length} README images: ok`);
 
 const files = [...entries.keys()].filter(n => !n.endsWith('/'));
 const kb = n => `${(n / 1024).toFixed(1)} KB`;
 console.log(`\n${path.relative(root, vsix)}: ${kb(fs.statSync(vsix).size)}, ${files.length} entries`);
 for (const f of files.filter(f => f.startsWith('extension/')).sort()) console.log(`  ${kb(entries.get(f).length).padStart(10)}  ${f.slice('extension/'.length)}`);
+
+// The same file goes to both galleries (a token from the gallery's publisher page; or VSCE_PAT /
+// OVSX_PAT in the environment instead of -p). npx runs the vsce and ovsx of this repository.
+const rel = path.relative(root, vsix);
+console.log(`
+==> publish ${packaged.publisher}.${packaged.name} ${packaged.version} (check the list above first)
+  VS Code Marketplace:  npx @vscode/vsce publish --packagePath ${rel} -p <token>
+  Open VSX:             npx ovsx publish ${rel} -p <token>
+  (Open VSX, once per publisher: npx ovsx create-namespace ${packaged.publisher} -p <token>)`);

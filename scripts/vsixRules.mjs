@@ -18,7 +18,8 @@ const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/
 /** Why a listed file must not ship, or '' when it may. */
 function reasonAgainst(file) {
   if (/\.map$/.test(file)) return 'a source map';
-  if (/^(src|webview|test|bench|scripts|out|notes|\.ci|\.vscode|node_modules)\//.test(file)) return 'sources, tests or tooling';
+  if (/^(src|webview|test|bench|scripts|docs|out|\.ci|\.vscode|\.vscode-test|node_modules)\//.test(file)) return 'sources, tests, docs for contributors or tooling';
+  if (/^\.[^/]+$/.test(file) || /^(CONTRIBUTING\.md|tsconfig\.json|esbuild\.mjs|package-lock\.json)$/.test(file)) return 'a development file';
   if (/\.(ts|tsx|mts|cts)$/.test(file)) return 'a TypeScript source';
   if (/\.vsix$/.test(file) || /^dist-vsix\//.test(file)) return 'a packaged VSIX';
   if (/^media\/screenshots\//.test(file)) return 'a README screenshot (the README links it from GitHub)';
@@ -52,6 +53,10 @@ export function checkWebviewImports(files, read) {
 }
 
 const URL_FIELDS = ['homepage', 'bugs', 'repository'];
+/** The categories the VS Code Marketplace accepts (anything else is dropped from the listing). */
+export const MARKETPLACE_CATEGORIES = ['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps',
+  'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Other', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing',
+  'Themes', 'Visualization'];
 const urlOf = v => (typeof v === 'string' ? v : v?.url);
 const isUrl = v => { try { return !!new URL(String(v).replace(/^git\+/, '')).host; } catch { return false; } };
 // Control, format, unassigned, private-use and line/paragraph separators (what Open VSX refuses).
@@ -76,8 +81,10 @@ export function missingNlsKeys(manifest, nls) {
 
 /**
  * Problems Open VSX (ExtensionValidator: name, version, field sizes and characters, URLs, gallery
- * banner) or the VS Code Marketplace (icon, categories, activation) would raise, checked offline.
- * `manifest` is package.json as packaged; `nls` its package.nls.json; `icon` the icon's bytes.
+ * banner) or the VS Code Marketplace (icon, categories, activation) would raise, checked offline,
+ * and what a good listing needs besides (keywords, a bugs link, a Q&A link).
+ * `manifest` is package.json as packaged; `nls` its package.nls.json; `icon` the icon's bytes as
+ * packaged (undefined: the file the manifest names is not in the package).
  */
 export function checkManifest(manifest, nls = {}, icon) {
   const problems = [];
@@ -96,11 +103,20 @@ export function checkManifest(manifest, nls = {}, icon) {
     if (BAD_CHARS.test(v)) problems.push(`${field}: contains a control or unassigned character`);
   }
   for (const field of ['categories', 'keywords']) {
-    for (const v of m[field] ?? []) {
+    if (!Array.isArray(m[field]) || !m[field].length) problems.push(`${field}: missing (the galleries list and find the extension by them)`);
+    for (const v of Array.isArray(m[field]) ? m[field] : []) {
       if (typeof v !== 'string' || v.length > 255 || BAD_CHARS.test(v)) problems.push(`${field}: invalid entry ${JSON.stringify(v)}`);
     }
   }
+  for (const c of Array.isArray(m.categories) ? m.categories : []) {
+    if (typeof c === 'string' && !MARKETPLACE_CATEGORIES.includes(c)) problems.push(`categories: '${c}' is not a Marketplace category (${MARKETPLACE_CATEGORIES.join(', ')})`);
+  }
   if ((m.keywords ?? []).length > 30) problems.push('keywords: more than 30 (the Marketplace keeps 30)');
+  // Q&A: the listing's "Q & A" link. "marketplace" is the Marketplace's own Q&A (Open VSX has none), a URL points elsewhere.
+  if (m.qna === undefined) problems.push('qna: missing (the listing\'s Q & A link: a URL such as the repository\'s discussions, "marketplace", or false)');
+  else if (m.qna !== false && m.qna !== 'marketplace' && !(typeof m.qna === 'string' && /^https:\/\//.test(m.qna) && isUrl(m.qna))) {
+    problems.push(`qna: '${m.qna}' is not an https URL, "marketplace" or false`);
+  }
   for (const field of URL_FIELDS) {
     const v = urlOf(m[field]);
     if (!v) problems.push(`${field}: missing`);
@@ -112,7 +128,9 @@ export function checkManifest(manifest, nls = {}, icon) {
     if (!/^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(banner.color ?? '')) problems.push(`galleryBanner.color: '${banner.color}' is not a #rgb colour`);
     if (!['dark', 'light'].includes(banner.theme)) problems.push(`galleryBanner.theme: '${banner.theme}' is not dark or light`);
   }
-  if (!/\.png$/i.test(m.icon ?? '')) problems.push('icon: must be a PNG (the Marketplace refuses SVG icons)');
+  if (!m.icon) problems.push('icon: missing (the galleries show a placeholder)');
+  else if (!/\.png$/i.test(m.icon)) problems.push('icon: must be a PNG (the Marketplace refuses SVG icons)');
+  if (m.icon && !icon) problems.push(`icon: ${m.icon} is not in the package`);
   if (icon) {
     const png = icon.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const w = png ? icon.readUInt32BE(16) : 0, h = png ? icon.readUInt32BE(20) : 0;

@@ -126,7 +126,10 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   // takes an optional agent id (skips the pick).
   let registry: AgentRegistry | undefined;
   const loadRegistry = (): AgentRegistry => (registry ??= new (require('./host/registry/agentRegistry') as typeof import('./host/registry/agentRegistry')).AgentRegistry(
-    context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log));
+    context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log, {
+      list: () => (chat.runningAgent ? [{ name: chat.runningAgent.name, command: chat.runningAgent.command }] : []),
+      stop: () => chat.stop(),
+    }));
   // The agent picker also looks for the registry's agents on PATH (from its offline copy).
   setRegistryAgentSource(loadRegistry);
   const agentId = (a: unknown) => (typeof a === 'string' ? a : undefined);

@@ -14,8 +14,13 @@ export type McpTransport = 'stdio' | 'http' | 'sse';
 
 export interface McpInputDecl {
   readonly id: string;
+  /** As in VS Code's mcp.json: `promptString` (the default), `pickString`, `command` (not resolvable here). */
+  readonly type: string;
   readonly description?: string;
   readonly password: boolean;
+  /** A pickString's choices (their values). */
+  readonly options?: readonly string[];
+  readonly default?: string;
 }
 
 /** One place servers are defined, already read (`text` for a file, `value` for a setting). */
@@ -107,9 +112,7 @@ export function collectMcpServers(sources: readonly McpSource[]): McpCollected {
       if (decl !== undefined && !Array.isArray(decl)) problems.push(l10n.t({ message: '{0}: "inputs" must be an array', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] }));
       for (const i of Array.isArray(decl) ? decl : []) {
         if (!isObject(i) || typeof i.id !== 'string' || !i.id) { problems.push(l10n.t({ message: '{0}: an input needs a string "id"', args: [src.label], comment: ['A problem in a file or setting of MCP servers, after its name ("{0}: …"). Words in quotes are JSON keys: keep them.'] })); continue; }
-        if (!inputs.has(i.id)) {
-          inputs.set(i.id, { id: i.id, description: typeof i.description === 'string' ? i.description : undefined, password: i.password === true });
-        }
+        if (!inputs.has(i.id)) inputs.set(i.id, inputDecl(i as Record<string, unknown> & { id: string }));
       }
     }
     if (servers === undefined || servers === null) continue;
@@ -119,6 +122,21 @@ export function collectMcpServers(sources: readonly McpSource[]): McpCollected {
     }
   }
   return { entries: [...byName.values()], inputs, problems };
+}
+
+/** An entry of `inputs`: a pickString's options may be strings or `{ value, label }`. */
+function inputDecl(i: Record<string, unknown> & { id: string }): McpInputDecl {
+  const options = Array.isArray(i.options)
+    ? i.options.map(o => (typeof o === 'string' ? o : isObject(o) && typeof o.value === 'string' ? o.value : undefined)).filter((o): o is string => o !== undefined)
+    : undefined;
+  return {
+    id: i.id,
+    type: typeof i.type === 'string' ? i.type : 'promptString',
+    description: typeof i.description === 'string' ? i.description : undefined,
+    password: i.password === true,
+    ...(options ? { options } : {}),
+    ...(typeof i.default === 'string' ? { default: i.default } : {}),
+  };
 }
 
 /** The transport an entry asks for: `type`, else stdio with a command, http with a url. */
@@ -263,14 +281,55 @@ class Variables {
       case 'pathSeparator': case '/':
         return sep;
     }
-    if (v.startsWith('env:')) return this.r.env(v.slice(4)) ?? '';
+    if (v.startsWith('env:')) {
+      // An unset variable is not an empty one: the server would start without what it needs.
+      const name = v.slice(4);
+      const value = this.r.env(name);
+      if (value === undefined) throw new Skip(l10n.t({ message: 'the environment variable {0} is not set', args: [name], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the name of an environment variable (from ${env:NAME}).'] }));
+      return value;
+    }
     if (v.startsWith('input:')) {
       const id = v.slice(6);
-      const decl = this.inputs.get(id) ?? { id, password: true };
+      const decl = this.inputs.get(id) ?? { id, type: 'promptString', password: true };
+      if (decl.type === 'command') throw new Skip(l10n.t({ message: 'the input "{0}" is computed by a VS Code command, which Switchboard cannot run', args: [id], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the id of an input of type "command" in mcp.json.'] }));
+      if (decl.type !== 'promptString' && decl.type !== 'pickString') throw new Skip(l10n.t({ message: 'the input "{0}" has the type {1}, which Switchboard does not resolve', args: [id, JSON.stringify(decl.type)], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the id of an input, {1} its "type" in quotes.'] }));
       const answer = await this.r.input(decl);
       if (answer === undefined) throw new Skip(l10n.t({ message: 'the input "{0}" was not given', args: [id], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is the id of an input the user was asked for (a password, a key…).'] }));
       return answer;
     }
     throw new Skip(l10n.t({ message: 'uses {0}, which Switchboard does not resolve', args: ['${' + v + '}'], comment: ['Why an MCP server was not passed to the agent, shown as {2} in "Skipped {0} ({1}): {2}." (lower case, no final period). Words in quotes and ${…} are JSON keys and variables: keep them.', '{0} is a variable of the entry, such as ${config:x}.'] }));
   }
+}
+
+/** The VS Code profile a window uses, as its storage.json records it. */
+export interface ActiveProfile {
+  /** The folder name under `User/profiles/`. */
+  readonly id: string;
+  readonly name: string;
+  /** The profile was made to use the default profile's MCP servers (`useDefaultFlags.mcp`). */
+  readonly sharesDefaultMcp: boolean;
+}
+
+/**
+ * The profile associated with a workspace in VS Code's `User/globalStorage/storage.json`
+ * (`profileAssociations.workspaces`: workspace URI → profile id; `userDataProfiles`: the profiles,
+ * each `location` its folder name, or a URI in older versions). Undefined: the default profile (or
+ * nothing recorded, e.g. an empty window). `workspace` is the folder's URI, or the .code-workspace
+ * file's, as a string.
+ */
+export function activeProfile(storage: unknown, workspace: string | undefined, ignoreCase = false): ActiveProfile | undefined {
+  if (!workspace || !isObject(storage)) return undefined;
+  const assoc = isObject(storage.profileAssociations) && isObject(storage.profileAssociations.workspaces) ? storage.profileAssociations.workspaces : {};
+  const same = (a: string) => (ignoreCase ? a.toLowerCase() === workspace.toLowerCase() : a === workspace);
+  const id = Object.entries(assoc).find(([k, v]) => same(k) && typeof v === 'string')?.[1] as string | undefined;
+  if (!id || id === '__default__profile__') return undefined;
+  const profiles = Array.isArray(storage.userDataProfiles) ? storage.userDataProfiles : [];
+  for (const p of profiles) {
+    if (!isObject(p) || typeof p.name !== 'string') continue;
+    const loc = typeof p.location === 'string' ? p.location : isObject(p.location) && typeof p.location.path === 'string' ? p.location.path : undefined;
+    const folder = loc?.split('/').filter(Boolean).pop();
+    if (folder !== id || !/^[\w.-]+$/.test(folder) || /^\.+$/.test(folder)) continue; // a folder name, never a path
+    return { id: folder, name: p.name, sharesDefaultMcp: isObject(p.useDefaultFlags) && p.useDefaultFlags.mcp === true };
+  }
+  return undefined;
 }

@@ -1,13 +1,15 @@
 // The user's MCP servers for a session (see common/mcpServers.ts for the rules): reads VS Code's user
-// mcp.json, the `mcp` key of the user settings, each workspace folder's .vscode/mcp.json (never in
-// an untrusted workspace: it starts programs) and `switchboard.mcpServers` (user settings only),
-// asks `${input:…}` values once and keeps them in SecretStorage.
+// mcp.json (the active profile's own), the `mcp` key of the user settings, each workspace folder's
+// .vscode/mcp.json (never in an untrusted workspace: it starts programs) and
+// `switchboard.mcpServers` (user settings only), asks `${input:…}` values once and keeps them in
+// SecretStorage. A server whose `${env:…}` is unset or whose input is not given is skipped, and
+// the conversation and the log say why.
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { escapeBidi } from '../common/bidi';
-import { collectMcpServers, McpInputDecl, McpOutcome, McpSource, resolveMcpServers } from '../common/mcpServers';
+import { activeProfile, collectMcpServers, McpInputDecl, McpOutcome, McpSource, parseJsonc, resolveMcpServers } from '../common/mcpServers';
 import type { Logger } from '../common/logger';
 import { SECTION } from './config';
 
@@ -22,12 +24,19 @@ const IDS_KEY = 'switchboard.mcp.inputIds';
 
 export class McpServers {
   /** Asks the user for an input; replaceable by tests (the prompt is a VS Code input box). */
-  ask: (decl: McpInputDecl) => Thenable<string | undefined> = decl => vscode.window.showInputBox({
-    title: vscode.l10n.t('MCP server input "{0}"', decl.id),
-    prompt: decl.description ?? vscode.l10n.t('Value of the input "{0}" of an MCP server (kept in VS Code\'s secret storage)', decl.id),
-    password: decl.password,
-    ignoreFocusOut: true,
-  });
+  ask: (decl: McpInputDecl) => Thenable<string | undefined> = decl => decl.type === 'pickString' && decl.options?.length
+    ? vscode.window.showQuickPick([...decl.options], {
+      title: vscode.l10n.t('MCP server input "{0}"', decl.id),
+      placeHolder: decl.description ?? vscode.l10n.t('Value of the input "{0}" of an MCP server (kept in VS Code\'s secret storage)', decl.id),
+      ignoreFocusOut: true,
+    })
+    : vscode.window.showInputBox({
+      title: vscode.l10n.t('MCP server input "{0}"', decl.id),
+      prompt: decl.description ?? vscode.l10n.t('Value of the input "{0}" of an MCP server (kept in VS Code\'s secret storage)', decl.id),
+      password: decl.password,
+      value: decl.password ? undefined : decl.default,
+      ignoreFocusOut: true,
+    });
 
   /** id → the value being asked or known in this window (undefined: dismissed, not asked again). */
   private readonly answers = new Map<string, Promise<string | undefined>>();
@@ -35,7 +44,11 @@ export class McpServers {
 
   constructor(readonly userDir: string, readonly secrets: vscode.SecretStorage, private readonly log: Logger) {}
 
-  /** VS Code's user mcp.json: `<user data>/User/mcp.json`, two levels above our globalStorage folder. */
+  /**
+   * `<user data>/User`, two levels above our globalStorage folder (VS Code gives every profile the
+   * default profile's globalStorage). The default profile's mcp.json is there, a profile's own in
+   * `profiles/<id>/`.
+   */
   static forContext(context: vscode.ExtensionContext, log: Logger): McpServers {
     return new McpServers(path.resolve(context.globalStorageUri.fsPath, '..', '..'), context.secrets, log);
   }
@@ -55,9 +68,9 @@ export class McpServers {
       if (!trusted) { untrustedSkipped = true; continue; }
       sources.push({ label: vscode.workspace.asRelativePath(file, true), text, shape: 'file', workspaceFolder: folder.uri.fsPath });
     }
-    const userFile = path.join(this.userDir, 'mcp.json');
-    const userText = await readText(userFile);
-    if (userText !== undefined) sources.push({ label: vscode.l10n.t('user mcp.json'), text: userText, shape: 'file', workspaceFolder: firstFolder() });
+    const user = await this.userMcpFile();
+    const userText = await readText(user.file);
+    if (userText !== undefined) sources.push({ label: user.label, text: userText, shape: 'file', workspaceFolder: firstFolder() });
     const userMcp = vscode.workspace.getConfiguration().inspect<unknown>('mcp')?.globalValue;
     sources.push({ label: vscode.l10n.t('user settings "mcp"'), value: userMcp, shape: 'file', workspaceFolder: firstFolder() });
 
@@ -72,6 +85,28 @@ export class McpServers {
     for (const s of outcome.skipped) this.log.info(`MCP: skipped ${s.name} (${s.source}): ${s.reason}`);
     this.log.info(`MCP: passing ${outcome.passed.map(p => `${p.name} (${p.type})`).join(', ') || 'no servers'} to ${agentName}`);
     return { servers: outcome.passed.map(p => p.server), notice: describe(agentName, outcome, untrustedSkipped) };
+  }
+
+  /**
+   * The active profile's mcp.json. Extensions are not told the profile: like other extensions, it
+   * is read from VS Code's own record of which profile each workspace uses
+   * (`User/globalStorage/storage.json`). With none recorded (the default profile, an empty window),
+   * the default `User/mcp.json`.
+   */
+  async userMcpFile(): Promise<{ file: string; label: string }> {
+    const fallback = { file: path.join(this.userDir, 'mcp.json'), label: vscode.l10n.t('user mcp.json') };
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const file = vscode.workspace.workspaceFile;
+    const workspace = file ? (file.scheme === 'file' ? file : undefined) : folders.length === 1 ? folders[0].uri : undefined;
+    if (!workspace) return fallback;
+    const storage = await readText(path.join(this.userDir, 'globalStorage', 'storage.json'));
+    if (storage === undefined) return fallback;
+    const profile = activeProfile(parseJsonc(storage).value, workspace.toString(), process.platform === 'win32' || process.platform === 'darwin');
+    if (!profile || profile.sharesDefaultMcp) return fallback;
+    return {
+      file: path.join(this.userDir, 'profiles', profile.id, 'mcp.json'),
+      label: vscode.l10n.t('mcp.json of the profile "{0}"', escapeBidi(profile.name)),
+    };
   }
 
   /** Forgets input values kept in SecretStorage and in this window: those named, else all. */

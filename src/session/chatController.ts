@@ -149,6 +149,8 @@ export class ChatController extends Disposable {
   get sessions(): readonly ChatSession[] { return [...this.tabs.values()]; }
   /** The running agent's process id (shown in the log; used by tests to prove cleanup). */
   get agentPid(): number | undefined { return this.runtime?.isRunning ? this.runtime.process.pid : undefined; }
+  /** The agent running now (what Update / Remove Agent must stop before replacing its files). */
+  get runningAgent(): AgentSpec | undefined { return this.runtime?.isRunning ? this.runtime.spec : undefined; }
   get sessionId(): string | undefined { return this.active.sessionId; }
 
   get abilities(): PromptAbilities {

@@ -1,8 +1,13 @@
 // Through the real chat webview: type a prompt, press Enter, watch the scripted agent's answer
 // stream in, see the turn end. Screenshots go to test-results/screenshots/.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { openChat, scriptedAgentSettings } from './support.mjs';
+
+/** The agent sends the rest of its answer once this file exists: after the test saw the first chunk. */
+const gate = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-chat-')), 'first-chunk-seen');
 
 export const settings = ({ repoRoot, node24 }) => {
   return scriptedAgentSettings({ repoRoot, node24 }, {
@@ -10,7 +15,7 @@ export const settings = ({ repoRoot, node24 }) => {
       steps: [
         { type: 'thought', text: 'The user wants a greeting.' },
         { type: 'text', text: 'Hello' },
-        { type: 'sleep', ms: 800 },
+        { type: 'waitFile', path: gate },
         { type: 'text', text: ' from the scripted agent.' },
         { type: 'toolCall', toolCall: { toolCallId: 't1', title: 'Read README.md', kind: 'read', status: 'completed' } },
         { type: 'text', text: '\nAll done.' },
@@ -36,12 +41,14 @@ export default async function ({ page, log, shotsDir }) {
     obs.observe(el, { childList: true, subtree: true, characterData: true });
   }));
   await prompt.press('Enter');
-  await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 10_000 });
-  // The first chunk is on screen before the second arrives: the answer streams in.
+  await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
+  // The first chunk is on screen alone; only then does the agent send the second: the answer streams in.
+  await view.locator('.message.agent .body', { hasText: /^\s*Hello\s*$/ }).waitFor({ timeout: 30_000 });
+  fs.writeFileSync(gate, '');
   const states = await shown;
   assert.equal(states[0], 'Hello', `states seen: ${JSON.stringify(states)}`);
   log('first chunk was shown alone, then the rest');
-  await view.locator('.turn-end').waitFor({ timeout: 10_000 });
+  await view.locator('.turn-end').waitFor({ timeout: 30_000 });
   assert.equal(await view.locator('.tool .tool-title').textContent(), 'Read README.md');
   assert.equal(await view.locator('.message.agent').count(), 2, 'text after the tool card is a new message');
   assert.equal((await prompt.inputValue()), '', 'the prompt box was cleared');

@@ -1,5 +1,6 @@
 // "Switchboard: Add Agent…" as the user sees it: the quick pick fills with the registry's agents
-// (icon, version, how each installs here, "not available" for a build this platform lacks),
+// (icon, version, how each installs here, "not available" for a build this platform lacks, "not
+// installable" for a download with no published checksum),
 // picking one installs it and says so, reopening shows it installed, and a newer registry shows
 // "update available". The registry is a local file (switchboard.registry.url), icons beside it.
 import assert from 'node:assert/strict';
@@ -17,6 +18,9 @@ const registry = version => ({
     { id: 'npm-agent', name: 'Test npm agent', version, description: 'An agent from npm', icon: './npm-agent.svg', distribution: { npx: { package: '@test/npm-agent', args: ['--acp'] } } },
     { id: 'far-agent', name: 'Test far agent', version: '2.0.0', description: 'Built for another platform only', distribution: { binary: {
       'windows-aarch64': { archive: 'https://downloads.example/far.zip', cmd: './far.exe', sha256: 'a'.repeat(64) },
+    } } },
+    { id: 'nosum-agent', name: 'Test unverified agent', version: '0.3.0', description: 'Published without a checksum', distribution: { binary: {
+      'linux-x86_64': { archive: 'https://downloads.example/nosum.tar.gz', cmd: './nosum' },
     } } },
   ],
 });
@@ -45,6 +49,10 @@ export default async function ({ page, log, shotsDir }) {
   assert.match(await npmRow.innerText(), /1\.0\.0 · npx/);
   assert.match(await npmRow.innerText(), /An agent from npm/);
   assert.match(await row('Test far agent').innerText(), /2\.0\.0 · not available for linux-x86_64/);
+  // A download with no published checksum: listed, not installable, and why (the setting that allows it).
+  const nosum = await row('Test unverified agent').innerText();
+  assert.match(nosum, /0\.3\.0 · not installable: no checksum published/);
+  assert.match(nosum, /Published without a checksum — The registry publishes no SHA-256 checksum for this download: it cannot be verified\. Turn on switchboard\.registry\.allowUnverified to install it anyway\./);
   // The registry's monochrome icon, tinted for the theme, drawn beside the label.
   const iconStyle = await npmRow.locator('.quick-input-list-icon').getAttribute('style');
   assert.match(iconStyle ?? '', /npm-agent\.(dark|light)\.svg/);

@@ -21,7 +21,7 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
  */
 export async function openChat(page, { patient = false } = {}) {
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  await page.getByRole('tab', { name: /Switchboard/ }).click(patient ? { timeout: 120_000 } : {});
+  await page.getByRole('tab', { name: /Switchboard/ }).click({ timeout: patient ? 120_000 : 60_000 });
   // Webviews are nested iframes: the outer one hosts VS Code's frame, the inner one our page.
   const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await view.locator('body[data-ready="true"]').waitFor({ timeout: patient ? 60_000 : 30_000 });

@@ -128,9 +128,8 @@ await import(${JSON.stringify('file://' + entry.args[0])});`);
     await config.update('initializeTimeoutSeconds', 3, vscode.ConfigurationTarget.Global);
     try {
       const { log } = await useScriptedAgent({ hangOnInitialize: true, ignoreStdinClose: true });
-      const t0 = Date.now();
+      // An agent that never answers: without the timeout start() never returns (mocha's timeout fails it).
       assert.equal(await sb.chat.start(), false);
-      assert.ok(Date.now() - t0 < 12_000);
       assert.match(lastOf(sb.chat.items, 'error')!.message, /did not answer "initialize" within 3 s/);
       const pid = agentEvents(log).find(e => e.event === 'start')!.pid as number;
       assert.equal(isAlive(pid), false);

@@ -193,6 +193,105 @@ describe('MCP servers', () => {
     assert.deepEqual(received(log).map(s => s[0].args), [['eu'], ['us']]);
   });
 
+  /** A fresh McpServers (nothing asked or known in this window) whose log lines are kept. */
+  const withLog = () => {
+    const lines: string[] = [];
+    const logger = { ...quietLogger, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
+    const m = new McpServers(sb.mcp.userDir, sb.mcp.secrets, logger);
+    m.ask = originalAsk;
+    return { m, lines };
+  };
+
+  it('an unset ${env:…} skips that server, with the reason in the conversation and the log; a variable set to "" is passed', async () => {
+    delete process.env.SWITCHBOARD_TEST_UNSET;
+    process.env.SWITCHBOARD_TEST_EMPTY = '';
+    try {
+      await config().update('mcpServers', {
+        needsEnv: { command: 'x', env: { TOKEN: '${env:SWITCHBOARD_TEST_UNSET}' } },
+        emptyOk: { command: 'y', args: ['--flag=${env:SWITCHBOARD_TEST_EMPTY}'] },
+        plain: { command: 'z' },
+      }, vscode.ConfigurationTarget.Global);
+      const { log } = await useScriptedAgent({});
+      assert.equal(await sb.chat.start(), true, dump(sb.chat.items));
+      const [servers] = received(log);
+      assert.deepEqual(servers.map(s => s.name), ['emptyOk', 'plain']);
+      assert.deepEqual(servers[0].args, ['--flag=']);
+      assert.match(notices().join('\n'), /Skipped needsEnv \(stdio\): the environment variable SWITCHBOARD_TEST_UNSET is not set\./);
+      const { m, lines } = withLog();
+      await m.forSession('Scripted', {});
+      assert.ok(lines.some(l => l === 'MCP: skipped needsEnv (switchboard.mcpServers): the environment variable SWITCHBOARD_TEST_UNSET is not set'), lines.join('\n'));
+    } finally {
+      delete process.env.SWITCHBOARD_TEST_EMPTY;
+    }
+  });
+
+  it('an input Switchboard cannot resolve (type "command") skips its server without asking, saying why in the conversation and the log; a pickString input is asked with its options', async () => {
+    fs.writeFileSync(userFile, JSON.stringify({
+      inputs: [
+        { id: 'picked', type: 'command', command: 'some.extension.pickToken' },
+        { id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'us' },
+      ],
+      servers: { byCommand: { command: 'a', args: ['${input:picked}'] }, byPick: { command: 'b', args: ['${input:region}'] } },
+    }));
+    const decls: McpInputDecl[] = [];
+    sb.mcp.ask = d => { decls.push(d); return Promise.resolve(d.id === 'region' ? 'eu' : 'never'); };
+    try {
+      const { log } = await useScriptedAgent({});
+      assert.equal(await sb.chat.start(), true, dump(sb.chat.items));
+      assert.deepEqual(received(log).map(s => s.map(x => [x.name, x.args])), [[['byPick', ['eu']]]]);
+      assert.deepEqual(decls.map(d => [d.id, d.type, d.options]), [['region', 'pickString', ['eu', 'us']]]);
+      assert.match(notices().join('\n'), /Skipped byCommand \(stdio\): the input "picked" is computed by a VS Code command, which Switchboard cannot run\./);
+    } finally {
+      sb.mcp.ask = originalAsk;
+    }
+    const { m, lines } = withLog();
+    answers = {};
+    await config().update('mcpServers', { dismissed: { command: 'x', args: ['${input:never-given}'] } }, vscode.ConfigurationTarget.Global);
+    await m.forSession('Scripted', {});
+    assert.ok(lines.some(l => l === 'MCP: skipped dismissed (switchboard.mcpServers): the input "never-given" was not given'), lines.join('\n'));
+    assert.ok(lines.some(l => l.startsWith('MCP: skipped byCommand (user mcp.json): the input "picked"')), lines.join('\n'));
+  });
+
+  it("reads the active profile's own mcp.json (User/profiles/<id>/mcp.json), not the default profile's", async () => {
+    const storageFile = path.join(sb.mcp.userDir, 'globalStorage', 'storage.json');
+    const saved = fs.existsSync(storageFile) ? fs.readFileSync(storageFile) : undefined;
+    const profileDir = path.join(sb.mcp.userDir, 'profiles', 'sb-test-profile');
+    const workspace = (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders![0].uri).toString();
+    const writeStorage = (profile: object) => {
+      const storage = saved ? JSON.parse(saved.toString('utf8')) : {};
+      fs.mkdirSync(path.dirname(storageFile), { recursive: true });
+      fs.writeFileSync(storageFile, JSON.stringify({
+        ...storage,
+        userDataProfiles: [...(storage.userDataProfiles ?? []), { location: 'sb-test-profile', name: 'Switchboard test', ...profile }],
+        profileAssociations: { workspaces: { ...storage.profileAssociations?.workspaces, [workspace]: 'sb-test-profile' }, emptyWindows: {} },
+      }));
+    };
+    // VS Code also hands the mcp.json of the profile it really runs (here the default) to extensions
+    // as the user setting "mcp", a weaker source: the same server name in both tells them apart.
+    try {
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(path.join(profileDir, 'mcp.json'), '// the profile\'s own\n{ "servers": { "shared": { "command": "profile-mcp" }, "onlyInProfile": { "command": "p2" }, }, }');
+      fs.writeFileSync(userFile, JSON.stringify({ servers: { shared: { command: 'default-mcp' } } }));
+      writeStorage({});
+      const { log } = await useScriptedAgent({});
+      assert.equal(await sb.chat.start(), true, dump(sb.chat.items));
+      assert.deepEqual(received(log).map(s => s.map(x => [x.name, x.command])), [[['shared', 'profile-mcp'], ['onlyInProfile', 'p2']]]);
+      assert.match(notices().join('\n'), /MCP servers passed to Scripted: shared \(stdio\), onlyInProfile \(stdio\)\./);
+
+      // A profile made to use the default profile's MCP servers reads the default mcp.json.
+      writeStorage({ useDefaultFlags: { mcp: true } });
+      const shared = await sb.mcp.forSession('Scripted', {});
+      assert.deepEqual(shared.servers.map(s => [s.name, (s as Server).command]), [['shared', 'default-mcp']]);
+    } finally {
+      if (saved) fs.writeFileSync(storageFile, saved);
+      else fs.rmSync(storageFile, { force: true });
+      fs.rmSync(profileDir, { recursive: true, force: true });
+    }
+    // Back on the default profile: the default mcp.json.
+    const back = await sb.mcp.forSession('Scripted', {});
+    assert.deepEqual(back.servers.map(s => [s.name, (s as Server).command]), [['shared', 'default-mcp']]);
+  });
+
   it('a repository cannot add servers through its own switchboard.mcpServers (user settings only); a broken mcp.json is named', async () => {
     await assert.rejects(Promise.resolve(config().update('mcpServers', { repo: { command: 'evil' } }, vscode.ConfigurationTarget.Workspace)),
       /can be written only into User settings/);

@@ -4,6 +4,7 @@
 // then the shipped snapshot), update and remove. The dialogs are answered through `registry.ui`;
 // the picker's items are the real ones.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -16,7 +17,7 @@ import type { AgentPickItem, PickerContent, RegistryUi } from '../../src/host/re
 import type { RegistryResult } from '../../src/host/registry/agentRegistry';
 import { readRegistryUrl } from '../../src/host/registry/registrySource';
 import { agentLauncher, makeTarGz, makeZip } from '../fixtures/registry/archives';
-import { agentEvents, api, dump, extensionRoot, lastOf, NODE, tmpDir, waitFor } from './helpers';
+import { agentEvents, api, dump, extensionRoot, isAlive, lastOf, NODE, tmpDir, waitFor } from './helpers';
 
 const config = () => vscode.workspace.getConfiguration('switchboard');
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -109,6 +110,7 @@ describe('Agent registry: add, update, remove agents', () => {
     await sb.chat.stop();
     await sb.chat.newConversation();
     Object.assign(asked, { confirms: [], infos: [], errors: [], answer: true, choose: '', shown: undefined });
+    sb.registry.now = Date.now;
     await config().update('registry.url', `${base}/registry.json`, vscode.ConfigurationTarget.Global);
   });
 
@@ -117,7 +119,9 @@ describe('Agent registry: add, update, remove agents', () => {
     asked.answer = true;
     for (const id of Object.keys(sb.registry.records.all())) await run('removeAgent', id);
     sb.registry.ui = originalUi;
+    sb.registry.now = Date.now;
     await config().update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('registry.allowUnverified', undefined, vscode.ConfigurationTarget.Global);
     server.closeAllConnections();
     server.close();
   });
@@ -269,6 +273,120 @@ describe('Agent registry: add, update, remove agents', () => {
     assert.equal(config().inspect('defaultAgent')?.globalValue, undefined, 'the default pointed at it: cleared');
   });
 
+  it('refuses a download with no published checksum unless the user allows unverified agents (user settings only), and the listing says why', async () => {
+    const archive = await agentArchive('no-sum', 'unverified hello', 'tgz');
+    doc = { version: '1.0.0', agents: [binaryAgent('no-sum', '1.0.0', { url: archive.url })] };
+    await config().update('registry.allowUnverified', undefined, vscode.ConfigurationTarget.Global);
+    asked.choose = 'no-sum';
+    const result = await run('addAgent');
+    assert.equal(result?.ok, false, 'not installed: ' + JSON.stringify(result));
+    const item = (asked.shown!.items as AgentPickItem[])[0];
+    assert.equal(item.description, '1.0.0 · not installable: no checksum published');
+    assert.match(item.detail!, /^The no-sum test agent — The registry publishes no SHA-256 checksum for this download: it cannot be verified\. Turn on switchboard\.registry\.allowUnverified to install it anyway\.$/);
+    assert.equal(asked.errors.at(-1), 'Test no-sum 1.0.0 was not installed: the registry publishes no checksum for its download, so it cannot be verified. To install it anyway, turn on switchboard.registry.allowUnverified in your user settings.');
+    assert.deepEqual(asked.confirms, [], 'no one-click "Install anyway"');
+    assert.equal(fs.existsSync(agentDir('no-sum')), false);
+    assert.equal(userEntry('Test no-sum'), undefined);
+
+    // A workspace cannot turn it on.
+    await assert.rejects(Promise.resolve(config().update('registry.allowUnverified', true, vscode.ConfigurationTarget.Workspace)),
+      /can be written only into User settings/);
+    await config().update('registry.allowUnverified', true, vscode.ConfigurationTarget.Global);
+    const allowed = await run('addAgent');
+    assert.ok(allowed?.ok, JSON.stringify(allowed) + asked.errors.join('\n'));
+    assert.ok(fs.existsSync(userEntry('Test no-sum').command));
+    const loaded = await sb.registry.load();
+    assert.equal(sb.registry.pickerContent(loaded).items[0].description, '1.0.0 · installed · unverified: no checksum published');
+    assert.ok((await run('removeAgent', 'no-sum'))?.ok);
+    await config().update('registry.allowUnverified', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('remove asks to stop the running agent first: "no" keeps it running with its files; "yes" stops it, then deletes', async () => {
+    const archive = await agentArchive('busy', 'still here', 'tgz');
+    doc = { version: '1.0.0', agents: [binaryAgent('busy', '1.0.0', archive)] };
+    assert.ok((await run('addAgent', 'busy'))?.ok, asked.errors.join('\n'));
+    const spec = readAgents().agents.find(a => a.name === 'Test busy')!;
+    assert.equal(await sb.chat.start(spec), true, dump(sb.chat.items));
+    const pid = sb.chat.agentPid!;
+    assert.ok(pid && isAlive(pid));
+
+    asked.answer = false;
+    asked.confirms = [];
+    assert.equal(await run('removeAgent', 'busy'), undefined);
+    assert.equal(asked.confirms.length, 1);
+    assert.match(asked.confirms[0], /^Remove Test busy 1\.0\.0\? Test busy is running: it is stopped first\. /);
+    assert.ok(isAlive(pid), 'declined: the agent still runs');
+    assert.ok(fs.existsSync(spec.command), 'declined: its files are kept');
+    assert.ok(userEntry('Test busy'));
+    await sb.chat.sendPrompt('hi');
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'still here', dump(sb.chat.items));
+
+    asked.answer = true;
+    assert.ok((await run('removeAgent', 'busy'))?.ok, asked.errors.join('\n'));
+    assert.equal(sb.chat.agentPid, undefined);
+    assert.equal(isAlive(pid), false, 'stopped before its files went');
+    assert.equal(fs.existsSync(agentDir('busy')), false);
+    assert.equal(userEntry('Test busy'), undefined);
+  });
+
+  it('update asks to stop the running agent first: "no" changes nothing; "yes" stops it and moves to the new version', async () => {
+    const v1 = await agentArchive('run-1', 'running one', 'tgz');
+    doc = { version: '1.0.0', agents: [binaryAgent('run-up', '1.0.0', v1)] };
+    assert.ok((await run('addAgent', 'run-up'))?.ok, asked.errors.join('\n'));
+    const spec = readAgents().agents.find(a => a.name === 'Test run-up')!;
+    assert.equal(await sb.chat.start(spec), true, dump(sb.chat.items));
+    const pid = sb.chat.agentPid!;
+
+    const v2 = await agentArchive('run-2', 'running two', 'tgz');
+    doc = { version: '1.0.0', agents: [binaryAgent('run-up', '1.1.0', v2)] };
+    asked.answer = false;
+    asked.confirms = [];
+    assert.equal(await run('updateAgent', 'run-up'), undefined);
+    assert.deepEqual(asked.confirms, ['Test run-up is running. It is stopped before it is updated to 1.1.0: the files it runs from are replaced.']);
+    assert.ok(isAlive(pid), 'declined: still running');
+    assert.deepEqual(fs.readdirSync(agentDir('run-up')), ['1.0.0'], 'declined: nothing downloaded or deleted');
+    assert.equal(sb.registry.records.all()['run-up'].version, '1.0.0');
+    assert.equal(userEntry('Test run-up').command, spec.command);
+
+    asked.answer = true;
+    assert.ok((await run('updateAgent', 'run-up'))?.ok, asked.errors.join('\n'));
+    assert.equal(isAlive(pid), false, 'stopped before the old version was deleted');
+    assert.deepEqual(fs.readdirSync(agentDir('run-up')), ['1.1.0']);
+    const updated = readAgents().agents.find(a => a.name === 'Test run-up')!;
+    assert.equal(await sb.chat.start(updated), true, dump(sb.chat.items));
+    await sb.chat.sendPrompt('hi');
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'running two', dump(sb.chat.items));
+  });
+
+  it('never deletes the files a process outside this window runs from (another window\'s agent): says so, keeps them', async () => {
+    // A program that keeps running with its own path on its command line (no exec).
+    const src = fs.mkdtempSync(path.join(tmpDir, 'elsewhere-'));
+    fs.mkdirSync(path.join(src, 'agent-pkg/bin'), { recursive: true });
+    fs.writeFileSync(path.join(src, 'agent-pkg/bin/agent'), '#!/bin/sh\nwhile :; do sleep 1; done\n', { mode: 0o755 });
+    const bytes = await makeTarGz(src, ['agent-pkg']);
+    files.set('/dl/elsewhere.tar.gz', bytes);
+    doc = { version: '1.0.0', agents: [binaryAgent('elsewhere', '1.0.0', { url: `${base}/dl/elsewhere.tar.gz`, sha: sha256(bytes) })] };
+    assert.ok((await run('addAgent', 'elsewhere'))?.ok, asked.errors.join('\n'));
+    const program = userEntry('Test elsewhere').command;
+    // As another VS Code window would run it: not this window's agent.
+    const other = spawn(program, [], { stdio: 'ignore', detached: true });
+    await new Promise<void>((resolve, reject) => { other.once('spawn', resolve); other.once('error', reject); });
+    try {
+      asked.answer = true;
+      const refused = await run('removeAgent', 'elsewhere');
+      assert.equal(refused?.ok, false);
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      assert.match(asked.errors.at(-1)!, new RegExp(`^process ${other.pid} \\(/bin/sh .+\\) is running from ${esc(agentDir('elsewhere'))}: nothing was deleted\\. Stop it first\\.$`));
+      assert.ok(fs.existsSync(program), 'its files are kept');
+      assert.ok(userEntry('Test elsewhere'), 'its entry is kept');
+    } finally {
+      try { process.kill(-other.pid!, 'SIGKILL'); } catch { /* ended already */ }
+    }
+    await waitFor('the other process gone', () => !isAlive(other.pid!));
+    assert.ok((await run('removeAgent', 'elsewhere'))?.ok, asked.errors.join('\n'));
+    assert.equal(fs.existsSync(agentDir('elsewhere')), false);
+  });
+
   it('offline: uses the cached registry and says how old it is', async () => {
     doc = { version: '1.0.0', agents: [npxAgent('cached-agent', '4.0.0')] };
     assert.equal((await sb.registry.load()).source, 'network');
@@ -294,10 +412,13 @@ describe('Agent registry: add, update, remove agents', () => {
   it('offline with no cache: uses the snapshot shipped with Switchboard', async () => {
     fs.rmSync(sb.registry.source.cacheDir, { recursive: true, force: true });
     await config().update('registry.url', closedUrl, vscode.ConfigurationTarget.Global);
+    // The age is measured with the registry's clock, set here: the title is the same on every day.
+    const snapshotDate = (await sb.registry.source.load()).fetchedAt;
+    sb.registry.now = () => snapshotDate + 5 * 86_400_000;
     asked.choose = 'claude-acp';
     const result = await run('addAgent');
     assert.ok(result?.ok, asked.errors.join('\n'));
-    assert.match(asked.shown!.title, /^Add an agent from the ACP registry \(offline: the registry shipped with Switchboard, from .+ ago\)$/);
+    assert.equal(asked.shown!.title, 'Add an agent from the ACP registry (offline: the registry shipped with Switchboard, from 5 days ago)');
     const ids = (asked.shown!.items as AgentPickItem[]).map(i => i.agent.id);
     for (const id of ['claude-acp', 'codex-acp', 'gemini', 'cursor']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
     if (/^(linux|darwin)-/.test(sb.registry.platform ?? '')) {

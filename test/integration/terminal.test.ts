@@ -143,8 +143,10 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     assert.ok(screen.includes('\x1b[31mred\x1b[0m\r\nline2\r\n'), JSON.stringify(screen));
   });
 
-  it('a flood: the agent gets its output and exit status exactly, the integrated terminal shows the drop marker and the end', async () => {
-    // 10 MB of numbered lines, then END, exit code 7. The agent keeps the last 64 KB.
+  it('a flood: the agent gets its output and exit status exactly; the integrated terminal shows the end, and every byte it did not show is announced', async () => {
+    // 10 MB of numbered lines, then END, exit code 7. The agent keeps the last 64 KB. Whether the
+    // terminal had to skip part of it depends on how fast the renderer keeps up (on a loaded machine the
+    // command itself may be slow enough to be shown whole), so what is asserted holds for every speed.
     const line = (i: number) => `flood line ${String(i).padStart(8, '0')} ${'x'.repeat(40)}\n`;
     const lines = Math.floor(10 * 1024 * 1024 / line(0).length);
     const code = `let s = ''; for (let i = 0; i < ${lines}; i++) s += 'flood line ' + String(i).padStart(8, '0') + ' ' + 'x'.repeat(40) + '\\n';`
@@ -161,13 +163,15 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     assert.equal(r.truncated, true);
     assert.equal(r.output.length, 65536);
     assert.ok(r.output === all.slice(-65536), 'the agent has exactly the last 64 KB');
-    // What the user sees: the skip marker, then the end of the output and the exit line.
+    // What the user sees: the end of the output and the exit line; a skip marker for what was not shown.
     const screen = await waitFor('the exit line in the terminal', () => {
       const s = sb.terminals.screenOf(r.terminalId);
       return s?.includes('[process exited with code 7]') && s;
     });
-    assert.match(screen, /\[… \d+\.\d (MB|KB) of output not shown …\]/);
     assert.match(screen, /flood line \d{8} x+\r\nEND\r\n(\x1b\[\d*m)*\[process exited with code 7\]/);
+    const mirrored = sb.terminals.mirrorOf(r.terminalId)!;
+    assert.equal(mirrored.shown + mirrored.skipped, lines * line(0).length + 4, 'every byte printed was shown or counted as skipped');
+    assert.equal(mirrored.skipped > 0, mirrored.markers > 0, `a marker for each skip: ${JSON.stringify(mirrored)}`);
   });
 
   it('Ctrl+C typed in the integrated terminal interrupts the command', async () => {
@@ -285,11 +289,14 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
         sessionId: 's', ...node(`let i = 0; const t = setInterval(() => { console.log('\\x1b[32mline ' + i + '\\x1b[0m'); if (++i === 20) { clearInterval(t); } }, 20)`),
       }, never);
       const changed: string[] = [];
+      const t0 = Date.now();
       const sub = sb.terminals.onDidChangeOutput(id => changed.push(id));
       await waitFor('a live change event', () => changed.includes(terminalId));
       await conn.waitForExit({ sessionId: 's', terminalId }, never);
       sub.dispose();
-      assert.ok(changed.filter(id => id === terminalId).length < 20, `throttled: ${changed.length} events`);
+      // Throttled: at most one event per 100 ms, however slowly the lines came (true on any machine).
+      const events = changed.filter(id => id === terminalId).length;
+      assert.ok(events <= Math.ceil((Date.now() - t0) / 100) + 1, `throttled: ${events} events in ${Date.now() - t0} ms`);
       assert.match(sb.terminals.getTail(terminalId, 40, { plain: true })!, /^line 1\d\n(line 1\d\n)*line 19\n$/);
       assert.match(sb.terminals.getTail(terminalId)!, /\x1b\[32mline 19\x1b\[0m\n$/);
       assert.equal(sb.terminals.reveal(terminalId), true);

@@ -8,10 +8,12 @@
 //                   install it, then test/e2e/vsix-smoke.mjs
 //
 // Usage: node test/runner/run.mjs [--only integration|e2e|vsix[,…]] [--grep <mocha pattern>]
-//                                 [--e2e <name>] [--no-build] [--help]
+//                                 [--e2e <name>] [--jobs <n>] [--no-build] [--help]
 //   --grep    sets MOCHA_GREP for the extension host (test/integration/index.ts reads it); implies
 //             --only integration unless --only is given.
 //   --e2e     runs only test/e2e/<name>.e2e.mjs (or <name>.mjs); implies --only e2e unless --only is given.
+//   --jobs    how many workbenches run at once (integration suite and e2e modules; default 2, or
+//             TEST_JOBS). Each part's output is printed as one block when it ends.
 //   --no-build  skip `node esbuild.mjs` (the dev build; it takes ~1 s and keeps bundles fresh).
 // Env: TEST_TIMEOUT (s, default 300) hard limit per workbench; VERBOSE=1; KEEP_TMP=1;
 //      SWITCHBOARD_SERVER=code-server (default: the bare VS Code server); CHROMIUM=/path/to/chromium.
@@ -21,7 +23,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import util, { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import {
   repoRoot, ensureTools, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
@@ -30,7 +32,7 @@ import {
 const { values: flags } = parseArgs({
   options: {
     only: { type: 'string' }, grep: { type: 'string' }, e2e: { type: 'string' },
-    'no-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    jobs: { type: 'string' }, 'no-build': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   },
 });
 if (flags.help) {
@@ -70,7 +72,7 @@ function run(cmd, args, { cwd = repoRoot, timeoutSec = 300, capture = false } = 
 
 // ------------------------------------------------------------------------------ summary bookkeeping
 const results = [];   // { part, result, seconds, detail }
-async function part(name, fn) {
+async function part(name, fn, { print = (...a) => console.error(...a), order = results.length } = {}) {
   const start = Date.now();
   let result = 'PASS', detail = '';
   try {
@@ -78,11 +80,28 @@ async function part(name, fn) {
   } catch (e) {
     result = e?.code === 'TIMEOUT' ? 'TIMEOUT' : 'FAIL';
     detail = e?.message?.split('\n')[0] ?? String(e);
-    console.error(`\n[${name}] ${result}:`, e?.quiet ? e.message : e?.stack || e);
+    print(`\n[${name}] ${result}:`, e?.quiet ? e.message : e?.stack || e);
   }
-  results.push({ part: name, result, seconds: secs(start), detail });
+  results.push({ part: name, result, seconds: secs(start), detail, order });
   return result;
 }
+
+/** A part's output, kept and printed as one block when it ends (parts run side by side). */
+function outputBlock(title) {
+  const lines = [];
+  return {
+    log: (...a) => lines.push(util.format(...a)),
+    flush: () => { console.log(`\n==> ${title}\n${lines.join('\n')}`); lines.length = 0; },
+  };
+}
+
+/** Runs the tasks with at most `jobs` at once, in order of the list. */
+async function pool(tasks, jobs) {
+  let next = 0;
+  const worker = async () => { while (next < tasks.length) await tasks[next++](); };
+  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, worker));
+}
+const jobs = Math.max(1, Number(flags.jobs ?? process.env.TEST_JOBS ?? 2) || 1);
 
 const screenshotOnFailure = async (page, name) => {
   try {
@@ -106,42 +125,49 @@ const testEnv = { SWITCHBOARD_TEST: '1', SWITCHBOARD_NODE: tools.node24 };
 const fixtureWorkspace = path.join(repoRoot, 'test/fixtures/workspace');
 
 // ---------------------------------------------------------------------------------- integration
+/** The workbench-based parts (the integration suite, then each e2e module), run `jobs` at a time. */
+const uiTasks = [];
 if (only.includes('integration')) {
-  heading(`integration tests (extension host)${flags.grep ? ` --grep ${flags.grep}` : ''}`);
-  await part('integration', async () => {
-    const testsPath = path.join(repoRoot, 'out/test/integration/index.js');
-    if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(repoRoot, testsPath)} is missing (build with: node esbuild.mjs)`);
-    const wb = await startWorkbench({
-      // The whole suite runs in one workbench: give it more than one e2e module gets.
-      timeoutSec: Number(process.env.TEST_TIMEOUT || 900),
-      tools, log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
-      env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
-    });
-    try {
-      const code = await wb.exitCode;
-      log(`extension tests finished, exit code ${code}`);
-      if (code !== 0) throw Object.assign(new Error(`integration tests failed (exit code ${code})`), { quiet: true });
-    } catch (e) {
-      await screenshotOnFailure(wb.page, 'integration');
-      throw e;
-    } finally {
-      await wb.close();
-    }
+  const order = results.length;
+  uiTasks.push(async () => {
+    const out = outputBlock(`integration tests (extension host)${flags.grep ? ` --grep ${flags.grep}` : ''}`);
+    await part('integration', async () => {
+      const testsPath = path.join(repoRoot, 'out/test/integration/index.js');
+      if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(repoRoot, testsPath)} is missing (build with: node esbuild.mjs)`);
+      const iLog = (...a) => out.log(`[run +${secs(t0)}s]`, ...a);
+      const wb = await startWorkbench({
+        // The whole suite runs in one workbench: give it more than one e2e module gets.
+        timeoutSec: Number(process.env.TEST_TIMEOUT || 900),
+        tools, log: iLog, onOutput: out.log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
+        env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
+      });
+      try {
+        const code = await wb.exitCode;
+        iLog(`extension tests finished, exit code ${code}`);
+        if (code !== 0) throw Object.assign(new Error(`integration tests failed (exit code ${code})`), { quiet: true });
+      } catch (e) {
+        await screenshotOnFailure(wb.page, 'integration');
+        throw e;
+      } finally {
+        await wb.close();
+      }
+    }, { print: out.log, order });
+    out.flush();
   });
 }
 
 // ------------------------------------------------------------------------------------------ e2e
 
 /** Runs one playwright module ({ default, settings?, workspaceFiles?, timeout? }) in a fresh workbench. */
-async function runUiModule(file, { name, workbench }) {
+async function runUiModule(file, { name, workbench, print = console.log }) {
   const mod = await import(pathToFileURL(file).href);
   if (typeof mod.default !== 'function') throw new Error(`${path.relative(repoRoot, file)} has no default export function`);
   const node24 = tools.node24;
   const started = Date.now();
-  const modLog = (...a) => console.log(`[${name} +${secs(started)}s]`, ...a);
+  const modLog = (...a) => print(`[${name} +${secs(started)}s]`, ...a);
   const resolveExport = (v, arg) => (typeof v === 'function' ? v(arg) : v);
   const wb = await startWorkbench({
-    tools, log: modLog, workspace: fixtureWorkspace,
+    tools, log: modLog, onOutput: print, workspace: fixtureWorkspace,
     timeoutSec: mod.timeout,
     // settings(…) may depend on the workspace copy's path, known only once the session exists.
     userSettings: ({ workspace }) => resolveExport(mod.settings, { workspace, repoRoot, node24 }),
@@ -176,12 +202,20 @@ if (only.includes('e2e')) {
   }
   for (const f of files) {
     const name = f.replace(/(\.e2e)?\.mjs$/, '');
-    heading(`e2e ${name}`);
-    await part(`e2e:${name}`, () => runUiModule(path.join(dir, f), {
-      name, workbench: { extensionDevelopmentPath: repoRoot, env: testEnv },
-    }));
+    const order = results.length + uiTasks.length;
+    uiTasks.push(async () => {
+      const out = outputBlock(`e2e ${name}`);
+      await part(`e2e:${name}`, () => runUiModule(path.join(dir, f), {
+        name, print: out.log, workbench: { extensionDevelopmentPath: repoRoot, env: testEnv },
+      }), { print: out.log, order });
+      out.flush();
+    });
   }
   if (!files.length && !flags.e2e) log('no test/e2e/*.e2e.mjs');
+}
+if (uiTasks.length) {
+  log(`${uiTasks.length} workbench part(s), ${Math.min(jobs, uiTasks.length)} at a time`);
+  await pool(uiTasks, jobs);
 }
 
 // ----------------------------------------------------------------------------------------- vsix
@@ -228,6 +262,7 @@ finish();
 
 // --------------------------------------------------------------------------------------- report
 function finish() {
+  results.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const w = Math.max(12, ...results.map(r => r.part.length));
   console.log(`\n${'part'.padEnd(w)}  result   seconds`);
   console.log(`${'-'.repeat(w)}  -------  -------`);

@@ -89,10 +89,10 @@ describe('elicitation forms', () => {
   });
 
   it('a catastrophic pattern cannot hang the host: it fails in bounded time', () => {
+    // 2^40 backtracking steps unguarded: without the time limit this test never ends (mocha's timeout
+    // fails it); no wall-clock bound is asserted, so a slow machine cannot fail it.
     const f = form({ properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
-    const start = Date.now();
     assert.deepEqual(checkContent(f, { s: 'a'.repeat(40) + '!' }), { s: 'Does not have the expected form.' });
-    assert.ok(Date.now() - start < 2000, `${Date.now() - start} ms`);
     assert.deepEqual(checkContent(f, { s: 'aaa' }), {});
   });
 });

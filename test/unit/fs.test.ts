@@ -55,11 +55,10 @@ describe('fs: sliceLines', () => {
     assert.equal(splitLinesKeepEnds(numbered(100, '\r\n')).join(''), numbered(100, '\r\n'));
   });
 
-  it('slices 5 MB quickly', () => {
+  it('slices the end of 5 MB', () => {
+    // Its speed is bench/fs-read's to measure, not a test's (a loaded machine would fail a time limit).
     const big = numbered(300_000);
-    const t = Date.now();
     assert.equal(sliceLines(big, 299_999, 5), 'line 299999\nline 300000\n');
-    assert.ok(Date.now() - t < 500, `${Date.now() - t} ms`);
   });
 });
 

@@ -79,7 +79,7 @@ describe('localization', () => {
     'src/common/terminal/spawnPlan.ts#GROUP_LAUNCHER_SCRIPT': 'a Perl program; its "Could not start" line is terminal output the agent reads',
     'src/common/terminal/outputBuffer.ts#OutputBuffer': 'a programming error (RangeError)',
     // Left for now: these are parts of the English errors of src/host/registry (DownloadError,
-    // ArchiveError); that chain is to be localized as a whole (notes/l10n-common.md).
+    // ArchiveError); that chain is to be localized as a whole, in one change.
     ...Object.fromEntries(['safeEntryPath', 'linkStaysInside', 'relativeCommand'].map(f => [`src/common/registry/archive.ts#${f}`, 'registry errors (left)'])),
     ...Object.fromEntries(['describe', 'parseRegistry', 'usableDistribution'].map(f => [`src/common/registry/schema.ts#${f}`, 'registry errors (left)'])),
   };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { collectMcpServers, McpInputDecl, McpResolver, McpSource, parseDotenv, resolveMcpServers } from '../../src/common/mcpServers';
+import { activeProfile, collectMcpServers, McpInputDecl, McpResolver, McpSource, parseDotenv, resolveMcpServers } from '../../src/common/mcpServers';
 
 const resolver = (over: Partial<McpResolver> = {}, asked: McpInputDecl[] = []): McpResolver => ({
-  env: n => ({ HOME: '/home/u', TOKEN: 'tok' } as Record<string, string>)[n],
+  env: n => ({ HOME: '/home/u', TOKEN: 'tok', EMPTY: '' } as Record<string, string>)[n],
   input: async d => { asked.push(d); return `value-of-${d.id}`; },
   readFile: async p => { throw new Error(`ENOENT ${p}`); },
   userHome: '/home/u',
@@ -75,7 +75,7 @@ describe('mcpServers', () => {
     const c = collectMcpServers([file('ws', JSON.stringify({
       inputs: [{ id: 'key', type: 'promptString', description: 'API key', password: true }],
       servers: {
-        s: { command: '${workspaceFolder}/bin/s', args: ['--home=${userHome}', '${env:TOKEN}', '${env:UNSET}x'], env: { KEY: '${input:key}', N: 3, DROP: null } },
+        s: { command: '${workspaceFolder}/bin/s', args: ['--home=${userHome}', '${env:TOKEN}', '${env:EMPTY}x'], env: { KEY: '${input:key}', N: 3, DROP: null } },
         h: { type: 'http', url: 'https://h/${input:plain}', headers: { Authorization: 'Bearer ${input:key}' } },
       },
     }), '/ws/proj')]);
@@ -96,9 +96,12 @@ describe('mcpServers', () => {
     assert.equal(out.skipped[0].reason, 'the agent does not accept sse MCP servers');
   });
 
-  it('skips with a reason: dismissed input, unknown variable, bad fields, unknown type, no folder, unreadable envFile', async () => {
-    const c = collectMcpServers([file('u', JSON.stringify({ servers: {
+  it('skips with a reason: dismissed input, unset env variable, an input of type command, unknown variable, bad fields, unknown type, no folder, unreadable envFile', async () => {
+    const c = collectMcpServers([file('u', JSON.stringify({ inputs: [{ id: 'byCommand', type: 'command', command: 'x.y' }, { id: 'odd', type: 'promptNumber' }], servers: {
       dismissed: { command: 'x', env: { K: '${input:nope}' } },
+      unsetEnv: { command: 'x', args: ['--token=${env:UNSET}'] },
+      commandInput: { command: 'x', args: ['${input:byCommand}'] },
+      oddInput: { command: 'x', args: ['${input:odd}'] },
       cmd: { command: '${command:pick}' },
       args: { command: 'x', args: 'not a list' },
       kind: { type: 'websocket', url: 'wss://x' },
@@ -112,6 +115,9 @@ describe('mcpServers', () => {
     assert.deepEqual(out.passed, []);
     assert.deepEqual(Object.fromEntries(out.skipped.map(s => [s.name, s.reason])), {
       dismissed: 'the input "nope" was not given',
+      unsetEnv: 'the environment variable UNSET is not set',
+      commandInput: 'the input "byCommand" is computed by a VS Code command, which Switchboard cannot run',
+      oddInput: 'the input "odd" has the type "promptNumber", which Switchboard does not resolve',
       cmd: 'uses ${command:pick}, which Switchboard does not resolve',
       args: '"args" must be an array of strings',
       kind: 'unknown type "websocket" (use stdio, http or sse)',
@@ -144,4 +150,24 @@ describe('mcpServers', () => {
     assert.deepEqual(c.problems, ['setting: expected an object', 'u: "inputs" must be an array', 'u: "servers" must be an object']);
     assert.deepEqual(c.entries.map(e => e.name), ['ok']);
   });
+
+  it("finds the workspace's profile in VS Code's storage.json: its folder, name and whether it shares the default MCP servers", () => {
+    const ws = 'file:///home/u/proj';
+    const storage = (over: object = {}) => ({
+      userDataProfiles: [{ location: 'a1b2', name: 'Work', ...over }, { location: { $mid: 1, path: '/u/User/profiles/c3d4', scheme: 'file' }, name: 'Old' }],
+      profileAssociations: { workspaces: { [ws]: 'a1b2', 'file:///home/u/old': 'c3d4', 'file:///home/u/default': '__default__profile__' }, emptyWindows: { x: 'a1b2' } },
+    });
+    assert.deepEqual(activeProfile(storage(), ws), { id: 'a1b2', name: 'Work', sharesDefaultMcp: false });
+    assert.deepEqual(activeProfile(storage({ useDefaultFlags: { mcp: true } }), ws), { id: 'a1b2', name: 'Work', sharesDefaultMcp: true });
+    assert.deepEqual(activeProfile(storage(), 'file:///home/u/old'), { id: 'c3d4', name: 'Old', sharesDefaultMcp: false }, 'a location stored as a URI');
+    assert.equal(activeProfile(storage(), 'file:///home/u/default'), undefined, 'the default profile');
+    assert.equal(activeProfile(storage(), 'file:///home/u/other'), undefined, 'no association: the default');
+    assert.equal(activeProfile(storage(), undefined), undefined, 'an empty window');
+    assert.equal(activeProfile(storage(), 'FILE:///HOME/U/PROJ'), undefined);
+    assert.equal(activeProfile(storage(), 'FILE:///HOME/U/PROJ', true)?.id, 'a1b2', 'case-insensitive file systems');
+    assert.equal(activeProfile({ userDataProfiles: [{ location: '..', name: 'x' }], profileAssociations: { workspaces: { [ws]: '..' } } }, ws), undefined, 'never a path');
+    assert.equal(activeProfile('not an object', ws), undefined);
+    assert.equal(activeProfile({ profileAssociations: { workspaces: { [ws]: 'gone' } } }, ws), undefined, 'a profile no longer listed');
+  });
 });
+

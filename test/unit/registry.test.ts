@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { archiveKindOf, isInside, linkStaysInside, relativeCommand, safeEntryPath } from '../../src/common/registry/archive';
-import { binaryEntry, launchCommands, packageEntry, pickDistribution, pinnedPackage, platformKey } from '../../src/common/registry/distribution';
+import { binaryEntry, isUnverified, launchCommands, packageEntry, pickDistribution, pinnedPackage, platformKey } from '../../src/common/registry/distribution';
 import { compareVersions, installState, parseRecords, relativeAge } from '../../src/common/registry/installed';
 import { parseRegistry, RegistryFormatError } from '../../src/common/registry/schema';
 
@@ -107,7 +107,7 @@ describe('registry: platform and distribution', () => {
 
   const both = parseRegistry({ agents: [good({ id: 'both', distribution: {
     npx: { package: 'both-cli' },
-    binary: { 'linux-x86_64': { archive: 'https://x.example/both.tar.gz', cmd: './both' }, 'darwin-aarch64': { archive: 'https://x.example/both.tar.bz2', cmd: './both' } },
+    binary: { 'linux-x86_64': { archive: 'https://x.example/both.tar.gz', cmd: './both', sha256: 'b'.repeat(64) }, 'darwin-aarch64': { archive: 'https://x.example/both.tar.bz2', cmd: './both' } },
   } }), good({ id: 'bin-only', distribution: { binary: {
     'darwin-aarch64': { archive: 'https://x.example/b.tar.bz2', cmd: './b' }, 'windows-x86_64': { archive: 'https://x.example/b.zip', cmd: './b.exe' },
   } } })] }).agents;
@@ -119,6 +119,23 @@ describe('registry: platform and distribution', () => {
     assert.deepEqual(pickDistribution(both[1], 'linux-x86_64'), { reason: 'platform', platform: 'linux-x86_64', published: ['darwin-aarch64', 'windows-x86_64'] });
     assert.deepEqual(pickDistribution(both[1], 'darwin-aarch64'), { reason: 'format', platform: 'darwin-aarch64', format: '.tar.bz2' });
     assert.deepEqual(pickDistribution(both[1], undefined), { reason: 'platform', platform: undefined, published: ['darwin-aarch64', 'windows-x86_64'] });
+  });
+
+  it('prefers a package to a binary with no published checksum; that binary only when nothing else is published', () => {
+    const [withPkg, binOnly, summed] = parseRegistry({ agents: [
+      good({ id: 'nosum-pkg', distribution: { npx: { package: 'p' }, binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './a' } } } }),
+      good({ id: 'nosum-bin', distribution: { binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './a' } } } }),
+      good({ id: 'sum-bin', distribution: { npx: { package: 'p' }, binary: { 'linux-x86_64': { archive: 'https://x.example/a.tar.gz', cmd: './a', sha256: 'a'.repeat(64) } } } }),
+    ] }).agents;
+    const pkg = pickDistribution(withPkg, 'linux-x86_64');
+    assert.equal((pkg as { kind: string }).kind, 'npx');
+    assert.equal(isUnverified(pkg), false);
+    const bin = pickDistribution(binOnly, 'linux-x86_64');
+    assert.equal((bin as { kind: string }).kind, 'binary');
+    assert.equal(isUnverified(bin), true);
+    const ok = pickDistribution(summed, 'linux-x86_64');
+    assert.equal((ok as { kind: string }).kind, 'binary');
+    assert.equal(isUnverified(ok), false);
   });
 
   it('pins npx and uvx packages to the registry version, keeps a spec that already names one', () => {

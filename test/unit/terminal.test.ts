@@ -68,17 +68,14 @@ describe('Terminal OutputBuffer', () => {
     }
   });
 
-  it('stays bounded by the limit on a 100 MB stream, fast (no quadratic copying)', () => {
+  it('stays bounded by the limit on a 100 MB stream (its speed: bench/terminal)', () => {
     const limit = 1024 * 1024;
     const b = new OutputBuffer(limit);
     const chunk = enc('0123456789abcdef'.repeat(4096)); // 64 KB, like a pipe read
-    const t0 = performance.now();
     for (let i = 0; i < 1600; i++) b.push(chunk);
-    const ms = performance.now() - t0;
     assert.equal(b.capacity, limit);
     assert.equal(b.size, limit);
     assert.equal(b.total, 1600 * chunk.length);
-    assert.ok(ms < 1500, `took ${ms} ms`);
     // Tiny writes cost no per-chunk overhead either: a ring, not a list of chunks.
     const small = new OutputBuffer(4096);
     for (let i = 0; i < 200_000; i++) small.push(enc('y'));

@@ -17,6 +17,12 @@ describe('VSIX contents', () => {
     assert.deepEqual(problems.map(p => p.split(':')[0]), ['dist/extension.js.map', 'src/extension.ts', 'test/unit/fs.test.ts', 'media/screenshots/chat-dark.png', 'notes.txt']);
   });
 
+  it('refuses what only contributors need: docs, dotfiles, the lock file, the build script', () => {
+    const dev = ['docs/architecture.md', 'docs/decisions/0001-acp-v1-only.md', 'CONTRIBUTING.md', '.nvmrc', '.vscodeignore', 'package-lock.json', 'esbuild.mjs', 'tsconfig.json'];
+    assert.deepEqual(checkListing([...shipped, ...dev]).map(p => p.split(':')[0]), dev);
+    assert.match(checkListing([...shipped, '.nvmrc'])[0], /\.nvmrc: a development file/);
+  });
+
   it('says which required file is missing', () => {
     assert.deepEqual(checkListing(shipped.filter(f => f !== 'dist/acp-sdk.js')), ['dist/acp-sdk.js: missing']);
     // The registry's offline snapshot and the archive libraries Add Agent… loads on first use.
@@ -63,6 +69,23 @@ describe('gallery manifest checks', () => {
     assert.match(checkManifest(manifest, nls, small).join('\n'), /icon: 64x64/);
     assert.match(checkManifest(manifest, nls, Buffer.from('<svg/>')).join('\n'), /icon: not a PNG/);
     assert.match(checkManifest({ ...manifest, description: '%nope%' }, nls, icon).join('\n'), /%nope% has no text/);
+  });
+
+  it('names what the listing lacks: categories, keywords, a Q&A link, a bugs link, an icon, the icon file', () => {
+    const { categories, keywords, qna, bugs, icon: _icon, ...bare } = manifest;
+    const problems = checkManifest(bare, nls, undefined);
+    for (const text of ['categories: missing', 'keywords: missing', 'qna: missing', 'bugs: missing', 'icon: missing']) {
+      assert.ok(problems.some(p => p.startsWith(text)), `${text} in ${problems.join('\n')}`);
+    }
+    assert.deepEqual(checkManifest(manifest, nls, undefined), ['icon: media/icon.png is not in the package']);
+  });
+
+  it('refuses a category the Marketplace does not have and a Q&A link that is not a URL', () => {
+    assert.deepEqual(checkManifest({ ...manifest, categories: ['AI', 'Agents'] }, nls, icon).map(p => p.split(' (')[0]),
+      ["categories: 'Agents' is not a Marketplace category"]);
+    assert.deepEqual(checkManifest({ ...manifest, qna: 'discussions' }, nls, icon), [`qna: 'discussions' is not an https URL, "marketplace" or false`]);
+    assert.deepEqual(checkManifest({ ...manifest, qna: 'marketplace' }, nls, icon), []);
+    assert.deepEqual(checkManifest({ ...manifest, qna: false }, nls, icon), []);
   });
 
   it('README images must be absolute https and not SVG', () => {

@@ -23,19 +23,24 @@ export type Unavailable =
 
 /**
  * The distribution to install: a binary built for this platform (self-contained, checksummed),
- * else the npm package, else the Python one.
+ * else the npm package, else the Python one, else a binary with no published checksum (installed
+ * only when the user allows unverified downloads).
  */
 export function pickDistribution(agent: RegistryAgent, platform: PlatformKey | undefined): Choice | Unavailable {
   const target = platform ? agent.distribution.binary?.[platform] : undefined;
   const format = target ? archiveKindOf(target.archive) : undefined;
-  if (target && platform && typeof format === 'string') return { kind: 'binary', platform, target };
+  if (target && platform && typeof format === 'string' && target.sha256) return { kind: 'binary', platform, target };
   if (agent.distribution.npx) return { kind: 'npx', dist: agent.distribution.npx };
   if (agent.distribution.uvx) return { kind: 'uvx', dist: agent.distribution.uvx };
+  if (target && platform && typeof format === 'string') return { kind: 'binary', platform, target };
   if (target && platform && format && typeof format !== 'string') return { reason: 'format', platform, format: format.unsupported };
   return { reason: 'platform', platform, published: Object.keys(agent.distribution.binary ?? {}) as PlatformKey[] };
 }
 
 export const isChoice = (c: Choice | Unavailable): c is Choice => 'kind' in c;
+
+/** A binary download the registry publishes no SHA-256 for: nothing can check what arrives. */
+export const isUnverified = (c: Choice | Unavailable): boolean => isChoice(c) && c.kind === 'binary' && !c.target.sha256;
 
 /** What `switchboard.agents` holds for an agent (see src/common/agentConfig.ts). */
 export interface AgentEntry {

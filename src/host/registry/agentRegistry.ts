@@ -2,24 +2,44 @@
 // installed into the user's `switchboard.agents`. npx / uvx agents are pinned to the registry's
 // version; binary agents are downloaded for this platform, checked against their SHA-256, unpacked
 // into globalStorage/agents/<id>/<version>/ and run from there. A failed install leaves nothing.
+// A binary whose download has no published checksum is installed only when the user's own
+// settings allow unverified agents. Update and Remove stop a running agent first (after asking),
+// and never delete the files a running agent runs from.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { archiveKindOf, ArchiveKind, isInside } from '../../common/registry/archive';
-import { AgentEntry, binaryEntry, isChoice, launchCommands, packageEntry, pickDistribution, platformKey, RegistryLaunch } from '../../common/registry/distribution';
+import { AgentEntry, binaryEntry, isChoice, isUnverified, launchCommands, packageEntry, pickDistribution, platformKey, RegistryLaunch } from '../../common/registry/distribution';
 import { compareVersions, InstallRecord, installState } from '../../common/registry/installed';
 import type { BinaryTarget, PlatformKey, RegistryAgent } from '../../common/registry/schema';
 import { writeDefaultAgentName } from '../config';
-import { InstallRecords, isConfigured, userAgents, writeAgentEntry } from './agentSettings';
+import { ALLOW_UNVERIFIED_SETTING, allowsUnverified, InstallRecords, isConfigured, userAgents, writeAgentEntry } from './agentSettings';
 import { DownloadError, downloadToFile } from './download';
 import { extractArchive } from './extract';
+import { processesRunningFrom } from './processScan';
 import { AgentPickItem, buildAgentItems, RegistryUi, registryTitle, unavailableMessage, windowUi } from './picker';
 import { allowsHttp, LoadedRegistry, RegistrySource } from './registrySource';
 
 export type RegistryResult =
   | { readonly ok: true; readonly id: string; readonly name: string; readonly version: string; readonly entry?: AgentEntry }
   | { readonly ok: false; readonly error: string };
+
+/** An agent process running now, as the session layer knows it. */
+export interface RunningAgent {
+  readonly name: string;
+  /** The program it was started with (a registry binary's absolute path). */
+  readonly command: string;
+}
+
+/** The agents running now, and a way to stop one (the session layer; extension.ts wires it). */
+export interface RunningAgents {
+  list(): readonly RunningAgent[];
+  /** Resolves once the agent's process is gone. */
+  stop(agent: RunningAgent): Promise<void>;
+}
+
+const noneRunning: RunningAgents = { list: () => [], stop: async () => undefined };
 
 /** Largest archive we download. */
 const ARCHIVE_MAX_BYTES = 1024 ** 3;
@@ -28,12 +48,14 @@ const DOWNLOAD_IDLE_MS = 30_000;
 export class AgentRegistry {
   /** The dialogs; integration tests replace it to answer them. */
   ui: RegistryUi = windowUi;
+  /** The clock the picker's "from 3 days ago" is measured with; tests set it (no test depends on the date). */
+  now: () => number = Date.now;
   readonly source: RegistrySource;
   readonly records: InstallRecords;
   readonly platform: PlatformKey | undefined = platformKey(process.platform, process.arch);
   private readonly installing = new Set<string>();
 
-  constructor(readonly storageDir: string, snapshotFile: string, state: vscode.Memento, private readonly log: Logger) {
+  constructor(readonly storageDir: string, snapshotFile: string, state: vscode.Memento, private readonly log: Logger, private readonly running: RunningAgents = noneRunning) {
     this.source = new RegistrySource(storageDir, snapshotFile, log);
     this.records = new InstallRecords(state);
   }
@@ -72,8 +94,8 @@ export class AgentRegistry {
   /** The picker's content for a loaded registry. */
   pickerContent(loaded: LoadedRegistry, heading = vscode.l10n.t('Add an agent from the ACP registry')): { title: string; items: AgentPickItem[] } {
     return {
-      title: registryTitle(loaded, heading),
-      items: buildAgentItems(loaded, this.records.all(), isConfigured, this.platform, a => this.source.iconOf(a)),
+      title: registryTitle(loaded, heading, this.now()),
+      items: buildAgentItems(loaded, this.records.all(), isConfigured, this.platform, a => this.source.iconOf(a), allowsUnverified()),
     };
   }
 
@@ -127,10 +149,17 @@ export class AgentRegistry {
     const record = records[id];
     if (!record) return this.fail(vscode.l10n.t('"{0}" was not installed from the agent registry.', id));
     const dir = this.agentDir(id);
-    const detail = fs.existsSync(dir)
-      ? vscode.l10n.t('Its files ({0}) and its entry "{1}" in switchboard.agents are deleted.', dir, record.name)
-      : vscode.l10n.t('Its entry "{0}" in switchboard.agents is deleted.', record.name);
-    if (!await this.ui.confirm(vscode.l10n.t('Remove {0} {1}?', record.name, record.version), detail, vscode.l10n.t('Remove'))) return undefined;
+    const running = this.runningOf(id, record.name);
+    const detail = [
+      running.length ? vscode.l10n.t('{0} is running: it is stopped first.', running.map(r => r.name).join(', ')) : undefined,
+      fs.existsSync(dir)
+        ? vscode.l10n.t('Its files ({0}) and its entry "{1}" in switchboard.agents are deleted.', dir, record.name)
+        : vscode.l10n.t('Its entry "{0}" in switchboard.agents is deleted.', record.name),
+    ].filter(Boolean).join(' ');
+    const action = running.length ? vscode.l10n.t('Stop and Remove') : vscode.l10n.t('Remove');
+    if (!await this.ui.confirm(vscode.l10n.t('Remove {0} {1}?', record.name, record.version), detail, action)) return undefined;
+    const stillRunning = await this.stopAll(running, dir);
+    if (stillRunning) return this.fail(stillRunning);
     try {
       await fs.promises.rm(dir, { recursive: true, force: true });
     } catch (e) {
@@ -140,6 +169,36 @@ export class AgentRegistry {
     await this.records.set(id, undefined);
     this.log.info(`Agent registry: removed ${id} ${record.version} ("${record.name}")`);
     return { ok: true, id, name: record.name, version: record.version };
+  }
+
+  /** The running agents that run from this registry agent's files, or under its name in switchboard.agents. */
+  private runningOf(id: string, name: string | undefined): RunningAgent[] {
+    const dir = this.agentDir(id);
+    return this.running.list().filter(r => runsFrom(dir, r.command) || (name !== undefined && r.name === name));
+  }
+
+  /**
+   * Stops these agents and checks that nothing runs from `dir` any more; the reason when something
+   * still does (then nothing may be deleted).
+   */
+  private async stopAll(agents: readonly RunningAgent[], dir: string): Promise<string | undefined> {
+    for (const a of agents) {
+      this.log.info(`Agent registry: stopping ${a.name} (${a.command}) before its files change`);
+      await this.running.stop(a);
+    }
+    return await this.runningFromMessage(dir);
+  }
+
+  /**
+   * Why `dir` must not be deleted now: an agent of this window runs from it, or another process
+   * does (another window's agent, which this window cannot stop).
+   */
+  private async runningFromMessage(dir: string): Promise<string | undefined> {
+    const left = this.running.list().filter(r => runsFrom(dir, r.command)).map(r => r.name);
+    if (!left.length) {
+      for (const p of await processesRunningFrom(dir)) left.push(vscode.l10n.t('process {0} ({1})', p.pid, p.command.length > 120 ? `${p.command.slice(0, 120)}…` : p.command));
+    }
+    return left.length ? vscode.l10n.t('{0} is running from {1}: nothing was deleted. Stop it first.', left.join(', '), dir) : undefined;
   }
 
   private fail(error: string): RegistryResult {
@@ -171,13 +230,31 @@ export class AgentRegistry {
         vscode.l10n.t('Replace it with {0} {1} from the registry?', agent.name, agent.version), vscode.l10n.t('Replace'));
       if (!replace) return undefined;
     }
+    if (isUnverified(choice)) {
+      if (!allowsUnverified()) {
+        return this.fail(vscode.l10n.t('{0} {1} was not installed: the registry publishes no checksum for its download, so it cannot be verified. To install it anyway, turn on {2} in your user settings.',
+          agent.name, agent.version, `switchboard.${ALLOW_UNVERIFIED_SETTING}`));
+      }
+      this.log.warn(`Agent registry: ${agent.id} ${agent.version} has no published checksum; installing it unverified (switchboard.${ALLOW_UNVERIFIED_SETTING} is on)`);
+    }
+    // An agent running from the files this replaces (or under this name) is stopped first, if the user agrees.
+    const running = previous ? this.runningOf(agent.id, previous.name) : [];
+    if (running.length) {
+      const reinstall = state.state === 'installed';
+      const fromFiles = running.some(r => runsFrom(this.agentDir(agent.id), r.command));
+      const detail = reinstall
+        ? vscode.l10n.t('It is stopped before it is installed again.')
+        : fromFiles
+          ? vscode.l10n.t('It is stopped before it is updated to {0}: the files it runs from are replaced.', agent.version)
+          : vscode.l10n.t('It is stopped before it is updated to {0}.', agent.version);
+      const go = await this.ui.confirm(vscode.l10n.t('{0} is running.', running.map(r => r.name).join(', ')), detail,
+        reinstall ? vscode.l10n.t('Stop and Reinstall') : vscode.l10n.t('Stop and Update'));
+      if (!go) return undefined;
+      const still = await this.stopAll(running, this.agentDir(agent.id));
+      if (still) return this.fail(still);
+    }
     let installed: { entry: AgentEntry; dir?: string } | undefined;
     if (choice.kind === 'binary') {
-      if (!choice.target.sha256) {
-        const go = await this.ui.confirm(vscode.l10n.t('The registry publishes no checksum for {0} {1}.', agent.name, agent.version),
-          vscode.l10n.t('The download from {0} cannot be checked. Install it anyway?', new URL(choice.target.archive).host), vscode.l10n.t('Install'));
-        if (!go) return undefined;
-      }
       try {
         installed = await this.installBinary(agent, choice.target, archiveKindOf(choice.target.archive) as ArchiveKind, allowsHttp(loaded.url));
       } catch (e) {
@@ -192,7 +269,9 @@ export class AgentRegistry {
     await this.records.set(agent.id, record);
     // The previous version's files, once the settings point at the new ones.
     if (previous?.dir && previous.dir !== installed.dir && isInside(this.agentDir(agent.id), previous.dir)) {
-      await fs.promises.rm(previous.dir, { recursive: true, force: true }).catch(e => this.log.warn(`Agent registry: could not delete ${previous.dir}: ${e.message}`));
+      const running = await this.runningFromMessage(previous.dir);
+      if (running) this.log.warn(`Agent registry: kept ${previous.dir}: ${running}`);
+      else await fs.promises.rm(previous.dir, { recursive: true, force: true }).catch(e => this.log.warn(`Agent registry: could not delete ${previous.dir}: ${e.message}`));
     }
     this.log.info(`Agent registry: installed ${agent.id} ${agent.version} (${choice.kind}) as "${name}": ${[installed.entry.command, ...installed.entry.args].join(' ')}`);
     const start = vscode.l10n.t('Start {0}', name);
@@ -243,6 +322,8 @@ export class AgentRegistry {
       });
       await this.checkProgram(root, target.cmd);
       const dir = path.join(agentDir, agent.version);
+      const running = await this.runningFromMessage(dir);
+      if (running) throw new Error(running);
       await fs.promises.rm(dir, { recursive: true, force: true });
       await fs.promises.rename(root, dir);
       return { entry: binaryEntry(target, dir), dir };
@@ -273,3 +354,14 @@ export class AgentRegistry {
 }
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+
+/** True when `command` is a file inside `dir` (symbolic links resolved when they can be). */
+function runsFrom(dir: string, command: string): boolean {
+  if (!path.isAbsolute(command)) return false;
+  if (isInside(dir, command)) return true;
+  try {
+    return isInside(fs.realpathSync(dir), fs.realpathSync(command));
+  } catch {
+    return false;
+  }
+}

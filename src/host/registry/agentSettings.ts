@@ -7,6 +7,15 @@ import { InstallRecord, parseRecords } from '../../common/registry/installed';
 import { readDefaultAgentName, SECTION, Settings } from '../config';
 
 const RECORDS_KEY = 'switchboard.registry.installed';
+export const ALLOW_UNVERIFIED_SETTING = 'registry.allowUnverified';
+
+/**
+ * `switchboard.registry.allowUnverified` from the user's own settings (never a workspace's): a
+ * binary agent whose download has no published checksum is installed only when it is on.
+ */
+export function allowsUnverified(): boolean {
+  return vscode.workspace.getConfiguration(SECTION).inspect<unknown>(ALLOW_UNVERIFIED_SETTING)?.globalValue === true;
+}
 
 /** The user's own `switchboard.agents` object (never a workspace's). */
 export function userAgents(): Record<string, unknown> {

@@ -2,7 +2,7 @@
 // installed / update available / not available here), its title saying how old an offline copy
 // is, and the dialogs. The dialogs sit behind RegistryUi so tests can answer them.
 import * as vscode from 'vscode';
-import { Choice, isChoice, pickDistribution, Unavailable } from '../../common/registry/distribution';
+import { Choice, isChoice, isUnverified, pickDistribution, Unavailable } from '../../common/registry/distribution';
 import { InstallRecord, InstallState, installState, relativeAge } from '../../common/registry/installed';
 import type { PlatformKey, RegistryAgent } from '../../common/registry/schema';
 import type { LoadedRegistry } from './registrySource';
@@ -70,18 +70,37 @@ export function buildAgentItems(
   configured: (name: string) => boolean,
   platform: PlatformKey | undefined,
   iconOf: (agent: RegistryAgent) => AgentPickItem['iconPath'] | undefined,
+  allowUnverified = false,
 ): AgentPickItem[] {
   return loaded.registry.agents.map(agent => {
     const state = installState(agent.version, records[agent.id], configured);
     const choice = pickDistribution(agent, platform);
+    const unverified = isUnverified(choice) ? unverifiedText(state, allowUnverified) : undefined;
     return {
       label: agent.name,
-      description: [agent.version, stateText(state, choice, platform)].filter(Boolean).join(' · '),
-      detail: agent.description,
+      description: [agent.version, unverified?.blocked ? undefined : stateText(state, choice, platform), unverified?.short].filter(Boolean).join(' · '),
+      detail: unverified ? [agent.description, unverified.why].filter(Boolean).join(' — ') : agent.description,
       iconPath: iconOf(agent) ?? new vscode.ThemeIcon('hubot'),
       agent, state, choice,
     };
   });
+}
+
+/** A binary without a published checksum: installable only when the user allows it (user settings). */
+function unverifiedText(state: InstallState, allowed: boolean): { short: string; why: string; blocked: boolean } {
+  if (!allowed && state.state !== 'installed') {
+    return {
+      // "download" would promise what is refused: the reason takes its place.
+      blocked: state.state === 'available',
+      short: vscode.l10n.t('not installable: no checksum published'),
+      why: vscode.l10n.t('The registry publishes no SHA-256 checksum for this download: it cannot be verified. Turn on {0} to install it anyway.', 'switchboard.registry.allowUnverified'),
+    };
+  }
+  return {
+    blocked: false,
+    short: vscode.l10n.t('unverified: no checksum published'),
+    why: vscode.l10n.t('The registry publishes no SHA-256 checksum for this download: it is not verified.'),
+  };
 }
 
 function stateText(state: InstallState, choice: Choice | Unavailable, platform: PlatformKey | undefined): string {

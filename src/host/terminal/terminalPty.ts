@@ -45,6 +45,8 @@ export class TerminalPty implements vscode.Pseudoterminal {
   private line = '';
   /** What was written after open, last 16 KB: lets tests see what the user sees. */
   private screenTail = '';
+  /** Output bytes written to the terminal, bytes announced as skipped, and skip markers written. */
+  private readonly counts = { shown: 0, skipped: 0, markers: 0 };
   private exitLine = '';
   /** Header and echo written before open(), replayed then (the output itself waits in the queue). */
   private readonly pendingEarly: string[] = [];
@@ -70,6 +72,11 @@ export class TerminalPty implements vscode.Pseudoterminal {
   /** The last characters written to the terminal (escape sequences included). */
   get screen(): string {
     return this.screenTail;
+  }
+
+  /** How the command's output reached the terminal: every byte is either shown or counted in a skip marker. */
+  get mirrored(): { readonly shown: number; readonly skipped: number; readonly markers: number } {
+    return { ...this.counts };
   }
 
 
@@ -139,7 +146,10 @@ export class TerminalPty implements vscode.Pseudoterminal {
     if (!batch) { this.flooding = false; return; }
     this.flooding = batch.skipped > 0;
     let text = '';
+    this.counts.shown += batch.data.length;
+    this.counts.skipped += batch.skipped;
     if (batch.skipped > 0) {
+      this.counts.markers++;
       this.decoder = new StringDecoder('utf8');
       this.crlf.reset();
       text += `${RESET}${this.atLineStart ? '' : '\r\n'}${DIM}[${vscode.l10n.t('… {0} of output not shown …', formatBytes(batch.skipped))}]${RESET}\r\n`;

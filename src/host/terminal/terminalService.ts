@@ -245,6 +245,11 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     return this.entries.get(terminalId)?.pty.screen;
   }
 
+  /** How much of the command's output the integrated terminal showed and how much it announced as skipped. */
+  mirrorOf(terminalId: string): TerminalPty['mirrored'] | undefined {
+    return this.entries.get(terminalId)?.pty.mirrored;
+  }
+
   /** Process id of the command (tests prove cleanup with it). */
   pidOf(terminalId: string): number | undefined {
     return this.entries.get(terminalId)?.proc?.pid;
