@@ -137,8 +137,6 @@ export class ChatController extends Disposable {
   }
 
   get status(): ChatStatus { return this.statusValue; }
-  /** The agent running now, if any. */
-  get runningAgent(): string | undefined { return this.runtime?.isRunning ? this.runtime.spec.name : undefined; }
   /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
   hasSignInKeys(agentName: string): Promise<boolean> { return this.signIn.hasKeys(agentName); }
   get active(): ChatSession { return this.tabs.get(this.activeId)!; }

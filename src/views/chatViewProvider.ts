@@ -60,7 +60,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       this.post({ type: 'status', status, abilities: chat.abilities });
       this.postQueue();
       // The welcome marks the running agent.
-      if (status.status !== 'starting' && this.welcomeRunning !== chat.runningAgent) this.postWelcome();
+      if (status.status !== 'starting' && this.welcomeRunning !== chat.runningAgent?.name) this.postWelcome();
     }));
     this.register(onWelcomeInputs(() => this.postWelcome()));
     this.register(chat.onTabs(() => { this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab }); this.postQueue(); }));
@@ -152,7 +152,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** The welcome of an empty chat, looked up anew (installed agents, sign-ins, the workspace). */
   private postWelcome(only?: Surface): void {
     const generation = ++this.welcomeGeneration;
-    this.welcomeRunning = this.chat.runningAgent;
+    this.welcomeRunning = this.chat.runningAgent?.name;
     void readWelcome({ running: this.welcomeRunning, storedKeys: name => this.chat.hasSignInKeys(name) }).then(welcome => {
       if (generation !== this.welcomeGeneration) return;
       const message: HostMessage = { type: 'welcome', welcome };
