@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openChat, reopenChat } from './support.mjs';
 
-export const timeout = 420;
+export const timeout = 600;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-honest-'));
 const bin = path.join(tmp, 'bin');
@@ -44,8 +44,9 @@ export const settings = ({ repoRoot, node24 }) => {
       // Dies at start with an error and its stack trace on stderr, as a Node.js agent does.
       'Broken': { command: node24, args: ['-e', "throw new Error('The API key is not set')"] },
     },
-    // Older code cannot cancel a start: it then gives up after this long and the test goes on.
-    'switchboard.initializeTimeoutSeconds': 25,
+    // Older code cannot cancel a start: it then gives up after this long and the test goes on
+    // (long enough for a loaded machine to show the start's status and click Cancel in time).
+    'switchboard.initializeTimeoutSeconds': 90,
   };
 };
 
@@ -108,7 +109,7 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await picker.waitFor({ timeout: 20_000 });
   await pick('Fake npx agent');
-  await check('the first start through npx says it downloads the package', () => waitForText(status2, /Downloading @example\/fake-acp-agent \(first start\)/, 15_000));
+  await check('the first start through npx says it downloads the package', () => waitForText(status2, /Downloading @example\/fake-acp-agent \(first start(, \d+ s)?\)…/, 30_000));
   await page.screenshot({ path: path.join(shotsDir, 'honest-downloading.png') });
   await check('Cancel ends the start and its process, and gives the prompt back', async () => {
     const cancel = view.getByRole('button', { name: /^Cancel/ });
@@ -121,7 +122,7 @@ export default async function ({ page, log, shotsDir }) {
 
   // A start that takes longer than a few seconds says what it waits for.
   await chooseAgent(page, view, 'Slow starter', pick);
-  await check('a slow start says what it waits for, with the seconds', () => waitForText(status2, /Waiting for Slow starter to answer initialize \(\d+ s\)/, 15_000));
+  await check('a slow start says what it waits for, with the seconds', () => waitForText(status2, /Waiting for Slow starter to answer initialize \(\d+ s\)/, 30_000));
   await page.screenshot({ path: path.join(shotsDir, 'honest-waiting-initialize.png') });
   await view.getByRole('button', { name: /^Cancel/ }).click({ timeout: 5_000 }).catch(() => {});
   await settle(view, status2);
@@ -159,7 +160,7 @@ async function chooseAgent(page, view, name, pick) {
 
 /** Waits until no start is under way (older code: until the initialize timeout gave up). */
 async function settle(view, status) {
-  await waitFor(async () => !/Downloading|Starting|Waiting for/.test(await status.innerText()), 40_000, 'the start ended');
+  await waitFor(async () => !/Downloading|Starting|Waiting for/.test(await status.innerText()), 100_000, 'the start ended');
 }
 
 function alive(file) {
