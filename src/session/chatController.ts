@@ -660,21 +660,23 @@ export class ChatController extends Disposable {
   private reportStartFailure(spec: AgentSpec, err: unknown): void {
     const stderr = startStderr(err);
     if (stderr) this.log.error(`${spec.name} printed on stderr before it failed to start:\n${stderr}`);
+    const short = vscode.l10n.t({ message: '{0} could not start', args: [spec.name], comment: 'The status line after a failed start; the conversation says why' });
     if (err instanceof AgentSpawnError) {
       // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
-      this.fail(describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog']);
+      this.fail(describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog'], short);
       return;
     }
     const words = stderr ? startFailureWords(stderr) : undefined;
     this.fail(words
       ? vscode.l10n.t({ message: 'Could not start {0}: {1}. It said: “{2}”', args: [spec.name, describe(err).replace(/[.\s]+$/, ''), words], comment: '{1} is why, {2} the error line the agent printed' })
-      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog']);
+      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog'], short);
   }
 
-  private fail(message: string, details: string | undefined, actions: readonly ItemAction[]): void {
+  /** `status`: what the status line says instead of the whole message (shown once, in the conversation). */
+  private fail(message: string, details: string | undefined, actions: readonly ItemAction[], status = message): void {
     this.log.error(details ? `${message}\n${details}` : message);
     this.active.addError(message, details, actions);
-    this.setStatus('error', message);
+    this.setStatus('error', status);
   }
 
   private setStatus(status: ChatStatus['status'], detail: string, agentName = this.runtime?.spec.name ?? this.statusValue.agentName): void {

@@ -138,6 +138,7 @@ export default async function ({ page, log, shotsDir }) {
     const text = await errors.first().innerText();
     assert.match(text, /The API key is not set/, 'the agent\'s own words');
     assert.doesNotMatch(text, /^\s+at /m, 'no stack frame');
+    assert.doesNotMatch(await status2.innerText(), /API key/, 'the status line does not repeat it');
   });
   await check('no notification repeats the failed start', async () => {
     await page.locator('[id="status.notifications"]').click();
