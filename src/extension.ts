@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
-import { agentPickerUi, pickAgent } from './host/agentPicker';
+import { agentPickerUi } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
 import { configureCommonL10n } from './host/l10n';
@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const diffs = new ToolDiffs(files.content);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState));
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);
@@ -109,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.openChat', () => view.reveal());
   command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
-    const spec = await pickAgent({ useDefault: false });
+    const spec = await chat.pickAgent(false);
     if (spec) { await view.reveal(); await chat.start(spec); }
   });
   command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });

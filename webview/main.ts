@@ -20,6 +20,7 @@ import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
 import { initQueue, renderQueue } from './queue';
+import { Welcome } from './welcome';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -43,6 +44,15 @@ const modeNoteEl = $<HTMLElement>('mode-note');
 const usageEl = $<HTMLElement>('usage');
 const completionsEl = $<HTMLUListElement>('completions');
 const attachmentsEl = $<HTMLElement>('attachments');
+const welcome = new Welcome($<HTMLElement>('welcome'), {
+  send,
+  fillPrompt: text => { promptEl.value = text; saveDraft(); promptEl.focus(); },
+});
+/** An empty conversation shows the welcome, and its empty transcript is no Tab stop. */
+function showWelcome(empty: boolean): void {
+  welcome.setEmpty(empty);
+  transcriptEl.tabIndex = empty ? -1 : 0;
+}
 
 // ---- state ------------------------------------------------------------------------------------
 
@@ -72,6 +82,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       roots = msg.roots ?? [];
       activeTab = msg.activeTab;
       transcript.reset(msg.archived ?? [], msg.items);
+      showWelcome(!msg.items.length && !msg.archived?.length);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
       if (msg.items.at(-1)?.kind === 'agent' && msg.tabs.find(t => t.id === msg.activeTab)?.state === 'busy') speaking = msg.items.at(-1)!.id;
       setTabs(msg.tabs, msg.activeTab);
@@ -82,7 +93,13 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       document.body.dataset.ready = 'true';
       break;
     case 'transcript/ops':
-      if (msg.tab === activeTab) transcript.push(msg.ops);
+      if (msg.tab === activeTab) {
+        transcript.push(msg.ops);
+        if (msg.ops.some(o => o.op === 'add')) showWelcome(false);
+      }
+      break;
+    case 'welcome':
+      welcome.set(msg.welcome);
       break;
     case 'turn/items':
       if (msg.tab === activeTab) transcript.loaded(msg.turnId, msg.items);
@@ -656,13 +673,18 @@ function renderStatus(): void {
   // A conversation stays with its agent: when another agent runs, the line says whose this one is.
   const tabAgent = tabs.find(t => t.id === activeTab)?.agentName;
   const otherAgent = !opening && status.status === 'ready' && tabAgent && status.agentName && tabAgent !== status.agentName;
-  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : l10n.t('Starting the agent…'))
+  // While the picker is open nothing starts yet: the host's detail says it waits for the choice.
+  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : status.detail || l10n.t('Starting the agent…'))
     : otherAgent ? l10n.t({ message: 'This conversation is with {0} (not running; {1} is running)', args: [tabAgent, status.agentName!], comment: ['The status line of a conversation whose agent is not the one running: {0} its agent, {1} the running agent'] })
     : status.detail || (status.agentName ? l10n.t({ message: '{0} · {1}', args: [status.agentName, AGENT_STATUS_LABELS[status.status]], comment: ['The status line: {0} is the agent\'s name, {1} its status (running, stopped…)'] }) : l10n.t('No agent running'));
   statusEl.className = `status-${opening ? 'starting' : status.status}`;
   // The status line is a live region: only a change is read out.
   if (statusEl.textContent !== text) statusEl.textContent = text;
   setBusy(status.status === 'starting' || state === 'starting' || state === 'busy' || state === 'waiting');
+  // While the agent itself starts (a first download can take minutes), Stop cancels the start.
+  const starting = status.status === 'starting';
+  stopEl.textContent = starting ? l10n.t('Cancel') : l10n.t('Stop');
+  stopEl.title = starting ? l10n.t('Cancel the start of the agent (Esc)') : l10n.t("Stop the agent's turn (Esc)");
 }
 
 function setMeta(m: SessionMeta | undefined): void {

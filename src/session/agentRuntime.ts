@@ -49,8 +49,14 @@ export class AgentRuntime {
   static async start(
     spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger, secretEnv?: Readonly<Record<string, string>>,
     ownQuestions?: AgentQuestions,
+    signal?: AbortSignal,
   ): Promise<AgentRuntime> {
+    signal?.throwIfAborted();
     const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
+    // Cancelled while it starts (a first download through npx): the process ends, initialize fails.
+    const cancel = () => void proc.stop();
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
     // Whatever is logged about this agent (its stderr, the JSON-RPC trace) never shows its keys.
     log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;
@@ -101,8 +107,11 @@ export class AgentRuntime {
       // A script whose interpreter is missing (`#!/usr/bin/env node` without Node.js) exits at once
       // and says so on stderr: that is a program not found, named like one (host/startFailure.ts).
       await proc.stderrRead();
-      const missing = missingProgramInStderr(proc.stderrTail.text());
-      throw missing ? new AgentSpawnError(missing, true, err as Error) : err;
+      const stderr = proc.stderrTail.text();
+      const missing = missingProgramInStderr(stderr);
+      throw withStderr(missing ? new AgentSpawnError(missing, true, err as Error) : err, stderr);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
     }
     return runtime;
   }
@@ -170,4 +179,17 @@ export class AgentRuntime {
   private route(sessionId: string): SessionSink | undefined {
     return this.sinks.get(sessionId);
   }
+}
+
+const STDERR = Symbol('stderr');
+
+/** The error of a failed start, carrying what the agent printed on stderr before it (for the log). */
+function withStderr(err: unknown, stderr: string): unknown {
+  if (stderr && typeof err === 'object' && err !== null) Object.defineProperty(err, STDERR, { value: stderr });
+  return err;
+}
+
+/** What the agent printed on stderr before its start failed (see withStderr), if anything. */
+export function startStderr(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? (err as { [STDERR]?: string })[STDERR] : undefined;
 }

@@ -177,6 +177,7 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
     userSettings: ({ workspace }) => resolveExport(mod.settings, { workspace, repoRoot, node24 }),
     workspaceFiles: resolveExport(mod.workspaceFiles, { repoRoot, node24 }),
     ...workbench,
+    workspaceTrust: !!mod.workspaceTrust,
   });
   try {
     await Promise.race([waitForWorkbench(wb.page), wb.failed]);
