@@ -2,6 +2,7 @@
 //   dist/extension.js       the extension (node, CJS, `vscode` external), what activation loads
 //   dist/acp-sdk.js         the ESM-only ACP SDK + zod as CJS, required on first use (src/common/acpSdk.ts)
 //   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
+//   dist/iconv-lite.js      iconv-lite, required on the first file that is not UTF-8 (src/common/fs/encoding.ts)
 //   dist/registry.js        Add / Update / Remove Agent (src/host/registry), required on the first of those commands
 //   dist/tar.js, yauzl.js   tar and yauzl, required when an agent archive is unpacked (src/host/registry/extract.ts)
 //   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css
@@ -47,6 +48,8 @@ const sdkAsSibling = {
     });
     // ajv (elicitation answers) is required on the first answer only: its own file too.
     build.onResolve({ filter: /^ajv$/ }, () => ({ path: './ajv.js', external: true }));
+    // iconv-lite (its code tables) loads on the first file that is not UTF-8 (src/common/fs/encoding.ts).
+    build.onResolve({ filter: /^iconv-lite$/ }, () => ({ path: './iconv-lite.js', external: true }));
     // tar and yauzl (registry agent archives) load when an archive is unpacked.
     build.onResolve({ filter: /^(tar|yauzl)$/ }, args => ({ path: `./${args.path}.js`, external: true }));
     // The registry commands load on first use (extension.ts requires them in a function).
@@ -61,7 +64,7 @@ const heavyGuard = {
     build.onEnd(result => {
       if (!result.metafile) return undefined;
       const inputs = Object.keys(result.metafile.outputs['dist/extension.js']?.inputs ?? {});
-      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv|tar|yauzl|minipass|minizlib)\/|src\/host\/registry\//.test(f));
+      const heavy = inputs.filter(f => /node_modules\/(zod|@agentclientprotocol|ajv|tar|yauzl|minipass|minizlib|iconv-lite|safer-buffer)\/|src\/host\/registry\//.test(f));
       // esbuild 0.28 fails the build on errors an onEnd callback returns (pushing them into `result` does not).
       if (heavy.length) {
         return { errors: [{ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` }] };
@@ -110,7 +113,7 @@ const webviewGuard = {
 const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
-  { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl' }, outdir: 'dist' },
+  { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
   { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [markdownExternal, webviewGuard] },
   { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
 ];

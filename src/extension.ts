@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
-import { agentPickerUi, pickAgent } from './host/agentPicker';
+import { agentPickerUi } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
 import { configureCommonL10n } from './host/l10n';
@@ -18,6 +18,7 @@ import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTermi
 import { TerminalService } from './host/terminal/terminalService';
 import { ToolDiffs } from './host/toolDiffs';
 import { openWalkthrough } from './host/walkthrough';
+import { ModeChoices } from './session/modeChoices';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
@@ -84,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const diffs = new ToolDiffs(files.content);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
-  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn);
+  const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log);
@@ -93,8 +94,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(guard('review', ({ tab, update }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
     })),
-    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after)),
-    files.onDidRead(r => tracker.rememberRead(r.path, r.text)));
+    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after, w.form, w.beforeBytes)),
+    files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
   // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
   const agentTerminals = new AgentTerminals(log);
@@ -112,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.openChat', () => view.reveal());
   command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
-    const spec = await pickAgent({ useDefault: false });
+    const spec = await chat.pickAgent(false);
     if (spec) { await view.reveal(); await chat.start(spec); }
   });
   command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });

@@ -10,8 +10,9 @@ import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolConte
 import { matchCommands } from '../src/common/sessionMeta';
 import { escapeBidi, fileLabel } from '../src/common/bidi';
 import { sgrSpans } from '../src/common/terminal/sgr';
-import { isAllow, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
+import { isAllow, isPrimaryOption, isReject, kindLabel as kindText, orderOptions } from '../src/common/permissionOptions';
 import { relativizePaths } from '../src/common/relativePaths';
+import { currentMode, modeBehaviour, modeControl, type ModeControl, writesWithoutAsking } from '../src/common/agentModes';
 import { announce, keepFocus } from './a11y';
 import { loadMarkdown, type MarkdownModule, onMarkdownLoaded, setMarkdown, withMarkdown } from './lazyMarkdown';
 import { StreamedMarkdown } from './streamedMarkdown';
@@ -19,6 +20,7 @@ import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
 import { initQueue, renderQueue } from './queue';
+import { Welcome } from './welcome';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -38,9 +40,19 @@ const stopEl = $<HTMLButtonElement>('stop');
 const agentEl = $<HTMLButtonElement>('agent');
 const modeEl = $<HTMLSelectElement>('mode');
 const configEl = $<HTMLElement>('config');
+const modeNoteEl = $<HTMLElement>('mode-note');
 const usageEl = $<HTMLElement>('usage');
 const completionsEl = $<HTMLUListElement>('completions');
 const attachmentsEl = $<HTMLElement>('attachments');
+const welcome = new Welcome($<HTMLElement>('welcome'), {
+  send,
+  fillPrompt: text => { promptEl.value = text; saveDraft(); promptEl.focus(); },
+});
+/** An empty conversation shows the welcome, and its empty transcript is no Tab stop. */
+function showWelcome(empty: boolean): void {
+  welcome.setEmpty(empty);
+  transcriptEl.tabIndex = empty ? -1 : 0;
+}
 
 // ---- state ------------------------------------------------------------------------------------
 
@@ -70,6 +82,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       roots = msg.roots ?? [];
       activeTab = msg.activeTab;
       transcript.reset(msg.archived ?? [], msg.items);
+      showWelcome(!msg.items.length && !msg.archived?.length);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
       if (msg.items.at(-1)?.kind === 'agent' && msg.tabs.find(t => t.id === msg.activeTab)?.state === 'busy') speaking = msg.items.at(-1)!.id;
       setTabs(msg.tabs, msg.activeTab);
@@ -80,7 +93,13 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       document.body.dataset.ready = 'true';
       break;
     case 'transcript/ops':
-      if (msg.tab === activeTab) transcript.push(msg.ops);
+      if (msg.tab === activeTab) {
+        transcript.push(msg.ops);
+        if (msg.ops.some(o => o.op === 'add')) showWelcome(false);
+      }
+      break;
+    case 'welcome':
+      welcome.set(msg.welcome);
       break;
     case 'turn/items':
       if (msg.tab === activeTab) transcript.loaded(msg.turnId, msg.items);
@@ -447,7 +466,8 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const row = h('div', 'actions', { role: 'group', 'aria-label': l10n.t('Options') });
   options.forEach((o, i) => {
     const label = o.misleading ? l10n.t('{0} (named “{1}”)', kindText(o.kind), o.name) : o.name;
-    const style = isAllow(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : 'secondary';
+    // Only a one-time allow is the primary button; an allow for good is a secondary one.
+    const style = isPrimaryOption(o.kind) ? 'allow' : isReject(o.kind) ? 'secondary reject' : isAllow(o.kind) ? 'secondary allow-always' : 'secondary';
     // No option is pre-selected or focused: a stray Enter must never grant anything.
     row.append(button(`${i + 1}. ${label}`, style + (o.misleading ? ' misleading' : ''), () =>
       send({ type: 'permission/answer', tab: activeTab, itemId: item.id, optionId: o.optionId }), l10n.t({ message: '{0}. {1}: {2} (key {0})', args: [i + 1, label, kindText(o.kind)], comment: ['A permission button\'s name: {0} its number (the key that answers), {1} its label, {2} what it does (Allow once…)'] })));
@@ -545,7 +565,8 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: escapeBidi(f.path) });
       toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
         h('span', 'change-name', {}, f.kind === 'created' ? l10n.t('{0} (created)', name) : f.kind === 'deleted' ? l10n.t('{0} (deleted)', name) : name),
-        h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`));
+        // A binary file (or one not valid in its encoding) has no lines to count.
+        ...(f.binary ? [h('span', 'diff-state', {}, l10n.t('binary'))] : [h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`)]));
       const hunks = h('div', 'hunks');
       hunks.hidden = !open;
       toggle.addEventListener('click', () => {
@@ -652,13 +673,18 @@ function renderStatus(): void {
   // A conversation stays with its agent: when another agent runs, the line says whose this one is.
   const tabAgent = tabs.find(t => t.id === activeTab)?.agentName;
   const otherAgent = !opening && status.status === 'ready' && tabAgent && status.agentName && tabAgent !== status.agentName;
-  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : l10n.t('Starting the agent…'))
+  // While the picker is open nothing starts yet: the host's detail says it waits for the choice.
+  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : status.detail || l10n.t('Starting the agent…'))
     : otherAgent ? l10n.t({ message: 'This conversation is with {0} (not running; {1} is running)', args: [tabAgent, status.agentName!], comment: ['The status line of a conversation whose agent is not the one running: {0} its agent, {1} the running agent'] })
     : status.detail || (status.agentName ? l10n.t({ message: '{0} · {1}', args: [status.agentName, AGENT_STATUS_LABELS[status.status]], comment: ['The status line: {0} is the agent\'s name, {1} its status (running, stopped…)'] }) : l10n.t('No agent running'));
   statusEl.className = `status-${opening ? 'starting' : status.status}`;
   // The status line is a live region: only a change is read out.
   if (statusEl.textContent !== text) statusEl.textContent = text;
   setBusy(status.status === 'starting' || state === 'starting' || state === 'busy' || state === 'waiting');
+  // While the agent itself starts (a first download can take minutes), Stop cancels the start.
+  const starting = status.status === 'starting';
+  stopEl.textContent = starting ? l10n.t('Cancel') : l10n.t('Stop');
+  stopEl.title = starting ? l10n.t('Cancel the start of the agent (Esc)') : l10n.t("Stop the agent's turn (Esc)");
 }
 
 function setMeta(m: SessionMeta | undefined): void {
@@ -680,19 +706,13 @@ function setMeta(m: SessionMeta | undefined): void {
     details.append(list);
     planEl.replaceChildren(details);
   }
-  // Modes.
-  const modes = m?.modes;
-  modeEl.hidden = !modes || modes.availableModes.length === 0;
-  if (modes) {
-    modeEl.replaceChildren(...modes.availableModes.map(mode => {
-      const o = document.createElement('option');
-      o.value = mode.id; o.textContent = mode.name; o.title = mode.description ?? '';
-      o.selected = mode.id === modes.currentModeId;
-      return o;
-    }));
-  }
-  // Config options.
-  configEl.replaceChildren(...(m?.configOptions ?? []).map(buildConfigOption));
+  // Modes: one picker (a `mode` config option supersedes the legacy modes), and what holds in this mode.
+  const control = m ? modeControl(m) : undefined;
+  modeEl.hidden = !control;
+  if (control) renderModes(control);
+  renderModeNote(control);
+  // Config options (the mode option is in the mode picker).
+  configEl.replaceChildren(...(m?.configOptions ?? []).filter(o => !(control?.via === 'config' && o.id === control.configId)).map(buildConfigOption));
   // Context usage.
   const usage = m?.usage;
   usageEl.hidden = !usage;
@@ -705,7 +725,43 @@ function setMeta(m: SessionMeta | undefined): void {
   }
 }
 
-modeEl.addEventListener('change', () => send({ type: 'mode/set', modeId: modeEl.value }));
+function renderModes(control: ModeControl): void {
+  const modes = control.modes.some(x => x.id === control.current) ? control.modes : [...control.modes, currentMode(control)];
+  modeEl.replaceChildren(...modes.map(mode => {
+    const o = document.createElement('option');
+    o.value = mode.id;
+    // The modes that write without asking say so in the list itself.
+    o.textContent = writesWithoutAsking(mode)
+      ? l10n.t({ message: '{0} (writes without asking)', args: [mode.name], comment: ['A mode in the mode picker whose edits are written with no permission request; {0} is its name'] })
+      : mode.name;
+    o.title = mode.description ?? '';
+    o.selected = mode.id === control.current;
+    return o;
+  }));
+}
+
+/** Above the prompt box while the conversation is in a mode that writes without asking: what holds, and the way back. */
+function renderModeNote(control: ModeControl | undefined): void {
+  const mode = control && currentMode(control);
+  if (!control || !mode || !writesWithoutAsking(mode)) { modeNoteEl.hidden = true; modeNoteEl.replaceChildren(); return; }
+  const asking = control.modes.find(x => modeBehaviour(x) === 'asks');
+  modeNoteEl.replaceChildren(
+    h('span', 'codicon codicon-warning', { 'aria-hidden': 'true' }),
+    h('span', '', {}, l10n.t({ message: '{0} writes without asking. Edits are written first, then listed for Keep / Undo.', args: [mode.name], comment: ['Shown above the prompt box; {0} is the agent\'s current mode. Keep and Undo are the buttons of the changed-files list.'] })),
+  );
+  if (asking) modeNoteEl.append(button(l10n.t({ message: 'Ask first ({0})', args: [asking.name], comment: ['Switches the agent to its mode that asks before each edit; {0} is that mode\'s name'] }), 'secondary', () => setModeTo(control, asking.id)));
+  modeNoteEl.hidden = false;
+}
+
+function setModeTo(control: ModeControl, modeId: string): void {
+  if (control.via === 'config' && control.configId !== undefined) send({ type: 'config/set', configId: control.configId, value: modeId });
+  else send({ type: 'mode/set', modeId });
+}
+
+modeEl.addEventListener('change', () => {
+  const control = meta ? modeControl(meta) : undefined;
+  if (control) setModeTo(control, modeEl.value);
+});
 
 function buildConfigOption(option: SessionConfigOption): HTMLElement {
   if (option.type === 'boolean') {

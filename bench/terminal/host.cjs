@@ -82,6 +82,8 @@ exports.run = async function run() {
   await config.update('defaultAgent', 'Bench', vscode.ConfigurationTarget.Global);
   const reveal = process.env.SB_BENCH_REVEAL !== '0';
   await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', reveal, vscode.ConfigurationTarget.Global);
+  // The bench measures the terminal, not the confirmation of a command nobody asked about.
+  await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global);
 
   const lastResult = () => {
     const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map(l => JSON.parse(l)).filter(e => e.event === 'result' && e.type === 'terminal');

@@ -7,6 +7,7 @@ import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
 import { STEERING_METHOD, steeringRequest, SteeringRequest } from '../common/steering';
 import { TurnBoundaries } from '../common/turnBoundary';
+import { PendingRequests } from '../common/pendingRequests';
 import type { Logger } from '../common/logger';
 import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
@@ -48,6 +49,8 @@ export class AgentConnection {
   private closing = false;
   /** Tells late updates by wire order (see TurnBoundaries). */
   private readonly boundaries = new TurnBoundaries();
+  /** The client's requests not answered yet, and the session each names (a question may be tied to one). */
+  private readonly pending = new PendingRequests();
   /**
    * Resolves with what went wrong when the connection ends while the agent process still runs and
    * nobody closed it: a message over the SDK's size limit, a stream error, or the agent closing its
@@ -89,7 +92,7 @@ export class AgentConnection {
     }
     const stray = new StrayLines();
     child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
-    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.refusals));
+    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.
     child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
@@ -109,6 +112,11 @@ export class AgentConnection {
 
   /** Messages refused or that a handler failed on, logged once per kind (see refusals.ts). */
   readonly refusals: Refusals;
+
+  /** The session of a request of ours the agent has not answered yet (see common/pendingRequests). */
+  sessionOfRequest(requestId: unknown): string | undefined {
+    return this.pending.sessionOf(requestId);
+  }
 
   get agent(): acp.ClientContext {
     return this.connection.agent;
@@ -243,7 +251,7 @@ export class AgentConnection {
  * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
  * through a small transform. Both cost a branch when trace is off.
  */
-function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, refusals: Refusals): acp.Stream {
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, pending: PendingRequests, refusals: Refusals): acp.Stream {
   let partial = '';
   stdout.on('data', (chunk: Buffer) => {
     if (!log.traceEnabled) { partial = ''; return; }
@@ -255,7 +263,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
     transform(message, controller) {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
       boundaries.outgoing(message as Parameters<TurnBoundaries['outgoing']>[0]);
-      refusals.sent(message);
+      pending.outgoing(message as Parameters<PendingRequests['outgoing']>[0]);
       controller.enqueue(message);
     },
   });
@@ -263,9 +271,11 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
   // Incoming messages in wire order, before the SDK dispatches them; an invalid session/update is refused here.
   const incoming = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
-      const screened = refusals.screen(message);
+      // Screened first: a response is passed on only while its request is pending.
+      const screened = refusals.screen(message, id => pending.isPending(id));
       if (!screened) return;
       boundaries.incoming(screened as Parameters<TurnBoundaries['incoming']>[0]);
+      pending.incoming(screened as Parameters<PendingRequests['incoming']>[0]);
       controller.enqueue(screened);
     },
   });

@@ -16,7 +16,8 @@ export interface FsHandlers {
 }
 
 export interface TerminalHandlers {
-  create(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
+  /** `beforeRun`: called once the request passed the service's own checks (its cwd), just before the command starts; throws to refuse. */
+  create(params: acp.CreateTerminalRequest, signal: AbortSignal, beforeRun?: () => Promise<void>): Promise<acp.CreateTerminalResponse>;
   output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;

@@ -66,13 +66,13 @@ export class Refusals {
    * An incoming message, in wire order, before the SDK dispatches it: a `session/update` the schema
    * refuses is logged (once per kind) and dropped (undefined); a valid one comes back parsed.
    */
-  screen<M>(message: M): M | undefined {
+  screen<M>(message: M, isPending: (id: unknown) => boolean): M | undefined {
     const schema = this.updateSchema;
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
     if (!m || typeof m !== 'object') return message;
     if (m.method === undefined && 'id' in m) {
       // A response: only to a request of ours still waiting (the SDK would print every other one).
-      if (this.waiting.delete(m.id as string | number)) return message;
+      if (isPending(m.id)) return message;
       this.refuse(vscode.l10n.t('a response to no request'), JSON.stringify(m.id)?.slice(0, 80) ?? 'undefined');
       return undefined;
     }
@@ -81,15 +81,6 @@ export class Refusals {
     if (parsed.success) return { ...message, params: parsed.data };
     this.refuse(kindOf('session/update', m.params), describeIssue(parsed.error));
     return undefined;
-  }
-
-  /** Ids of our requests still waiting for their response. */
-  private readonly waiting = new Set<string | number>();
-
-  /** A message we send: a request's id is remembered until its response arrives (see `screen`). */
-  sent(message: unknown): void {
-    const m = message as { method?: unknown; id?: unknown } | undefined;
-    if (m && typeof m === 'object' && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) this.waiting.add(m.id);
   }
 
   /** The spec with its parser wrapped: a refusal is logged; a refused notification reaches its handler as REFUSED. */

@@ -37,6 +37,14 @@ export function kindLabel(kind: string): string {
   }
 }
 
+/**
+ * Whether an option is drawn as the primary button: only a one-time allow. An option that grants
+ * for good (allow_always) is never as prominent.
+ */
+export function isPrimaryOption(kind: string): boolean {
+  return kind === 'allow_once';
+}
+
 /** Options in a fixed order by kind (allow once, always allow, reject once, always reject, others). */
 export function orderOptions<T extends OptionLike>(options: readonly T[]): T[] {
   const rank = (o: T) => { const i = ORDER.indexOf(o.kind); return i < 0 ? ORDER.length : i; };

@@ -6,6 +6,7 @@ import type { SessionMeta } from './sessionMeta';
 import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 import type { TurnSummary } from './turns';
+import type { WelcomeSituation } from './welcome';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
@@ -77,6 +78,26 @@ export interface QueueView {
 
 export type QueueAction = 'edit' | 'cancelEdit' | 'remove' | 'sendNow';
 
+/** An agent found on this computer, as the welcome of an empty chat lists it. */
+export interface WelcomeAgent {
+  readonly name: string;
+  /** Known to need an account, and no sign-in was found (common/welcome.ts). */
+  readonly needsSignIn: boolean;
+  /** The agent running now. */
+  readonly running: boolean;
+}
+
+/** The welcome of an empty chat (host/welcome.ts). */
+export interface WelcomeView {
+  readonly situation: WelcomeSituation;
+  /** The remote this window is connected to (agents are looked for and run there). */
+  readonly remote?: string;
+  readonly agents: readonly WelcomeAgent[];
+  readonly examples: readonly string[];
+}
+
+export type WelcomeAction = 'addAgent' | 'getStarted' | 'trust' | 'openFolder';
+
 export type HostMessage =
   | {
     readonly type: 'state/reset';
@@ -103,7 +124,8 @@ export type HostMessage =
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
   | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
   | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] }
-  | { readonly type: 'queue'; readonly tab: string; readonly queue: QueueView };
+  | { readonly type: 'queue'; readonly tab: string; readonly queue: QueueView }
+  | { readonly type: 'welcome'; readonly welcome: WelcomeView };
 
 /** An image pasted into the prompt box, as the browser read it. */
 export interface PastedImage {
@@ -138,10 +160,14 @@ export type ViewMessage =
   | { readonly type: 'write/action'; readonly action: WriteAction; readonly id: string }
   | { readonly type: 'change/action'; readonly action: ChangeAction; readonly turnId: string; readonly path?: string; readonly hunkId?: string }
   | { readonly type: 'queue/action'; readonly tab: string; readonly id: string; readonly action: QueueAction }
-  | { readonly type: 'queue/save'; readonly tab: string; readonly id: string; readonly text: string };
+  | { readonly type: 'queue/save'; readonly tab: string; readonly id: string; readonly text: string }
+  /** The welcome: start an agent found on this computer, by name. */
+  | { readonly type: 'welcome/start'; readonly name: string }
+  | { readonly type: 'welcome/action'; readonly action: WelcomeAction };
 
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
 const QUEUE_ACTIONS: readonly QueueAction[] = ['edit', 'cancelEdit', 'remove', 'sendNow'];
+const WELCOME_ACTIONS: readonly WelcomeAction[] = ['addAgent', 'getStarted', 'trust', 'openFolder'];
 const MAX_PROMPT_CHARS = 1_000_000;
 const MAX_IMAGE_BASE64 = 20_000_000;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -225,6 +251,10 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'queue/save':
       if (!str(m.tab) || !str(m.id) || !str(m.text, MAX_PROMPT_CHARS)) return undefined;
       return { type: 'queue/save', tab: m.tab, id: m.id, text: m.text };
+    case 'welcome/start':
+      return str(m.name, 500) ? { type: 'welcome/start', name: m.name } : undefined;
+    case 'welcome/action':
+      return WELCOME_ACTIONS.includes(m.action as WelcomeAction) ? { type: 'welcome/action', action: m.action as WelcomeAction } : undefined;
     default:
       return undefined;
   }

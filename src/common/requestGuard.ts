@@ -1,6 +1,8 @@
 // The checks every request of an agent passes before anything is served, pure so they are tested
 // fast: malformed input is refused at once (-32602), and the questions Switchboard asks on its own
 // (a request outside its turn, a command nobody asked permission for) are decided here.
+import { parse as parseShell } from 'shell-quote';
+import { needsShell } from './terminal/spawnPlan';
 
 /** What happens to an fs or terminal request that arrives while its session has no turn running. */
 export type OutsideTurnPolicy = 'ask' | 'allow' | 'deny';
@@ -33,25 +35,64 @@ export function commandProblem(command: string, args: readonly string[] | null |
   return undefined;
 }
 
-const normalize = (s: string) => s.replace(/[`'"]/g, '').replace(/\s+/g, ' ').trim();
+/**
+ * A command as it will run, for comparing what the user allowed with what the agent runs: an
+ * argument vector (a program and its exact arguments, quotes and escapes resolved), or, for a shell
+ * string that is more than one simple command, the string itself (`;`, `&&`, `||`, `|`, `&`,
+ * redirections, `$(…)`, backticks, variables, globs, a newline…): such a string matches only the very
+ * same string, never a simpler command.
+ */
+export type CommandKey = { readonly argv: readonly string[] } | { readonly shell: string };
+
+// What shell-quote leaves as plain words though a shell gives it meaning: backticks, line breaks
+// (a second command), a leading ~ and braces (expansions). Any of them, even quoted, keeps the string whole.
+const UNPARSED_SYNTAX = /[`\r\n{}]|(^|[\s=:])~/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
- * What a permission request asked to run: its title and its raw input's command, each normalized,
- * one per line (normalizing folds any newline inside them, so the lines are exactly these two).
+ * The key of a command line a shell runs (`sh -c`). `posix` false (Windows' cmd.exe, whose rules
+ * differ): every string is kept whole. Parsed with shell-quote; a string it cannot reduce to one
+ * simple command is its own key.
  */
-export function permissionCommandText(toolCall: { title?: string | null; rawInput?: unknown }): string {
-  const raw = toolCall.rawInput as { command?: unknown; cmd?: unknown } | null | undefined;
-  const command = raw && typeof raw === 'object' ? raw.command ?? raw.cmd : undefined;
-  const parts = [toolCall.title ?? '', Array.isArray(command) ? command.join(' ') : typeof command === 'string' ? command : ''];
-  return parts.map(normalize).join('\n');
+export function shellCommandKey(text: string, posix = true): CommandKey {
+  const whole = { shell: text.trim() };
+  if (!posix || whole.shell === '' || UNPARSED_SYNTAX.test(text)) return whole;
+  let tokens: ReturnType<typeof parseShell>;
+  // Variables become objects (never substituted): a variable is not a simple word.
+  try { tokens = parseShell(text, (name: string) => ({ op: `$${name}` }) as never); } catch { return whole; }
+  if (!tokens.length || !tokens.every((t): t is string => typeof t === 'string') || ASSIGNMENT.test(tokens[0])) return whole;
+  return { argv: tokens };
+}
+
+/** The key of a `terminal/create`: a string without args runs through a shell (see planTerminalSpawn), else the exact argv. */
+export function terminalCommandKey(command: string, args: readonly string[], posix = true): CommandKey {
+  return needsShell(command, args) ? shellCommandKey(command, posix) : { argv: [command, ...args] };
 }
 
 /**
- * True when one of the requests the user allowed this turn named exactly this command line (as its
- * command or its whole title). A part of an allowed line is not it: allowing `echo rm -rf x` or
- * `git push --dry-run` never permits `rm -rf x` or `git push`.
+ * What an allowed permission request permits to run: the command of its raw input (a string, parsed
+ * like a shell line, or an argv array), and its title when the title is a command line (a whole
+ * title, or one markdown code span as Claude's adapter writes it).
  */
-export function commandPermitted(allowed: readonly string[], command: string, args: readonly string[]): boolean {
-  const line = normalize([command, ...args].join(' '));
-  return line !== '' && allowed.some(text => text.split('\n').includes(line));
+export function permittedCommands(toolCall: { title?: string | null; rawInput?: unknown }, posix = true): CommandKey[] {
+  const raw = toolCall.rawInput as { command?: unknown; cmd?: unknown } | null | undefined;
+  const command = raw && typeof raw === 'object' ? raw.command ?? raw.cmd : undefined;
+  const keys: CommandKey[] = [];
+  if (Array.isArray(command) && command.length && command.every(a => typeof a === 'string')) keys.push({ argv: command });
+  else if (typeof command === 'string' && command.trim()) keys.push(shellCommandKey(command, posix));
+  const title = toolCall.title?.trim();
+  if (title) keys.push(shellCommandKey(/^`[^`]+`$/.test(title) ? title.slice(1, -1) : title, posix));
+  return keys;
+}
+
+const sameKey = (a: CommandKey, b: CommandKey): boolean =>
+  'argv' in a ? 'argv' in b && a.argv.length === b.argv.length && a.argv.every((x, i) => x === b.argv[i]) : 'shell' in b && a.shell === b.shell;
+
+/**
+ * True when one of the requests the user allowed this turn named exactly this command: the same
+ * argument vector, or for a compound shell string the same string. A part of an allowed line is not
+ * it: allowing `echo rm -rf x`, `echo "a b"` or `echo "x; y"` never permits `rm -rf x`, `echo a b` or `echo x; y`.
+ */
+export function commandPermitted(allowed: readonly CommandKey[], command: CommandKey): boolean {
+  return allowed.some(k => sameKey(k, command));
 }

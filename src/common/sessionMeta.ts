@@ -2,6 +2,7 @@
 // slash commands, context usage, the plan. Each ACP update replaces its part whole (as the spec
 // says for plans, config options and commands); `null` clears a field.
 import type { AvailableCommand, PlanEntry, SessionConfigOption, SessionMode, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import { TITLE_MAX_CHARS, truncateStrings } from './truncate';
 
 export interface SessionMeta {
   readonly title?: string;
@@ -20,15 +21,21 @@ export function metaFromResponse(
   response: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null } | null | undefined,
 ): SessionMeta {
   if (!response) return base;
-  return {
+  // Every text the agent sends here reaches the view whole: cut like titles (common/truncate).
+  return truncateStrings({
     ...base,
     modes: response.modes ? { currentModeId: response.modes.currentModeId, availableModes: response.modes.availableModes } : base.modes,
     configOptions: response.configOptions ?? base.configOptions,
-  };
+  }, TITLE_MAX_CHARS);
 }
 
-/** The new meta if `update` changes it, else undefined (the update is not about meta). */
+/** The new meta if `update` changes it, else undefined (the update is not about meta); its texts cut like titles. */
 export function applyMetaUpdate(meta: SessionMeta, update: SessionUpdate): SessionMeta | undefined {
+  const next = metaUpdate(meta, update);
+  return next && truncateStrings(next, TITLE_MAX_CHARS);
+}
+
+function metaUpdate(meta: SessionMeta, update: SessionUpdate): SessionMeta | undefined {
   switch (update.sessionUpdate) {
     case 'plan':
       return { ...meta, plan: update.entries };

@@ -11,6 +11,7 @@ import { CommandOutput, commandOutput } from './review/adapterShapes';
 import { diffMetaOf } from './review/snippet';
 import { commandOf, parseAgentTerminalMeta } from './terminal/agentMeta';
 import { MemoryBound, splitTurns, turnChars, turnsToArchive } from './turns';
+import { BLOCK_MAX_CHARS, TITLE_MAX_CHARS, truncateText } from './truncate';
 
 /** A message longer than this shows only its beginning in the chat; the full text opens in an editor. */
 export const MESSAGE_DISPLAY_MAX_CHARS = 100_000;
@@ -182,18 +183,18 @@ export class Transcript {
         return this.stream('thought', update.content, update.messageId, late);
       case 'tool_call':
         return this.upsertTool(update.toolCallId, {
-          title: escapeBidi(update.title), kind: update.kind ?? 'other', status: update.status ?? 'pending',
-          content: contentViews(update.content), locations: update.locations ?? [],
+          title: shownTitle(update.title), kind: update.kind ?? 'other', status: update.status ?? 'pending',
+          content: contentViews(update.content), locations: shownLocations(update.locations),
           rawInput: rawJson(update.rawInput), rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput),
           ...this.agentTerminalPatch(update),
         }, true, late);
       case 'tool_call_update': {
         const patch: Partial<Omit<ToolCallView, 'toolCallId'>> = { ...this.agentTerminalPatch(update) };
-        if (update.title != null) Object.assign(patch, { title: escapeBidi(update.title) });
+        if (update.title != null) Object.assign(patch, { title: shownTitle(update.title) });
         if (update.kind != null) Object.assign(patch, { kind: update.kind });
         if (update.status != null) Object.assign(patch, { status: update.status });
         if (update.content != null) Object.assign(patch, { content: contentViews(update.content) });
-        if (update.locations != null) Object.assign(patch, { locations: update.locations });
+        if (update.locations != null) Object.assign(patch, { locations: shownLocations(update.locations) });
         if (update.rawInput !== undefined) Object.assign(patch, { rawInput: rawJson(update.rawInput) });
         if (update.rawOutput !== undefined) Object.assign(patch, { rawOutput: rawJson(update.rawOutput), output: commandOutput(update.rawOutput) });
         // Output of a command the agent runs: the host keeps it; the card is unchanged.
@@ -242,8 +243,8 @@ export class Transcript {
     const next: AgentTerminalView = {
       key: this.toolItemId(update.toolCallId),
       terminalId: before?.terminalId ?? meta!.terminalId,
-      ...(command ? { command: escapeBidi(command) } : before?.command ? { command: before.command } : {}),
-      ...(meta?.cwd ? { cwd: escapeBidi(meta.cwd) } : before?.cwd ? { cwd: before.cwd } : {}),
+      ...(command ? { command: escapeBidi(truncateText(command, TITLE_MAX_CHARS)) } : before?.command ? { command: before.command } : {}),
+      ...(meta?.cwd ? { cwd: escapeBidi(truncateText(meta.cwd, TITLE_MAX_CHARS)) } : before?.cwd ? { cwd: before.cwd } : {}),
       ...(meta?.exit ? { exit: meta.exit } : before?.exit ? { exit: before.exit } : {}),
     };
     return before && JSON.stringify(before) === JSON.stringify(next) ? {} : { agentTerminal: next };
@@ -428,7 +429,7 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
   if (!content) return [];
   return content.flatMap((c, index): ToolContentView[] => {
     switch (c.type) {
-      case 'content': return [{ type: 'text', text: blockText(c.content) }];
+      case 'content': return [{ type: 'text', text: truncateText(blockText(c.content), BLOCK_MAX_CHARS, '\n') }];
       case 'diff': {
         const unlocated = diffMetaOf(c)?.unlocated;
         return [{ type: 'diff', path: c.path, isNew: c.oldText == null, preview: compactDiff(c.oldText ?? '', c.newText, { lineNumbers: !unlocated }), index, ...(unlocated ? { unlocated } : {}) }];
@@ -440,6 +441,25 @@ export function contentViews(content: readonly ToolCallContent[] | null | undefi
 }
 
 const RAW_LIMIT = 20_000;
+
+/**
+ * A command line shown whole on a permission card: a fenced code block (line breaks, operators and
+ * backticks kept as they are, never read as markdown), bidi controls escaped, bounded.
+ */
+export function commandView(line: string): ToolContentView {
+  const run = Math.max(0, ...(line.match(/`+/g) ?? []).map(r => r.length));
+  const fence = '`'.repeat(Math.max(3, run + 1));
+  return { type: 'text', text: `${fence}\n${escapeBidi(truncateText(line, BLOCK_MAX_CHARS, '\n'))}\n${fence}` };
+}
+
+/** A title as the card shows it: bidi controls escaped, cut to one readable line's worth. */
+export function shownTitle(title: string): string {
+  return escapeBidi(truncateText(String(title), TITLE_MAX_CHARS));
+}
+
+function shownLocations(locations: readonly { path: string; line?: number | null }[] | null | undefined): { path: string; line?: number | null }[] {
+  return (locations ?? []).map(l => (typeof l?.path === 'string' && l.path.length > TITLE_MAX_CHARS ? { ...l, path: truncateText(l.path, TITLE_MAX_CHARS) } : l));
+}
 const NOTICE_MAX_CHARS = 100_000;
 
 const bounded = (text: string, max: number): string => (text.length > max ? text.slice(0, max) + '…' : text);
@@ -448,12 +468,7 @@ function rawJson(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   let text: string;
   try { text = typeof value === 'string' ? value : JSON.stringify(value, null, 2); } catch { return undefined; }
-  if (text.length <= RAW_LIMIT) return text;
-  const n = text.length - RAW_LIMIT;
-  const more = n === 1
-    ? l10n.t({ message: '… (1 more character)', comment: ['After the cut-off start of a tool call\'s long input or output, shown in the chat.'] })
-    : l10n.t({ message: '… ({0} more characters)', args: [n], comment: ['After the cut-off start of a tool call\'s long input or output, shown in the chat; {0} is a count.'] });
-  return `${text.slice(0, RAW_LIMIT)}\n${more}`;
+  return truncateText(text, RAW_LIMIT, '\n');
 }
 
 /** Identifies one diff across a permission request and its tool call (same file, same change). */

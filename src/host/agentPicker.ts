@@ -19,7 +19,8 @@ export const agentPickerUi = {
   pick: (items: readonly Item[], options: vscode.QuickPickOptions): Thenable<Item | undefined> => vscode.window.showQuickPick(items, options),
 };
 
-export async function pickAgent(opts: { useDefault: boolean }): Promise<AgentSpec | undefined> {
+/** `onShow`: called when the quick pick is about to open (not when the default agent answers at once). */
+export async function pickAgent(opts: { useDefault: boolean; onShow?: () => void }): Promise<AgentSpec | undefined> {
   const { agents, problems } = readAgents();
   if (problems.length) {
     void vscode.window.showWarningMessage(vscode.l10n.t('Some entries of switchboard.agents were ignored: {0}', problems.join('; ')), vscode.l10n.t('Open Settings'))
@@ -29,6 +30,7 @@ export async function pickAgent(opts: { useDefault: boolean }): Promise<AgentSpe
     const byDefault = pickDefaultAgent(agents, readDefaultAgentName());
     if (byDefault) return byDefault;
   }
+  opts.onShow?.();
   const current = readDefaultAgentName();
   const [installed, fromRegistry] = await Promise.all([installedAgentsWithin(agents, DETECTION_MS), installedRegistryAgentsWithin(agents, DETECTION_MS)]);
   const installedLabel = vscode.l10n.t({ message: 'installed', comment: 'The agent was found on this computer (on PATH)' });
@@ -66,7 +68,7 @@ export async function pickAgent(opts: { useDefault: boolean }): Promise<AgentSpe
 }
 
 /** A registry agent found installed becomes the user's `switchboard.agents` entry: its program by absolute path. */
-async function saveRegistryAgent(r: InstalledRegistryAgent): Promise<AgentSpec | undefined> {
+export async function saveRegistryAgent(r: InstalledRegistryAgent): Promise<AgentSpec | undefined> {
   const source = registryAgentSource();
   if (!source) return undefined;
   const entry = installedRegistryEntry(r.target, r.found);

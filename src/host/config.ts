@@ -40,9 +40,14 @@ export function readRequestsOutsideTurn(): OutsideTurnPolicy {
   return parseOutsideTurnPolicy(guardValue('requestsOutsideTurn'));
 }
 
-/** switchboard.terminal.confirmCommands: confirm commands the user did not allow in this turn. */
+/** switchboard.terminal.confirmCommands: confirm commands the user did not allow in this turn (on unless the user turned it off). */
 export function readConfirmCommands(): boolean {
-  return guardValue<boolean>('terminal.confirmCommands') === true;
+  return guardValue<boolean>('terminal.confirmCommands') !== false;
+}
+
+/** switchboard.startInAskingMode: a new conversation starts in the agent's mode that asks before editing. */
+export function readStartInAskingMode(): boolean {
+  return guardValue<boolean>('startInAskingMode') !== false;
 }
 
 export function readInitializeTimeoutMs(): number {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { fileLabel } from '../common/bidi';
 import type * as acp from '@agentclientprotocol/sdk';
 import { DiffContentProvider } from './fs/diffContent';
+import { decodeFor } from './fs/fileData';
 import { EditResolver } from './review/editResolver';
 
 /** Characters of diff texts kept (both sides); the oldest diffs are forgotten first. */
@@ -18,7 +19,10 @@ interface Entry { readonly id: string; readonly path: string; readonly oldText: 
 
 export class ToolDiffs implements vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
-  private readonly resolver = new EditResolver();
+  private readonly resolver = new EditResolver((file, bytes) => {
+    const data = decodeFor(file, bytes);
+    return data.kind === 'text' ? data.text : undefined;
+  });
   private nextId = 1;
   private chars = 0;
 

@@ -21,14 +21,22 @@ export interface SessionSink extends GatedSession {
   completeElicitation(elicitationId: string): boolean;
 }
 
+/**
+ * The agent's own questions: an elicitation with no session, or tied to a request of the client's
+ * that names none (`initialize`, `authenticate`, `session/new`), belongs to no conversation.
+ */
+export interface AgentQuestions {
+  ask(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** `elicitation/complete`: true when one of the agent's own questions had that id. */
+  complete(elicitationId: string): boolean;
+}
+
 export class AgentRuntime {
   private readonly sinks = new Map<string, SessionSink>();
   private stopping = false;
   private strayListener: ((line: string) => void) | undefined;
   /** Stray lines before anyone listened (a banner printed while the agent starts). */
   private readonly earlyStray: string[] = [];
-  /** Where an elicitation tied to a request rather than a session is asked (the shown conversation). */
-  fallbackSink: (() => SessionSink | undefined) | undefined;
 
   private constructor(
     readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection,
@@ -41,14 +49,21 @@ export class AgentRuntime {
    */
   static async start(
     spec: AgentSpec, cwd: string, services: ConnectionServicesFactory, initTimeoutMs: number, log: Logger, secretEnv?: Readonly<Record<string, string>>,
+    ownQuestions?: AgentQuestions,
+    signal?: AbortSignal,
   ): Promise<AgentRuntime> {
+    signal?.throwIfAborted();
     const proc = await AgentProcess.start(spec, cwd, log, secretEnv);
+    // Cancelled while it starts (a first download through npx): the process ends, initialize fails.
+    const cancel = () => void proc.stop();
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
     // Whatever is logged about this agent (its stderr, the JSON-RPC trace) never shows its keys.
     log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;
     // Only this agent's live sessions are served (an unknown session id gets -32602).
-    const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id));
-    const connection = new AgentConnection(proc, {
+    const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id), cwd);
+    const connection: AgentConnection = new AgentConnection(proc, {
       onSessionUpdate: (params, afterAnswer) => {
         const sink = runtime?.route(params.sessionId);
         if (sink) sink.onUpdate(params.update, afterAnswer);
@@ -61,16 +76,26 @@ export class AgentRuntime {
         served.onPermissionAnswered?.(params, response);
         return response;
       },
-      createElicitation: (params, signal) => {
-        const sink = 'sessionId' in params && typeof params.sessionId === 'string' ? runtime?.route(params.sessionId) : runtime?.fallbackSink?.();
-        if (!sink) throw 'sessionId' in params ? unknownSession(params.sessionId) : sdk.RequestError.invalidParams({}, 'No conversation to ask in');
-        return sink.elicit(params, signal);
+      createElicitation: (params, signal): Promise<acp.CreateElicitationResponse> => {
+        // A session's question goes to its conversation; one tied to a request of ours goes to the
+        // conversation that request is about; the rest are the agent's own (never the shown tab's).
+        const scoped = params as { sessionId?: unknown; requestId?: unknown };
+        if ('sessionId' in scoped) {
+          const sink = typeof scoped.sessionId === 'string' ? runtime?.route(scoped.sessionId) : undefined;
+          if (!sink) throw unknownSession(scoped.sessionId);
+          return sink.elicit(params, signal);
+        }
+        const sessionId: string | undefined = connection.sessionOfRequest(scoped.requestId);
+        const sink: SessionSink | undefined = sessionId === undefined ? undefined : runtime?.route(sessionId);
+        if (sink) return sink.elicit(params, signal);
+        if (!ownQuestions) throw sdk.RequestError.invalidParams({ requestId: scoped.requestId }, 'No conversation to ask in');
+        return ownQuestions.ask(params, signal);
       },
       // Its keys never reach the chat or the log, even if the agent prints them.
       onStrayOutput: line => runtime?.noteStray(redact(line, Object.values(secretEnv ?? {}))),
       completeElicitation: ({ elicitationId }) => {
         for (const sink of runtime?.sinks.values() ?? []) if (sink.completeElicitation(elicitationId)) return;
-        runtime?.fallbackSink?.()?.completeElicitation(elicitationId);
+        ownQuestions?.complete(elicitationId);
       },
     }, served, log);
     runtime = new AgentRuntime(spec, cwd, proc, connection, served);
@@ -87,8 +112,11 @@ export class AgentRuntime {
       // A script whose interpreter is missing (`#!/usr/bin/env node` without Node.js) exits at once
       // and says so on stderr: that is a program not found, named like one (host/startFailure.ts).
       await proc.stderrRead();
-      const missing = missingProgramInStderr(proc.stderrTail.text());
-      throw missing ? new AgentSpawnError(missing, true, err as Error) : err;
+      const stderr = proc.stderrTail.text();
+      const missing = missingProgramInStderr(stderr);
+      throw withStderr(missing ? new AgentSpawnError(missing, true, err as Error) : err, stderr);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
     }
     return runtime;
   }
@@ -156,4 +184,17 @@ export class AgentRuntime {
   private route(sessionId: string): SessionSink | undefined {
     return this.sinks.get(sessionId);
   }
+}
+
+const STDERR = Symbol('stderr');
+
+/** The error of a failed start, carrying what the agent printed on stderr before it (for the log). */
+function withStderr(err: unknown, stderr: string): unknown {
+  if (stderr && typeof err === 'object' && err !== null) Object.defineProperty(err, STDERR, { value: stderr });
+  return err;
+}
+
+/** What the agent printed on stderr before its start failed (see withStderr), if anything. */
+export function startStderr(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? (err as { [STDERR]?: string })[STDERR] : undefined;
 }

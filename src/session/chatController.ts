@@ -6,6 +6,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
+import { isRemembered, launchKey, rememberLaunch, runnerPackage, startFailureWords, startStatus } from '../common/agentStart';
 import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
 import { isAuthRequired, MAX_SIGN_INS } from '../common/signIn';
@@ -17,19 +18,21 @@ import { pickAgent } from '../host/agentPicker';
 import { launchSpec } from '../host/installedAgents';
 import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
-import { openSettings, readAgents, readInitializeTimeoutMs, Settings } from '../host/config';
+import { openSettings, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
+import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
 import { listenerGuard } from '../host/log';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
-import { AgentRuntime } from './agentRuntime';
+import { AgentQuestions, AgentRuntime, startStderr } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
 import type { SignIn } from './signIn';
+import type { ModeChoices } from './modeChoices';
 
 export class ChatController extends Disposable {
   private runtime: AgentRuntime | undefined;
@@ -50,6 +53,10 @@ export class ChatController extends Disposable {
   private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate }>());
   private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
   private draftValue: Draft | undefined;
+  /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
+  private unsent: Draft | undefined;
+  /** Cancels the agent start under way (Cancel in the chat, Esc). */
+  private startAbort: AbortController | undefined;
   /** The queued messages of a tab changed (its id). */
   readonly onQueue = this.queueEmitter.event;
   private readonly queue: QueueRunner;
@@ -77,6 +84,9 @@ export class ChatController extends Disposable {
     private readonly saved: SavedChats,
     private readonly diffs: ToolDiffs,
     private readonly signIn: SignIn,
+    private readonly modeChoices?: ModeChoices,
+    /** Machine-wide memory (globalState): the package-runner launches that started once (their next start downloads nothing). */
+    private readonly machine?: vscode.Memento,
   ) {
     super();
     this.draftValue = saved.loadDraft();
@@ -99,13 +109,44 @@ export class ChatController extends Disposable {
   // ---- what the view and the tests read -------------------------------------------------------
 
   /** What is in the prompt box, not sent yet (kept for a new page of the view and across a reload). */
-  get draft(): Draft | undefined { return this.draftValue; }
+  get draft(): Draft | undefined { return this.draftValue ?? this.unsent; }
   setDraft(draft: Draft): void {
     this.draftValue = isEmptyPrompt(draft) ? undefined : draft;
-    this.saved.saveDraft(draft);
+    // The box emptied by Send while that prompt still waits for its agent: the prompt is what is kept.
+    this.saved.saveDraft(this.draft ?? draft);
+  }
+
+  /** A prompt sent from the prompt box waits for its agent (a choice, a start): a reload or a window close brings it back. */
+  private holdUnsent(prompt: Draft): Draft {
+    this.unsent = prompt;
+    this.saved.saveDraft(this.draft!);
+    return prompt;
+  }
+
+  /** The held prompt reached its agent (`sent`), or goes back into the prompt box (the view restores it, the draft keeps it). */
+  private releaseUnsent(prompt: Draft, sent: boolean): void {
+    if (this.unsent !== prompt) return;
+    this.unsent = undefined;
+    if (!sent) this.draftValue ??= prompt;
+    if (this.draftValue) this.saved.saveDraft(this.draftValue);
+    else this.saved.saveDraft({ text: '', mentions: [], images: [] });
+  }
+
+  /** The agent picker; while it is open the status says it waits for the user's choice. */
+  async pickAgent(useDefault: boolean): Promise<AgentSpec | undefined> {
+    const before = this.statusValue;
+    const waiting = vscode.l10n.t('Waiting for you to choose an agent…');
+    try {
+      return await pickAgent({ useDefault, onShow: () => this.setStatus(before.status, waiting, before.agentName) });
+    } finally {
+      // Nothing else changed the status meanwhile: it says again what it said.
+      if (this.statusValue.detail === waiting) this.setStatus(before.status, before.detail, before.agentName);
+    }
   }
 
   get status(): ChatStatus { return this.statusValue; }
+  /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
+  hasSignInKeys(agentName: string): Promise<boolean> { return this.signIn.hasKeys(agentName); }
   get active(): ChatSession { return this.tabs.get(this.activeId)!; }
   get activeTab(): string { return this.activeId; }
   /** The shown conversation. */
@@ -162,6 +203,7 @@ export class ChatController extends Disposable {
     if (!runtime) return;
     this.runtime = undefined;
     for (const tab of this.tabs.values()) if (tab.runtime === runtime) tab.unbind();
+    this.endOwnQuestions(runtime.spec.name);
     await runtime.stop();
     this.setStatus('stopped', '');
   }
@@ -181,14 +223,15 @@ export class ChatController extends Disposable {
       this.queue.add(tab, { text, mentions, images });
       return 'queued';
     }
-    return this.sendIn(tab, text, mentions, images);
+    return this.sendIn(tab, text, mentions, images, true);
   }
 
-  /** A prompt in `tab`; resolves when its turn ended. Afterwards the tab's queue goes on. */
-  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[]): Promise<'sent' | 'notSent'> {
+  /** A prompt in `tab`; resolves when its turn ended. Afterwards the tab's queue goes on. `typed`: from the prompt box (kept until it reaches the agent). */
+  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[], typed = false): Promise<'sent' | 'notSent'> {
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) return 'notSent';
     let sent = false;
+    const held = typed ? this.holdUnsent({ text, mentions, images }) : undefined;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
       const agent = await agentForPrompt(tab, this.runtime?.isRunning ? this.runtime.spec : undefined);
@@ -200,9 +243,12 @@ export class ChatController extends Disposable {
         tab.addNotice(built.refused);
         return 'notSent';
       }
+      // On its way to the agent: from here on the conversation holds it.
+      if (held) this.releaseUnsent(held, true);
       sent = await this.runPrompt(tab, built.blocks, text);
       return sent ? 'sent' : 'notSent';
     } finally {
+      if (held) this.releaseUnsent(held, false);
       tab.release();
       // Sent: the queue goes on. Not sent: what was queued meanwhile waits for the next prompt.
       if (sent) this.queue.drain(tab);
@@ -236,9 +282,17 @@ export class ChatController extends Disposable {
     if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.stop();
   }
 
+  /** Stop (Esc): the shown conversation's turn, or the agent start under way (its process ends). */
   cancelTurn(): Promise<void> {
+    if (this.startAbort && !this.active.inTurn) {
+      this.startAbort.abort();
+      return Promise.resolve();
+    }
     return this.active.cancel();
   }
+
+  /** True while an agent is starting (its start can be cancelled). */
+  get startingAgent(): boolean { return !!this.startAbort; }
 
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
   answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
@@ -295,6 +349,7 @@ export class ChatController extends Disposable {
       runtime.releaseSession(tab.sessionId);
     }
     this.tabs.delete(id);
+    this.questionTabs.delete(id);
     if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
@@ -362,12 +417,45 @@ export class ChatController extends Disposable {
     if (info) await this.openAgentSession(runtime, info);
   }
 
+  /** The user picked a mode (legacy modes): switched, and remembered for this agent. */
   async setMode(modeId: string): Promise<void> {
-    await this.active.setMode(modeId).catch(err => this.active.addError(vscode.l10n.t('Could not switch mode: {0}', describe(err)), undefined, []));
+    const tab = this.active;
+    try {
+      await tab.setMode(modeId);
+      await this.modeChoices?.remember(tab.agentName, modeId);
+    } catch (err) {
+      tab.addError(vscode.l10n.t('Could not switch mode: {0}', describe(err)), undefined, []);
+    }
   }
 
+  /** The user changed a config option; a pick in the `mode` option is remembered for this agent. */
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    await this.active.setConfigOption(configId, value).catch(err => this.active.addError(vscode.l10n.t('Could not change the option: {0}', describe(err)), undefined, []));
+    const tab = this.active;
+    const isMode = tab.modeControl?.via === 'config' && tab.modeControl.configId === configId && typeof value === 'string';
+    try {
+      await tab.setConfigOption(configId, value);
+      if (isMode) await this.modeChoices?.remember(tab.agentName, value);
+    } catch (err) {
+      tab.addError(vscode.l10n.t('Could not change the option: {0}', describe(err)), undefined, []);
+    }
+  }
+
+  /**
+   * A new session starts in the mode the user picked last for this agent, else (switchboard.
+   * startInAskingMode) in the agent's mode that asks before editing when it started in one that
+   * writes without asking. If the agent refuses, the conversation says so.
+   */
+  private async startInChosenMode(tab: ChatSession): Promise<void> {
+    const control = tab.modeControl;
+    const target = control && startMode(control, this.modeChoices?.get(tab.agentName), readStartInAskingMode());
+    if (!control || target === undefined) return;
+    try {
+      await tab.switchMode(target);
+    } catch (err) {
+      this.log.warn(`${tab.agentName}: could not switch to mode ${target}: ${describe(err)}`);
+      const name = control.modes.find(m => m.id === target)?.name ?? target;
+      tab.addNotice(vscode.l10n.t('{0} could not be switched to its mode “{1}” ({2}).', tab.agentName, name, describe(err)));
+    }
   }
 
   override dispose(): void {
@@ -395,22 +483,39 @@ export class ChatController extends Disposable {
       this.fail(vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
       return undefined;
     }
-    const chosen = requested ?? this.specForActiveTab() ?? (await pickAgent({ useDefault: true }));
+    const chosen = requested ?? this.specForActiveTab() ?? (await this.pickAgent(true));
     if (!chosen) return undefined;
     // An installed preset runs its own binary rather than through npx / uvx (host/installedAgents).
     const spec = await launchSpec(chosen);
     if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
-    this.setStatus('starting', vscode.l10n.t('Starting {0}…', spec.name), spec.name);
+    // The status says what the start waits for: the first download of a runner's package, then the seconds.
+    const pkg = runnerPackage(spec.command, spec.args);
+    const key = launchKey(spec.command, spec.args);
+    const downloading = pkg && !isRemembered(this.machine?.get(STARTED_LAUNCHES), key) ? pkg : undefined;
+    const since = Date.now();
+    const progress = () => this.setStatus('starting', startStatus({ agentName: spec.name, downloading, elapsedMs: Date.now() - since }), spec.name);
+    progress();
+    const ticker = setInterval(progress, 1000);
+    const abort = (this.startAbort = new AbortController());
     let runtime: AgentRuntime;
     try {
-      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name));
+      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name), this.ownQuestions(spec.name), abort.signal);
     } catch (err) {
-      this.reportStartFailure(spec, err);
+      if (abort.signal.aborted) {
+        this.log.info(`The start of ${spec.name} was cancelled`);
+        this.active.addNotice(vscode.l10n.t('The start of {0} was cancelled.', spec.name));
+        this.setStatus('stopped', '', spec.name);
+      } else {
+        this.reportStartFailure(spec, err);
+      }
       return undefined;
+    } finally {
+      clearInterval(ticker);
+      if (this.startAbort === abort) this.startAbort = undefined;
     }
+    if (pkg) void this.machine?.update(STARTED_LAUNCHES, rememberLaunch(this.machine.get(STARTED_LAUNCHES), key));
     this.runtime = runtime;
-    runtime.fallbackSink = () => this.active;
     runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
       if (exit.requested) return;
@@ -419,6 +524,7 @@ export class ChatController extends Disposable {
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
       for (const tab of bound) tab.unbind();
+      this.endOwnQuestions(spec.name);
       for (const tab of bound.length ? bound : [this.active]) tab.addError(ended, stderr, ['restart', 'showLog']);
       this.log.error(`${ended}${stderr ? '\n' + stderr : ''}`);
       this.setStatus('error', ended);
@@ -497,6 +603,7 @@ export class ChatController extends Disposable {
     }
     const response = await runtime.connection.newSession(runtime.cwd, mcp.servers);
     tab.bind(runtime, response.sessionId, response);
+    await this.startInChosenMode(tab);
     showMcp();
     this.changedTabs(false);
   }
@@ -529,6 +636,38 @@ export class ChatController extends Disposable {
     this.changedTabs(true);
     await this.ensureSession(tab, runtime);
     this.resetEmitter.fire();
+  }
+
+  /** Tabs opened for an agent's own questions (tab id → agent), while no conversation started in them. */
+  private readonly questionTabs = new Map<string, string>();
+
+  /**
+   * The agent's own questions (tied to no conversation): asked in a tab of their own, named for the
+   * agent, never in a conversation they did not come from. The tab is not brought to front (its
+   * waiting state shows in the tab strip and the status bar).
+   */
+  private ownQuestions(agentName: string): AgentQuestions {
+    const tab = () => this.sessions.find(t => this.questionTabs.get(t.id) === agentName && !t.sessionId);
+    return {
+      ask: (params, signal) => {
+        let t = tab();
+        if (!t) {
+          t = this.addTab(new ChatSession(this.newTabId(), agentName, this.log, undefined, {
+            items: [], title: vscode.l10n.t({ message: 'Questions from {0}', args: [agentName], comment: ['Title of the tab where an agent asks questions of its own (not from a conversation); {0} is the agent.'] }),
+          }));
+          this.questionTabs.set(t.id, agentName);
+          t.addNotice(vscode.l10n.t('{0} asks this itself, not in a conversation: the question names no session (as when an agent asks while it starts or signs you in).', agentName));
+          this.changedTabs(false);
+        }
+        return t.elicit(params, signal, true);
+      },
+      complete: id => tab()?.completeElicitation(id) ?? false,
+    };
+  }
+
+  /** The agent went away: its own open questions are answered `cancel`, like a conversation's. */
+  private endOwnQuestions(agentName: string): void {
+    for (const t of this.sessions) if (this.questionTabs.get(t.id) === agentName && !t.sessionId) t.unbind();
   }
 
   private specForActiveTab(): AgentSpec | undefined {
@@ -594,25 +733,27 @@ export class ChatController extends Disposable {
     };
   }
 
+  /** A failed start, once, in the conversation and in words; what the agent printed (its stack trace too) goes to the log only. */
   private reportStartFailure(spec: AgentSpec, err: unknown): void {
+    const stderr = startStderr(err);
+    if (stderr) this.log.error(`${spec.name} printed on stderr before it failed to start:\n${stderr}`);
+    const short = vscode.l10n.t({ message: '{0} could not start', args: [spec.name], comment: 'The status line after a failed start; the conversation says why' });
     if (err instanceof AgentSpawnError) {
       // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
-      const { message, url } = describeStartFailure(spec, err);
-      this.fail(message, undefined, ['openSettings', 'showLog']);
-      const download = url && vscode.l10n.t('Open Download Page');
-      void vscode.window.showErrorMessage(message, ...(download ? [download] : []), vscode.l10n.t('Open Settings')).then(choice => {
-        if (choice && choice === download) void vscode.env.openExternal(vscode.Uri.parse(url!));
-        else if (choice) void openSettings(Settings.agents);
-      });
+      this.fail(describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog'], short);
       return;
     }
-    this.fail(vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog']);
+    const words = stderr ? startFailureWords(stderr) : undefined;
+    this.fail(words
+      ? vscode.l10n.t({ message: 'Could not start {0}: {1}. It said: “{2}”', args: [spec.name, describe(err).replace(/[.\s]+$/, ''), words], comment: '{1} is why, {2} the error line the agent printed' })
+      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog'], short);
   }
 
-  private fail(message: string, details: string | undefined, actions: readonly ItemAction[]): void {
+  /** `status`: what the status line says instead of the whole message (shown once, in the conversation). */
+  private fail(message: string, details: string | undefined, actions: readonly ItemAction[], status = message): void {
     this.log.error(details ? `${message}\n${details}` : message);
     this.active.addError(message, details, actions);
-    this.setStatus('error', message);
+    this.setStatus('error', status);
   }
 
   private setStatus(status: ChatStatus['status'], detail: string, agentName = this.runtime?.spec.name ?? this.statusValue.agentName): void {
@@ -620,6 +761,9 @@ export class ChatController extends Disposable {
     this.statusEmitter.fire(this.statusValue);
   }
 }
+
+/** globalState key: the package-runner launches that started once. */
+const STARTED_LAUNCHES = 'switchboard.startedLaunches.v1';
 
 function promptText(blocks: readonly acp.ContentBlock[]): string {
   return blocks.map(b => (b.type === 'text' ? b.text : '')).join('');

@@ -6,12 +6,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { escapeBidi } from '../common/bidi';
 import { Disposable } from '../common/disposable';
 import { describeChoice, isAllow, isMisleading, orderOptions } from '../common/permissionOptions';
-import { permissionCommandText } from '../common/requestGuard';
+import { CommandKey, permittedCommands } from '../common/requestGuard';
 import type { Logger } from '../common/logger';
 import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
+import { modeControl, type ModeControl } from '../common/agentModes';
 import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
-import { contentViews, Item, ItemAction, Transcript, TranscriptOp } from '../common/transcript';
+import { commandView, contentViews, Item, ItemAction, shownTitle, Transcript, TranscriptOp } from '../common/transcript';
+import { commandLine } from '../common/terminal';
 import { splitTurns, summarizeTurn, type TurnSummary } from '../common/turns';
 import type { TurnArchive } from './savedChats';
 import type { AgentRuntime, SessionSink } from './agentRuntime';
@@ -22,8 +24,8 @@ import type { RawValue } from '../common/elicitation';
 interface PendingPermission {
   readonly resolve: (r: acp.RequestPermissionResponse) => void;
   readonly options: readonly acp.PermissionOption[];
-  /** What an allowed answer permits (title and command of the tool call), for the command check. */
-  readonly permits?: string;
+  /** The commands an allowed answer permits (the tool call's command and title), for the command check. */
+  readonly permits?: readonly CommandKey[];
 }
 
 /** Summaries of old turns kept at most (older turns are no longer listed). */
@@ -39,7 +41,7 @@ export class ChatSession extends Disposable implements SessionSink {
   private archiveKeyValue: string | undefined;
   private metaValue: SessionMeta = EMPTY_META;
   private runtimeValue: AgentRuntime | undefined;
-  private turn: { cancelled: boolean; allowed: string[] } | undefined;
+  private turn: { cancelled: boolean; allowed: CommandKey[] } | undefined;
   /** `session/load` is replaying the history: its updates are the past, not late ones. */
   private replaying = false;
   /** Updates the agent sent after answering the running prompt, shown once the turn has ended. */
@@ -117,7 +119,7 @@ export class ChatSession extends Disposable implements SessionSink {
   get busy(): boolean { return this.turn !== undefined || this.reserved; }
   /** A turn is running: the agent's requests belong to it (else they are late; see RequestGate). */
   get inTurn(): boolean { return this.turn !== undefined; }
-  get allowedThisTurn(): readonly string[] { return this.turn?.allowed ?? []; }
+  get allowedThisTurn(): readonly CommandKey[] { return this.turn?.allowed ?? []; }
   /** The transcript item id of a tool call in the current session. */
   toolItemId(toolCallId: string): string { return this.transcriptValue.toolItemId(toolCallId); }
 
@@ -235,7 +237,7 @@ export class ChatSession extends Disposable implements SessionSink {
       this.emit(this.transcriptValue.addNotice(vscode.l10n.t('The agent is still working on the previous prompt. Stop it first or wait.')));
       return undefined;
     }
-    const turn = { cancelled: false, allowed: [] as string[] };
+    const turn = { cancelled: false, allowed: [] as CommandKey[] };
     this.turn = turn;
     this.reserved = false;
     this.lastPrompt = blocks;
@@ -291,20 +293,22 @@ export class ChatSession extends Disposable implements SessionSink {
     params = { ...params, toolCall: this.prepareToolCall(params.toolCall, true) };
     const { id, promise } = this.ask({
       requestId: String(params.toolCall.toolCallId),
-      title: escapeBidi(params.toolCall.title ?? vscode.l10n.t('The agent asks for permission')),
+      title: shownTitle(params.toolCall.title ?? vscode.l10n.t('The agent asks for permission')),
       options: params.options,
-      content: params.toolCall.content ? contentViews(params.toolCall.content) : undefined,
+      content: withCommand(params.toolCall, params.toolCall.content ? contentViews(params.toolCall.content) : undefined),
       late: !this.turn,
-    }, permissionCommandText(params.toolCall));
+    }, permittedCommands(params.toolCall, process.platform !== 'win32'));
     this.permissionEmitter.fire({ itemId: id, params });
     signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
     return promise;
   }
 
-  /** A question of Switchboard's own in this conversation (a late request, an unasked command). */
-  async confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean> {
+  /** A question of Switchboard's own in this conversation (a late request, an unasked command shown whole). */
+  async confirm(question: { title: string; allow: string; deny: string; late: boolean; command?: string }): Promise<boolean> {
     const options = [{ optionId: 'allow', name: question.allow, kind: 'allow_once' as const }, { optionId: 'deny', name: question.deny, kind: 'reject_once' as const }];
-    return (await this.choose(question.title, options, question.late)) === 'allow';
+    const content = question.command === undefined ? undefined : [commandView(question.command)];
+    const answer = (await this.ask({ requestId: '', title: question.title, late: question.late, options, content }).promise).outcome;
+    return answer.outcome === 'selected' && answer.optionId === 'allow';
   }
 
   /** Asks in the conversation; resolves with the chosen option id, or undefined (no answer, cancelled). */
@@ -315,10 +319,10 @@ export class ChatSession extends Disposable implements SessionSink {
 
   private ask(
     q: { requestId: string; title: string; options: readonly acp.PermissionOption[]; content?: ReturnType<typeof contentViews>; late: boolean },
-    permits?: string,
+    permits?: readonly CommandKey[],
   ): { id: string; promise: Promise<acp.RequestPermissionResponse> } {
     // Shown for what they do: ordered by kind, names that contradict their kind flagged.
-    const options = orderOptions(q.options).map(o => ({ optionId: o.optionId, name: escapeBidi(o.name), kind: o.kind, ...(isMisleading(o) ? { misleading: true } : {}) }));
+    const options = orderOptions(q.options).map(o => ({ optionId: o.optionId, name: shownTitle(o.name), kind: o.kind, ...(isMisleading(o) ? { misleading: true } : {}) }));
     const { id, ops } = this.transcriptValue.addPermission({
       requestId: q.requestId, title: q.title, options, content: q.content, ...(q.late ? { late: true } : {}),
     });
@@ -338,16 +342,17 @@ export class ChatSession extends Disposable implements SessionSink {
     this.permissions.delete(itemId);
     // Recorded by what the option did (its kind), whatever it was called.
     this.emit(this.transcriptValue.resolvePermission(itemId, option ? escapeBidi(describeChoice(option)) : 'cancelled', option?.kind));
-    if (option && isAllow(option.kind) && pending.permits) this.turn?.allowed.push(pending.permits);
+    if (option && isAllow(option.kind) && pending.permits) this.turn?.allowed.push(...pending.permits);
     pending.resolve(option
       ? { outcome: { outcome: 'selected', optionId: option.optionId } }
       : { outcome: { outcome: 'cancelled' } });
     this.stateEmitter.fire();
   }
 
-  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+  /** `ownQuestion`: the agent's own question, tied to no turn (never shown as late). */
+  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal, ownQuestion = false): Promise<acp.CreateElicitationResponse> {
     if (this.turn?.cancelled) return Promise.resolve({ action: 'cancel' });
-    return this.questions.ask(params, signal, !this.turn);
+    return this.questions.ask(params, signal, !ownQuestion && !this.turn);
   }
 
   answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>): Promise<void> {
@@ -380,6 +385,18 @@ export class ChatSession extends Disposable implements SessionSink {
     if (!runtime || !this.sessionId) return;
     const result = await runtime.connection.setConfigOption(this.sessionId, configId, value);
     this.setMeta({ ...this.metaValue, configOptions: result.configOptions });
+  }
+
+  /** The session's one mode picker (a `mode` config option supersedes the legacy modes). */
+  get modeControl(): ModeControl | undefined {
+    return modeControl(this.metaValue);
+  }
+
+  /** Switches the mode through that picker: session/set_config_option, else session/set_mode. */
+  async switchMode(modeId: string): Promise<void> {
+    const control = this.modeControl;
+    if (control?.via === 'config' && control.configId !== undefined) await this.setConfigOption(control.configId, modeId);
+    else if (control) await this.setMode(modeId);
   }
 
   addError(message: string, details: string | undefined, actions: readonly ItemAction[]): void {
@@ -432,6 +449,21 @@ export class ChatSession extends Disposable implements SessionSink {
   private emit(ops: readonly TranscriptOp[]): void {
     if (ops.length) this.opsEmitter.fire(ops);
   }
+}
+
+/**
+ * The command a permission request asks to run (its raw input's `command`), shown whole on the card
+ * unless its title already is exactly that line: a title may say less than the command does.
+ */
+function withCommand(toolCall: { title?: string | null; rawInput?: unknown }, content: ReturnType<typeof contentViews> | undefined): ReturnType<typeof contentViews> | undefined {
+  const raw = toolCall.rawInput as { command?: unknown; cmd?: unknown } | null | undefined;
+  const command = raw && typeof raw === 'object' ? raw.command ?? raw.cmd : undefined;
+  const line = typeof command === 'string' ? command
+    : Array.isArray(command) && command.length && command.every(a => typeof a === 'string') ? commandLine(command[0], command.slice(1)) : undefined;
+  if (!line?.trim()) return content;
+  const title = (toolCall.title ?? '').trim();
+  if (!/[\r\n]/.test(line) && (title === line.trim() || title === `\`${line.trim()}\``)) return content;
+  return [commandView(line), ...content ?? []];
 }
 
 const serials = new WeakMap<AgentRuntime, number>();

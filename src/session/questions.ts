@@ -7,6 +7,7 @@ import { escapeBidi } from '../common/bidi';
 import { contentFromValues, formFromSchema, FormView, initialValues, QuestionView, RawValue, urlTarget } from '../common/elicitation';
 import { checkContent } from '../common/elicitationCheck';
 import type { TranscriptOp } from '../common/transcript';
+import { truncateText } from '../common/truncate';
 
 export type QuestionAction = 'accept' | 'decline' | 'cancel';
 
@@ -41,7 +42,7 @@ export class Questions {
   /** Shows the card; refuses (-32602) a schema or URL it cannot show, before the user sees anything. */
   ask(params: acp.CreateElicitationRequest, signal: AbortSignal, late: boolean): Promise<acp.CreateElicitationResponse> {
     const p = params as acp.CreateElicitationRequest & { requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
-    const message = escapeBidi(String(p.message ?? '').slice(0, MAX_MESSAGE));
+    const message = escapeBidi(truncateText(String(p.message ?? ''), MAX_MESSAGE, '\n'));
     let view: QuestionView;
     let entry: Omit<Open, 'resolve'>;
     if (p.mode === 'form') {

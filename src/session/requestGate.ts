@@ -1,7 +1,8 @@
 // Every fs/* and terminal/* request of an agent passes here before it is served: it must name a
 // session of this agent (else -32602), malformed input is refused at once (-32602, before any
 // question), a request outside its session's turn follows switchboard.requestsOutsideTurn, and with
-// switchboard.terminal.confirmCommands a command the user did not allow in this turn is confirmed.
+// switchboard.terminal.confirmCommands (on unless the user turned it off) a command the user did not
+// allow in this turn (the same argv, or the same compound shell string) is confirmed first.
 import type * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
 import { sdk } from '../common/acpSdk';
@@ -9,23 +10,28 @@ import type { ConnectionServices, FsHandlers, TerminalHandlers } from '../acp/cl
 import { escapeBidi } from '../common/bidi';
 import { FsErrors, refusal } from '../common/fs/errors';
 import { commandLine } from '../common/terminal';
-import { commandPermitted, commandProblem, envProblem, pathProblem } from '../common/requestGuard';
+import { CommandKey, commandPermitted, commandProblem, envProblem, pathProblem, terminalCommandKey } from '../common/requestGuard';
+import { TITLE_MAX_CHARS, truncateText } from '../common/truncate';
 import { readConfirmCommands, readRequestsOutsideTurn } from '../host/config';
 
 /** What the gate needs of a session: is a turn running, what did the user allow, and a way to ask. */
 export interface GatedSession {
   readonly inTurn: boolean;
-  /** Texts of the permission requests the user allowed in the current turn (titles, commands). */
-  readonly allowedThisTurn: readonly string[];
-  /** Asks the user in the session's conversation; resolves true only for an explicit yes. */
-  confirm(question: { title: string; allow: string; deny: string; late: boolean }): Promise<boolean>;
+  /** The commands of the permission requests the user allowed in the current turn. */
+  readonly allowedThisTurn: readonly CommandKey[];
+  /** Asks the user in the session's conversation (`command`: shown whole under the title); resolves true only for an explicit yes. */
+  confirm(question: { title: string; allow: string; deny: string; late: boolean; command?: string }): Promise<boolean>;
 }
 
 export function unknownSession(sessionId: unknown): acp.RequestError {
   return sdk.RequestError.invalidParams({ sessionId }, `Unknown session: ${String(sessionId)}`);
 }
 
-export function gateServices(served: ConnectionServices, agentName: string, route: (sessionId: string) => GatedSession | undefined): ConnectionServices {
+/**
+ * `cwd`: where a command runs when the agent names no directory (the agent's own). A command line
+ * in a question is shown whole up to a generous bound (common/truncate), then cut with a count.
+ */
+export function gateServices(served: ConnectionServices, agentName: string, route: (sessionId: string) => GatedSession | undefined, cwd = ''): ConnectionServices {
   const session = (params: { sessionId: string }): GatedSession => {
     const s = typeof params.sessionId === 'string' ? route(params.sessionId) : undefined;
     if (!s) throw unknownSession(params.sessionId);
@@ -73,14 +79,22 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
       if (problem) throw sdk.RequestError.invalidParams({ command: params.command }, problem);
       const line = commandLine(params.command, params.args ?? []);
       const asked = await duringTurn(s, 'run', line, { command: params.command });
-      if (!asked && readConfirmCommands() && !commandPermitted(s.allowedThisTurn, params.command, params.args ?? [])) {
+      const key = terminalCommandKey(params.command, params.args ?? [], process.platform !== 'win32');
+      // Asked once the request passed the terminal service's own checks (a cwd refused by policy is never asked about).
+      const confirmUnasked = async () => {
+        if (asked || !readConfirmCommands() || commandPermitted(s.allowedThisTurn, key)) return;
+        const shown = (text: string) => escapeBidi(truncateText(text, TITLE_MAX_CHARS * 4));
         const yes = await s.confirm({
-          title: vscode.l10n.t('{0} wants to run {1} without having asked permission for it in this turn', agentName, escapeBidi(line)),
-          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false,
+          title: vscode.l10n.t({
+            message: '{0} wants to run {1} without having asked permission for it in this turn. Working directory: {2}',
+            args: [agentName, shown(line), shown(params.cwd ?? cwd)],
+            comment: ['{0} is the agent, {1} the whole command line (all of it, operators included), {2} the directory it runs in.'],
+          }),
+          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false, command: line,
         });
         if (!yes) throw refusal(`The user refused to run ${line}`, 'userDenied', { command: params.command });
-      }
-      return t.create(params, signal);
+      };
+      return t.create(params, signal, confirmUnasked);
     },
     output: async params => { session(params); return t.output(params); },
     waitForExit: async (params, signal) => { session(params); return t.waitForExit(params, signal); },

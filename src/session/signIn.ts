@@ -104,6 +104,11 @@ export class SignIn {
     return names.length > 0;
   }
 
+  /** True when keys are stored for `agentName` (a sign-in done here). */
+  async hasKeys(agentName: string): Promise<boolean> {
+    return (await this.storedNames(agentName)).length > 0;
+  }
+
   private async storedNames(agentName: string): Promise<string[]> {
     return parseSecretIndex(await this.secrets.get(secretIndexKey(agentName)));
   }

@@ -8,6 +8,7 @@ import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
 import type { Item, TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
+import { chooseFromWelcome, onWelcomeInputs, readWelcome } from '../host/welcome';
 import type { ChangeTracker } from '../host/review/changeTracker';
 import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
@@ -55,7 +56,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
     this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.post({ type: 'session/meta', tab, meta }); }));
-    this.register(chat.onStatus(status => { this.post({ type: 'status', status, abilities: chat.abilities }); this.postQueue(); }));
+    this.register(chat.onStatus(status => {
+      this.post({ type: 'status', status, abilities: chat.abilities });
+      this.postQueue();
+      // The welcome marks the running agent.
+      if (status.status !== 'starting' && this.welcomeRunning !== chat.runningAgent?.name) this.postWelcome();
+    }));
+    this.register(onWelcomeInputs(() => this.postWelcome()));
     this.register(chat.onTabs(() => { this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab }); this.postQueue(); }));
     this.register(chat.onQueue(tab => { if (tab === chat.activeTab) this.postQueue(); }));
     this.register(chat.onReset(() => this.replay()));
@@ -138,6 +145,22 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     void this.handle(msg).catch(err => this.log.error(`Chat view action ${msg.type} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
+  /** The running agent the welcome last marked. */
+  private welcomeRunning: string | undefined;
+  private welcomeGeneration = 0;
+
+  /** The welcome of an empty chat, looked up anew (installed agents, sign-ins, the workspace). */
+  private postWelcome(only?: Surface): void {
+    const generation = ++this.welcomeGeneration;
+    this.welcomeRunning = this.chat.runningAgent?.name;
+    void readWelcome({ running: this.welcomeRunning, storedKeys: name => this.chat.hasSignInKeys(name) }).then(welcome => {
+      if (generation !== this.welcomeGeneration) return;
+      const message: HostMessage = { type: 'welcome', welcome };
+      if (only) void only.webview.postMessage(message);
+      else this.post(message);
+    }, err => this.log.warn(`The welcome could not be prepared: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
   private async handle(msg: ViewMessage): Promise<void> {
     const chat = this.chat;
     switch (msg.type) {
@@ -185,6 +208,20 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'queue/action': await chat.queueAction(msg.tab, msg.id, msg.action); break;
       case 'queue/save': chat.saveQueued(msg.tab, msg.id, msg.text); break;
+      case 'welcome/start': {
+        const spec = await chooseFromWelcome(msg.name);
+        if (spec) await chat.start(spec);
+        else void vscode.window.showWarningMessage(vscode.l10n.t('{0} is no longer among your agents.', msg.name));
+        break;
+      }
+      case 'welcome/action':
+        switch (msg.action) {
+          case 'addAgent': await vscode.commands.executeCommand('switchboard.addAgent'); break;
+          case 'getStarted': await vscode.commands.executeCommand('switchboard.getStarted'); break;
+          case 'trust': await vscode.commands.executeCommand('workbench.trust.manage'); break;
+          case 'openFolder': await vscode.commands.executeCommand('workbench.action.files.openFolder'); break;
+        }
+        break;
       case 'terminal/reveal':
         if (!this.terminals.reveal(msg.terminalId)) void vscode.window.showInformationMessage(vscode.l10n.t('That terminal was closed.'));
         break;
@@ -219,6 +256,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.postChanges();
     this.postWrites();
     this.postQueue();
+    if (only) this.postWelcome(only);
   }
 
   /** The shown tab's queued messages (typed while the agent works). */
@@ -307,7 +345,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
 <div id="status" role="status" aria-live="polite"></div>
 </header>
-<main aria-label="${attr(vscode.l10n.t('Conversation'))}"><div id="transcript" role="log" aria-label="${attr(vscode.l10n.t('Conversation'))}" aria-live="off" tabindex="0"></div></main>
+<main aria-label="${attr(vscode.l10n.t('Conversation'))}"><section id="welcome" aria-labelledby="welcome-title" hidden></section><div id="transcript" role="log" aria-label="${attr(vscode.l10n.t('Conversation'))}" aria-live="off" tabindex="0"></div></main>
 <div id="announcer" class="visually-hidden" aria-live="polite" aria-relevant="additions"></div>
 <section id="writes" aria-label="${attr(vscode.l10n.t('Edits waiting for your review'))}" hidden></section>
 <section id="changes" aria-label="${attr(vscode.l10n.t('Changed files'))}" hidden></section>
@@ -315,6 +353,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 <section id="queue" aria-label="${attr(vscode.l10n.t('Queued messages'))}" hidden></section>
 <form id="composer" aria-label="${attr(vscode.l10n.t('Prompt the agent'))}">
   <ul id="completions" role="listbox" aria-label="${attr(vscode.l10n.t('Suggestions'))}" hidden></ul>
+  <p id="mode-note" role="note" hidden></p>
   <div id="attachments" role="group" aria-label="${attr(vscode.l10n.t('Attached files and images'))}"></div>
   <textarea id="prompt" rows="3" placeholder="${attr(vscode.l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'))}" aria-label="${attr(vscode.l10n.t('Prompt'))}"></textarea>
   <div class="composer-actions">

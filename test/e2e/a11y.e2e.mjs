@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, runAxe, scriptedAgentSettings } from './support.mjs';
+import { openChat, runAxe, scriptedAgentSettings, setTheme } from './support.mjs';
 
 const BEFORE = 'alpha\nbeta\ngamma\n';
 const AFTER = 'alpha\nBETA\ngamma\ndelta\n';
@@ -60,21 +60,6 @@ export const settings = ({ workspace, repoRoot, node24 }) => {
   };
   return { ...scriptedAgentSettings({ repoRoot, node24 }, script), 'workbench.colorTheme': 'Default Dark Modern' };
 };
-
-async function setTheme(page, name) {
-  // Keys typed while the webview has focus stay in its iframe: focus the workbench first.
-  await page.locator('.part.editor').click();
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-  // The theme picker (its list is scrolled to the current theme).
-  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 10_000 });
-  await page.keyboard.type(name, { delay: 20 });
-  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
-}
 
 export default async function ({ page, log, shotsDir, repoRoot }) {
   const { view, prompt } = await openChat(page);

@@ -3,7 +3,7 @@
 // queued while the agent worked survive the reload too, held until the user goes on.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, reopenChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
   turns: [
@@ -69,24 +69,4 @@ async function waitForValue(prompt, expected) {
     await prompt.page().waitForTimeout(100);
   }
   assert.equal(await prompt.inputValue(), expected, 'the unsent text is back in the prompt box');
-}
-
-
-/**
- * After a reload the side bar may already show Switchboard, or be about to: a click on its tab then
- * closes it. Click only while the chat has not come up, and again if that click closed it.
- */
-async function reopenChat(page) {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-  const ready = view.locator('body[data-ready="true"]');
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await ready.waitFor({ timeout: 20_000 });
-      return { view, prompt: view.locator('#prompt') };
-    } catch (err) {
-      if (attempt === 4) throw err;
-      await page.getByRole('tab', { name: /Switchboard/ }).click();
-    }
-  }
 }

@@ -62,6 +62,8 @@ export const settings = ({ repoRoot, node24 }) => {
   };
   return {
     ...scriptedAgentSettings({ repoRoot, node24 }, script, AGENT),
+    // The listing shows the agent's own flow; a confirmation of its test run would be another picture.
+    'switchboard.terminal.confirmCommands': false,
     'workbench.colorTheme': 'Default Light+',
     'editor.minimap.enabled': false,
     'workbench.tips.enabled': false,

@@ -20,13 +20,17 @@ const detachers = [
   `bash -c 'nohup setsid sh -c "echo \\$\\$ > ${dir}/nohup.pid; exec sleep 1000" </dev/null >/dev/null 2>&1 & disown'`,
 ].join(' ');
 
-export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
-  log: agentLog, ignoreStdinClose: true, ignoreSigterm: true,
-  turns: [{ steps: [
-    { type: 'spawnChild', ignoreSigterm: true },
-    { type: 'detachChild' },
-    { type: 'terminal', command: `echo $$ > ${pidFile}; sleep 600 & echo $! >> ${pidFile}; ${detachers}; wait` },
-  ] }],
+export const settings = ({ repoRoot, node24 }) => ({
+  // Commands run without a confirmation here: this module is about the terminal, not the question.
+  'switchboard.terminal.confirmCommands': false,
+  ...scriptedAgentSettings({ repoRoot, node24 }, {
+    log: agentLog, ignoreStdinClose: true, ignoreSigterm: true,
+    turns: [{ steps: [
+      { type: 'spawnChild', ignoreSigterm: true },
+      { type: 'detachChild' },
+      { type: 'terminal', command: `echo $$ > ${pidFile}; sleep 600 & echo $! >> ${pidFile}; ${detachers}; wait` },
+    ] }],
+  }),
 });
 
 const events = () => (fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)) : []);

@@ -1,5 +1,6 @@
 // Shared by the e2e modules: configure the scripted agent, and open the chat webview ready for input.
 import AxeBuilder from '@axe-core/playwright';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,19 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
   };
 }
 
+/** Opens a workspace file by Quick Open and types `text` at its very start, leaving the tab unsaved. */
+export async function typeAtStartOf(page, name, text) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
+  const editorLines = page.locator('.editor-instance .view-lines').first();
+  await editorLines.waitFor({ timeout: 15_000 });
+  await editorLines.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type(text);
+  await page.locator('.tabs-container .tab.dirty', { hasText: name }).waitFor({ timeout: 10_000 });
+}
+
 /**
  * Opens the Switchboard view and waits until its webview has its state (listeners attached).
  * `patient`: the benches' longer waits, for a loaded machine that is slow to show the view.
@@ -26,6 +40,43 @@ export async function openChat(page, { patient = false } = {}) {
   await view.locator('body[data-ready="true"]').waitFor({ timeout: patient ? 60_000 : 30_000 });
   return { view, prompt: view.locator('#prompt') };
 }
+
+/**
+ * After a reload the side bar may already show Switchboard, or be about to: a click on its tab then
+ * closes it. Click only while the chat has not come up, and again if that click closed it.
+ */
+export async function reopenChat(page) {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const ready = view.locator('body[data-ready="true"]');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ready.waitFor({ timeout: 20_000 });
+      return { view, prompt: view.locator('#prompt') };
+    } catch (err) {
+      if (attempt === 4) throw err;
+      await page.getByRole('tab', { name: /Switchboard/ }).click();
+    }
+  }
+}
+
+/** Switches the colour theme through the command palette (`name` as the theme picker lists it, e.g. "Dark High Contrast"). */
+export async function setTheme(page, name) {
+  // Keys typed while the webview has focus stay in its iframe: focus the workbench first.
+  await page.locator('.part.editor').click();
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
+  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 10_000 });
+  await page.keyboard.type(name, { delay: 20 });
+  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** The body class of the webview in each theme kind setTheme can reach. */
+export const THEME_CLASSES = { 'Light Modern': 'vscode-light', 'Dark Modern': 'vscode-dark', 'Dark High Contrast': 'vscode-high-contrast', 'Light High Contrast': 'vscode-high-contrast-light' };
 
 /**
  * @axe-core/playwright gives each frame one second to load axe-core and silently skips a frame that
@@ -59,4 +110,19 @@ export async function runAxe(page) {
   }
   const brief = v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({ target: n.target, summary: n.failureSummary })) });
   return { violations: results.violations.map(brief), passes: results.passes.length, incomplete: results.incomplete.map(v => v.id) };
+}
+
+/** Light+, Dark+ and high contrast: a screenshot each, and no serious or critical axe violation. */
+export async function themeShots(page, view, shotsDir, prefix, log) {
+  for (const [theme, name] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']]) {
+    if (name !== 'light') await setTheme(page, theme);
+    await view.locator(`body.${THEME_CLASSES[theme]}`).waitFor({ timeout: 10_000 });
+    await page.mouse.move(700, 450); // no hover tooltip over the picture
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(shotsDir, `${prefix}-${name}.png`) });
+    const axe = await runAxe(page);
+    assert.ok(axe.passes > 0, 'axe analysed the page');
+    assert.deepEqual(axe.violations.filter(v => v.impact === 'serious' || v.impact === 'critical'), [], `${theme}`);
+    log(`${theme}: screenshot, ${axe.violations.length} minor axe finding(s)`);
+  }
 }

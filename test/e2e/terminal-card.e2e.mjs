@@ -4,10 +4,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openChat, scriptedAgentSettings } from './support.mjs';
 
-export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
-  turns: [{ steps: [
-    { type: 'terminal', command: "printf 'step one\\n'; sleep 1; printf 'step two\\n'", terminalToolCall: true, title: 'Run the build' },
-  ] }],
+export const settings = ({ repoRoot, node24 }) => ({
+  // Commands run without a confirmation here: this module is about the terminal, not the question.
+  'switchboard.terminal.confirmCommands': false,
+  ...scriptedAgentSettings({ repoRoot, node24 }, {
+    turns: [{ steps: [
+      { type: 'terminal', command: "printf 'step one\\n'; sleep 1; printf 'step two\\n'", terminalToolCall: true, title: 'Run the build' },
+    ] }],
+  }),
 });
 
 export default async function ({ page, log, shotsDir }) {

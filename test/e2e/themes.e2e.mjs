@@ -2,7 +2,7 @@
 // that keyboard-only use reaches the controls. Screenshots: chat-theme-{light,dark,hc}.png.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, scriptedAgentSettings, setTheme } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
   const script = {
@@ -34,22 +34,6 @@ export const settings = ({ repoRoot, node24 }) => {
   };
 };
 
-async function setTheme(page, name) {
-  // Keys typed while the webview has focus stay in its iframe: focus the workbench first.
-  await page.locator('.part.editor').click();
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-  // The theme picker: filter, then click the row whose label is exactly the theme.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 10_000 });
-  await page.keyboard.type(name, { delay: 20 });
-  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
-  await page.waitForTimeout(800);
-}
-
 export default async function ({ page, log, shotsDir }) {
   const { view, prompt } = await openChat(page);
 
@@ -77,7 +61,7 @@ export default async function ({ page, log, shotsDir }) {
 
   const shots = [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']];
   for (const [theme, name] of shots) {
-    if (name !== 'light') await setTheme(page, theme);
+    if (name !== 'light') { await setTheme(page, theme); await page.waitForTimeout(800); }
     // Readable: the message text colour differs from the background in every theme.
     const colors = await view.locator('.message.agent .body').first().evaluate(el => {
       const s = getComputedStyle(el); const b = getComputedStyle(document.body);

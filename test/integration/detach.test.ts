@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { agentEvents, api, isRunning, tmpDir, useScriptedAgent, waitFor } from './helpers';
 
@@ -40,14 +41,15 @@ const terminalOutput = (log: string) => (agentEvents(log).find(e => e.event === 
   let sb: SwitchboardApi;
   const started: number[] = [];
 
-  before(async () => { sb = await api(); });
+  // Commands run unasked on purpose (their confirmation is the Hostile agent suite's).
+  before(async () => { sb = await api(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global); });
   beforeEach(async () => {
     await sb.chat.stop();
     await sb.chat.newConversation();
   });
   // A failing run must not leave a thousand-second sleep behind.
   afterEach(() => { for (const p of started.splice(0)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ } });
-  after(async () => { await sb.chat.stop(); });
+  after(async () => { await sb.chat.stop(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', undefined, vscode.ConfigurationTarget.Global); });
 
   it('terminal/kill ends what the command detached: setsid, a double-forking daemon, nohup & disown', async () => {
     const d = detacher('sleep 1000');

@@ -2,10 +2,12 @@
 // scripted agent: every field type, refused schemas and URLs, invalid answers that send nothing,
 // accept / decline / cancel, elicitation/complete, and Stop / agent exit cancelling open forms.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
-import { agentEvents, api, dump, lastOf, useScriptedAgent, waitFor } from './helpers';
+import { agentEvents, api, dump, lastOf, tmpDir, useScriptedAgent, waitFor } from './helpers';
 
 type Question = Extract<Item, { kind: 'question' }>;
 const openQuestion = (sb: SwitchboardApi) => waitFor('an open question card', () => {
@@ -165,5 +167,66 @@ describe('Elicitation (questions from the agent)', () => {
     await waitFor('card cancelled', () => (lastOf(sb.chat.items, 'question') as Question).question.outcome === 'cancelled');
     assert.equal(sb.chat.waitingTabs.length, 0);
     assert.match(lastOf(sb.chat.items, 'error')?.message ?? '', /exited|crashed|code 1/);
+  });
+
+  // ---- issue 24, point 8: questions go where they belong -------------------------------------------
+
+  const questionsIn = (tab: { items: readonly Item[] }) => tab.items.filter((i): i is Question => i.kind === 'question');
+  const where = () => sb.chat.sessions.map(t => `${t.id} "${t.info.title}": ${questionsIn(t).map(q => q.question.message).join(', ')}`).join('; ');
+
+  it('a question tied to a request of one conversation lands in it, not in the conversation shown', async () => {
+    const release = path.join(tmpDir, `release-${Date.now()}`);
+    const { log } = await useScriptedAgent({ turns: [
+      { match: 'hold', steps: [{ type: 'awaitFile', path: release }, { type: 'elicit', requestScoped: 'prompt', message: 'Asked about the held prompt' }] },
+      { steps: [{ type: 'text', text: 'hello' }] },
+    ] });
+    const tabA = sb.chat.active;
+    const held = sb.chat.sendPrompt('hold please');
+    await waitFor('the held turn', () => agentEvents(log).some(e => e.event === 'prompt'));
+    await sb.chat.newConversation();
+    const tabB = sb.chat.active;
+    assert.notEqual(tabB.id, tabA.id);
+    assert.equal(await sb.chat.sendPrompt('hi'), 'sent');
+    fs.writeFileSync(release, '');
+    const card = await waitFor(() => `the question in the conversation whose prompt it is about (${where()})`, () => questionsIn(tabA)[0]);
+    assert.equal(card.question.message, 'Asked about the held prompt');
+    assert.equal(questionsIn(tabB).length, 0, `not in the conversation shown: ${where()}`);
+    await sb.chat.answerQuestion(card.id, 'decline', undefined, tabA.id);
+    await held;
+    assert.deepEqual(results(log)[0].result, { action: 'decline' });
+  });
+
+  it("a question with no session is shown as the agent's own, in no conversation it did not come from", async () => {
+    const { log } = await useScriptedAgent({ turns: [
+      { match: 'ask', steps: [{ type: 'elicit', requestScoped: true, message: 'Which account?' }] },
+      { steps: [{ type: 'text', text: 'hello' }] },
+    ] }, 'Agent Q');
+    assert.equal(await sb.chat.sendPrompt('hi'), 'sent');
+    const tabA = sb.chat.active;
+    await sb.chat.newConversation();
+    const tabB = sb.chat.active;
+    const asked = sb.chat.sendPrompt('ask');
+    const owner = await waitFor(() => `a conversation showing the question (${where()})`, () => sb.chat.sessions.find(t => questionsIn(t).some(q => q.question.message === 'Which account?')));
+    assert.ok(owner.id !== tabA.id && owner.id !== tabB.id, `not in a conversation: ${where()}`);
+    assert.match(owner.info.title, /Agent Q/, 'the agent is named');
+    assert.ok(owner.items.some(i => i.kind === 'notice' && /Agent Q/.test(i.text)), dump(owner.items));
+    assert.equal(sb.chat.activeTab, tabB.id, 'the shown conversation stays shown');
+    const card = questionsIn(owner).find(q => q.question.message === 'Which account?')!;
+    await sb.chat.answerQuestion(card.id, 'accept', {}, owner.id);
+    await asked;
+    assert.deepEqual(results(log)[0].result, { action: 'accept', content: {} });
+  });
+
+  it("a question the agent asks while it starts (about initialize, before any session) is the agent's own", async () => {
+    const { log } = await useScriptedAgent({ elicitOnInitialize: 'Which workspace profile?', turns: [{ steps: [{ type: 'text', text: 'hello' }] }] }, 'Agent S');
+    const shown = sb.chat.active;
+    const sent = sb.chat.sendPrompt('hi');
+    const owner = await waitFor(() => `a tab showing the start-up question (${where()})`,
+      () => sb.chat.sessions.find(t => questionsIn(t).some(q => q.question.message === 'Which workspace profile?')));
+    assert.notEqual(owner.id, shown.id, 'not in the conversation that started the agent');
+    assert.match(owner.info.title, /Agent S/);
+    await sb.chat.answerQuestion(questionsIn(owner)[0].id, 'decline', undefined, owner.id);
+    assert.equal(await sent, 'sent');
+    assert.deepEqual(agentEvents(log).find(e => e.step === 'initialize')?.result, { action: 'decline' });
   });
 });

@@ -71,6 +71,7 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
     await setting('fs.outsideWorkspace', 'deny'); // a modal cannot be answered from here; `ask` is covered by e2e
     await setting('fs.reviewWrites', 'always');
     await setting('fs.saveAfterWrite', true);
+    await setting('terminal.confirmCommands', false); // the `cat` after a write runs unasked (its confirmation: Hostile agent)
   });
   beforeEach(async () => {
     await sb.chat.stop();
@@ -90,7 +91,7 @@ describe('File system (fs/read_text_file, fs/write_text_file)', function () {
   });
   after(async () => {
     await sb.chat.stop();
-    for (const key of ['fs.outsideWorkspace', 'fs.reviewWrites', 'fs.saveAfterWrite']) await setting(key, undefined);
+    for (const key of ['fs.outsideWorkspace', 'fs.reviewWrites', 'fs.saveAfterWrite', 'terminal.confirmCommands']) await setting(key, undefined);
   });
 
   // ---------------------------------------------------------------------------------------- reads

@@ -17,6 +17,23 @@ export async function api(): Promise<SwitchboardApi> {
   return ext.isActive ? ext.exports : await ext.activate();
 }
 
+/**
+ * Mocha hooks of a suite about reviewed changes: each test starts in a new conversation with nothing
+ * left to review, and ends with its editors reverted and closed; the agent stops after the suite.
+ */
+export function freshReviewPerTest(sb: () => SwitchboardApi): void {
+  beforeEach(async () => {
+    await sb().chat.stop();
+    await sb().chat.newConversation();
+    for (const t of sb().review.views()) sb().review.keep(t.turnId);
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => { await sb().chat.stop(); });
+}
+
 export function extensionRoot(): string {
   return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
 }

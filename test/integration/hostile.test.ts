@@ -128,12 +128,15 @@ describe('Hostile agent', function () {
     await setting('fs.outsideWorkspace', 'allow');
     await sb.chat.stop();
     const allowed = await turn([{ type: 'terminal', command: 'echo', args: ['outside'], cwd: outside }]);
+    const question = await openQuestion('the confirmation of a command nobody asked about (asked only once the policy allowed the folder)');
+    assert.ok(question.permission.title.endsWith(`Working directory: ${outside}`), question.permission.title);
+    sb.chat.answerPermission(question.id, optionOf(question, 'allow_once'));
     await allowed.done;
     assert.equal((await outcome(allowed.log, 0)).result?.exitStatus?.exitCode, 0);
   });
 
   it('terminal.confirmCommands: a command the agent did not ask permission for in this turn waits for the user', async () => {
-    await setting('terminal.confirmCommands', true);
+    // The default: nothing sets the setting.
     const { log, done } = await turn([
       { type: 'terminal', command: 'echo', args: ['unasked'] },
       { type: 'permission', toolCall: { toolCallId: 'ask-1', title: 'Run echo asked', kind: 'execute', rawInput: { command: 'echo asked' } } },
@@ -168,6 +171,103 @@ describe('Hostile agent', function () {
     const refused = await outcome(log, 1);
     assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
     await done;
+  });
+
+  it('by default a command nobody asked about waits for the user, showing the whole command line and its cwd; refused, it never runs (cat of a file outside the workspace)', async () => {
+    const canary = path.join(tmpDir, `canary-${Date.now()}.txt`);
+    fs.writeFileSync(canary, 'CANARY-7f3a\n');
+    const { log, done } = await turn([
+      { type: 'read', path: canary },
+      { type: 'terminal', command: 'cat', args: [canary] },
+    ]);
+    const question = await openQuestion('the confirmation of `cat` of a file outside the workspace');
+    assert.ok(question.permission.title.includes(`cat ${canary}`), question.permission.title);
+    assert.ok(question.permission.title.includes(ws), `the cwd is shown: ${question.permission.title}`);
+    assert.equal(outcomes(log).filter(o => o.step === 1).length, 0, 'nothing ran before the answer');
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    await done;
+    const [read, cat] = [await outcome(log, 0), await outcome(log, 1)];
+    assert.equal(read.error?.data?.reason, 'outsideWorkspace', JSON.stringify(read));
+    assert.deepEqual([cat.error?.code, cat.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(cat));
+    assert.ok(!sb.terminals.list().some(t => t.commandLine.includes(canary)), 'no terminal ran it');
+    assert.ok(!fs.readFileSync(log, 'utf8').includes('CANARY-7f3a'), 'the agent never saw the canary');
+  });
+
+  it('terminal.confirmCommands turned off in the user settings runs commands at once', async () => {
+    await setting('terminal.confirmCommands', false);
+    const { log, done } = await turn([{ type: 'terminal', command: 'echo', args: ['user-says-no'] }]);
+    await done;
+    assert.equal((await outcome(log, 0)).result?.exitStatus?.exitCode, 0);
+    assert.equal(sb.chat.items.filter(i => i.kind === 'permission').length, 0, dump(sb.chat.items));
+  });
+
+  it('"Allow this command" compares argument vectors exactly: allowing `echo "a b"` runs it (as a shell string or an argv) but `echo a b` waits for the user', async () => {
+    const { log, done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'exact-1', title: 'Run a command', kind: 'execute', rawInput: { command: 'echo "a b"' } } },
+      { type: 'terminal', command: 'echo "a b"' },
+      { type: 'terminal', command: 'echo', args: ['a b'] },
+      { type: 'terminal', command: 'echo a b' },
+    ]);
+    const permission = await openQuestion("the agent's own permission request");
+    assert.deepEqual(permission.permission.content, [{ type: 'text', text: '```\necho "a b"\n```' }], 'the card shows the command its title does not');
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    assert.equal((await outcome(log, 1)).result?.output, 'a b\n', 'the allowed shell string runs');
+    assert.equal((await outcome(log, 2)).result?.output, 'a b\n', 'the same argv runs');
+    const question = await waitFor('the confirmation of `echo a b` (two arguments, not the one allowed)', () => sb.chat.items.find((i): i is Permission =>
+      i.kind === 'permission' && i.id !== permission.id && i.permission.outcome === undefined));
+    assert.match(question.permission.title, /echo a b without having asked/);
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    assert.equal((await outcome(log, 3)).error?.data?.reason, 'userDenied');
+    await done;
+  });
+
+  it('a compound command never matches a simpler allowed one: allowing `echo "x; touch pwned"` does not run `echo x; touch pwned` unasked', async () => {
+    const pwned = path.join(ws, `pwned-${Date.now()}`);
+    const { log, done } = await turn([
+      { type: 'permission', toolCall: { toolCallId: 'compound-1', title: 'Run a command', kind: 'execute', rawInput: { command: `echo "x; touch ${pwned}"` } } },
+      { type: 'terminal', command: `echo x; touch ${pwned}` },
+      { type: 'permission', toolCall: { toolCallId: 'compound-2', title: 'Run a command', kind: 'execute', rawInput: { command: 'echo hi' } } },
+      { type: 'terminal', command: `echo hi && touch ${pwned}` },
+      { type: 'terminal', command: `echo hi\ntouch ${pwned}` },
+      { type: 'terminal', command: 'echo `touch ' + pwned + '`' },
+    ]);
+    const answer = async (what: string, kind: string, command?: string) => {
+      const q = await openQuestion(what);
+      if (command !== undefined) {
+        assert.ok(q.permission.title.includes(`run ${command} without having asked`), q.permission.title);
+        // The whole line, verbatim, in a code block (the title is markdown: a line break reads as a space there).
+        assert.deepEqual(q.permission.content, [{ type: 'text', text: '```\n' + command + '\n```' }]);
+      }
+      sb.chat.answerPermission(q.id, optionOf(q, kind));
+    };
+    await answer("the agent's permission request for echo \"x; touch …\"", 'allow_once');
+    await answer('the confirmation of the compound `echo x; touch …`', 'reject_once', `echo x; touch ${pwned}`);
+    await answer("the agent's permission request for echo hi", 'allow_once');
+    await answer('the confirmation of `echo hi && touch …`', 'reject_once', `echo hi && touch ${pwned}`);
+    await answer('the confirmation of `echo hi` + newline + `touch …`', 'reject_once', `echo hi\ntouch ${pwned}`);
+    await answer('the confirmation of a backtick substitution', 'reject_once', 'echo `touch ' + pwned + '`');
+    await done;
+    for (const step of [1, 3, 4, 5]) assert.equal((await outcome(log, step)).error?.data?.reason, 'userDenied', `step ${step}`);
+    assert.ok(!fs.existsSync(pwned), 'nothing ran');
+  });
+
+  it('a 1 MiB tool-call title is cut before it reaches the view; the turn ends', async () => {
+    const title = 'T'.repeat(1024 * 1024);
+    const { done } = await turn([
+      { type: 'toolCall', toolCall: { toolCallId: 'huge-1', title, kind: 'read', status: 'in_progress' } },
+      { type: 'toolCallUpdate', update: { toolCallId: 'huge-1', status: 'completed', title } },
+      { type: 'permission', toolCall: { toolCallId: 'huge-2', title, kind: 'execute' } },
+      { type: 'text', text: 'after the huge title' },
+    ]);
+    const permission = await openQuestion('the permission request with a huge title');
+    assert.ok(permission.permission.title.length < 20_000, `permission title of ${permission.permission.title.length} characters`);
+    sb.chat.answerPermission(permission.id, optionOf(permission, 'allow_once'));
+    await done;
+    const tool = sb.chat.items.find(i => i.kind === 'tool' && i.tool.toolCallId === 'huge-1');
+    const shown = tool?.kind === 'tool' ? tool.tool.title : '';
+    assert.ok(shown.length < 20_000, `tool title of ${shown.length} characters`);
+    assert.match(shown, /^T+ … \(\d+ more characters\)$/);
+    assert.match(lastOf(sb.chat.items, 'agent')?.text ?? '', /after the huge title/);
   });
 
   // ---- 12. precise refusals ---------------------------------------------------------------------

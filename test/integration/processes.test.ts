@@ -22,12 +22,13 @@ describe('Agent processes and connection limits', function () {
   this.timeout(90_000);
   let sb: SwitchboardApi;
 
-  before(async () => { sb = await api(); });
+  // Commands run unasked on purpose (their confirmation is the Hostile agent suite's).
+  before(async () => { sb = await api(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global); });
   beforeEach(async () => {
     await sb.chat.stop();
     await sb.chat.newConversation();
   });
-  after(async () => { await sb.chat.stop(); });
+  after(async () => { await sb.chat.stop(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', undefined, vscode.ConfigurationTarget.Global); });
 
   it('an agent message over the 32 MiB limit is named in the chat, the agent is stopped, and Restart works', async () => {
     const { log } = await useScriptedAgent({

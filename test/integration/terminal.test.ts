@@ -32,7 +32,8 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
   this.timeout(60_000);
   let sb: SwitchboardApi;
 
-  before(async () => { sb = await api(); });
+  // These commands run unasked on purpose: the confirmation of such commands is the Hostile agent suite's.
+  before(async () => { sb = await api(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global); });
   beforeEach(async () => {
     await sb.chat.stop();
     await sb.chat.newConversation();
@@ -40,7 +41,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
   afterEach(async () => {
     await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', undefined, vscode.ConfigurationTarget.Global);
   });
-  after(async () => { await sb.chat.stop(); });
+  after(async () => { await sb.chat.stop(); await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', undefined, vscode.ConfigurationTarget.Global); });
 
   it('advertises terminal: true; runs a shell string through the shell with env and cwd; exact output and exit code', async () => {
     const { log } = await useScriptedAgent({

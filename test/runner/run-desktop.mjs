@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { ensureAdapters } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -70,6 +71,8 @@ try {
       SWITCHBOARD_TEST: '1',
       SWITCHBOARD_NODE: process.env.SWITCHBOARD_NODE || process.execPath,
       MOCHA_GREP: flags.grep || '',
+      // realAdapters.test.ts: the real Claude and Codex adapters, installed on first use.
+      SWITCHBOARD_ADAPTERS: ensureAdapters(),
     },
   });
 } catch (e) {

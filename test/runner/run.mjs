@@ -26,7 +26,7 @@ import path from 'node:path';
 import util, { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import {
-  repoRoot, ensureTools, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
+  repoRoot, ensureTools, ensureAdapters, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
 } from './workbench.mjs';
 
 const { values: flags } = parseArgs({
@@ -119,6 +119,10 @@ await part('tools', async () => {
   log(`node24 ${tools.node24}`);
 });
 if (!tools) finish();
+// realAdapters.test.ts (integration) drives the real Claude and Codex ACP adapters, installed here on
+// first use (install-adapters.sh, ~840 MB, cached beside the tools); then this only checks.
+let adapters = '';
+if (only.includes('integration') && await part('adapters', () => { adapters = ensureAdapters({ log }); }) !== 'PASS') finish();
 if (!flags['no-build'] && await part('build', () => run(process.execPath, ['esbuild.mjs'])) !== 'PASS') finish();
 
 const testEnv = { SWITCHBOARD_TEST: '1', SWITCHBOARD_NODE: tools.node24 };
@@ -139,7 +143,7 @@ if (only.includes('integration')) {
         // The whole suite runs in one workbench: give it more than one e2e module gets.
         timeoutSec: Number(process.env.TEST_TIMEOUT || 900),
         tools, log: iLog, onOutput: out.log, extensionDevelopmentPath: repoRoot, extensionTestsPath: testsPath, workspace: fixtureWorkspace,
-        env: { ...testEnv, MOCHA_GREP: flags.grep || '' },
+        env: { ...testEnv, MOCHA_GREP: flags.grep || '', SWITCHBOARD_ADAPTERS: adapters },
       });
       try {
         const code = await wb.exitCode;
@@ -173,6 +177,7 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
     userSettings: ({ workspace }) => resolveExport(mod.settings, { workspace, repoRoot, node24 }),
     workspaceFiles: resolveExport(mod.workspaceFiles, { repoRoot, node24 }),
     ...workbench,
+    workspaceTrust: !!mod.workspaceTrust,
   });
   try {
     await Promise.race([waitForWorkbench(wb.page), wb.failed]);

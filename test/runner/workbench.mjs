@@ -85,6 +85,20 @@ export function ensureTools({ log = console.log } = {}) {
   return tools;
 }
 
+/**
+ * The real Claude and Codex ACP adapters' node_modules folder (install-adapters.sh installs them on
+ * first use into the tools folder, ~1 min once; then this only checks). For realAdapters.test.ts.
+ */
+export function ensureAdapters({ log = console.log } = {}) {
+  const started = Date.now();
+  const r = spawnSync('bash', [path.join(repoRoot, 'test/runner/install-adapters.sh')],
+    { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`install-adapters.sh failed (exit ${r.status ?? r.signal})`);
+  const dir = r.stdout.trim().split('\n').pop();
+  log(`adapters ${dir} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  return dir;
+}
+
 // --------------------------------------------------------------------------- process bookkeeping
 
 const live = new Set();      // sessions (servers / workbenches) still running
@@ -180,6 +194,7 @@ const mkdirs = (root, names) => Object.fromEntries(names.map(n => {
  *   port                 default 0 = any free port (read back from the server's log)
  *   folder               folder the server opens by default (code-server only; the workbench URL wins)
  *   env                  extra env for the server; the extension host inherits it
+ *   workspaceTrust       true: start without --disable-workspace-trust
  *   log                  (...args) => void
  * Returns { port, url, pid, tmp, dirs, exited: Promise<{code, signal}>, logFile, logTail(), stop() }.
  */
@@ -201,7 +216,7 @@ export async function startServer(opts) {
     args = [tools.codeServerEntry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
       '--config', path.join(tmp, 'config.yaml'),
       '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-telemetry', '--disable-update-check', ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--disable-proxy', '--ignore-last-opened',
       ...(smoke ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
       ...(opts.folder ? [opts.folder] : [])];
@@ -209,7 +224,7 @@ export async function startServer(opts) {
     args = [tools.serverMain, '--host', '127.0.0.1', '--port', String(port),
       '--without-connection-token', '--accept-server-license-terms',
       '--server-data-dir', dirs['server-data'], '--user-data-dir', dirs.userData,
-      '--extensions-dir', dirs.extensions, '--disable-telemetry', '--disable-workspace-trust',
+      '--extensions-dir', dirs.extensions, '--disable-telemetry', ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
       ...(smoke ? ['--enable-smoke-test-driver'] : [])];
   // (A server-side --extensionDevelopmentPath is ignored by the web workbench: it takes the
   // development path only from the URL payload, and only with the smoke-test driver. See linkExtension.)
@@ -294,6 +309,7 @@ export async function startServer(opts) {
  *   extensionsDir?            use this extensions folder (e.g. with a VSIX installed; not deleted)
  *   vsix?                     path(s) of .vsix files to install into the session's extensions folder first
  *   env?                      extra env for the server / extension host
+ *   workspaceTrust?           true: workspace trust is on (the server is started without --disable-workspace-trust)
  *   timeoutSec?               hard limit for the whole session (default TEST_TIMEOUT or 300)
  *   server?                   'vscode' | 'code-server'
  *   viewport?                 default 1400x900
@@ -367,7 +383,7 @@ export async function startWorkbench(opts = {}) {
   try {
     server = await startServer({
       tools, server: opts.server, tmp, userDataDir, extensionsDir, log,
-      env: opts.env,
+      env: opts.env, workspaceTrust: opts.workspaceTrust,
     });
     session.serverPid = server.pid;
     server.exited.then(({ code, signal }) => fail(new Error(`server exited unexpectedly (${code ?? signal}); log tail:\n${server.logTail()}`)));

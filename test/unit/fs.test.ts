@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as nodePath from 'node:path';
 import { sliceLines, splitLinesKeepEnds } from '../../src/common/fs/lines';
-import { decodeText } from '../../src/common/fs/text';
+import { chooseForm, decodeBytes, UTF8 } from '../../src/common/fs/encoding';
 import { decideAccess, isAbsolutePath, isWithin, parseOutsideWorkspacePolicy, parseReviewWrites } from '../../src/common/fs/pathPolicy';
 import { lineEdits, merge3 } from '../../src/common/fs/merge';
 import { matchLineEndings } from '../../src/common/fs/eol';
@@ -62,18 +62,28 @@ describe('fs: sliceLines', () => {
   });
 });
 
-describe('fs: decodeText', () => {
+describe('fs: decoding UTF-8 (the default files.encoding)', () => {
+  const decodeText = (bytes: Uint8Array) => {
+    const d = decodeBytes(bytes, chooseForm(bytes, {}));
+    return d.kind === 'text' ? { ok: true, text: d.text } : { ok: false, reason: d.reason };
+  };
   it('decodes UTF-8', () => {
     assert.deepEqual(decodeText(Buffer.from('héllo ✓\r\n', 'utf8')), { ok: true, text: 'héllo ✓\r\n' });
     assert.deepEqual(decodeText(new Uint8Array()), { ok: true, text: '' });
   });
   it('reports NUL bytes as binary', () => {
     assert.deepEqual(decodeText(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 1])), { ok: false, reason: 'binary' });
+    // UTF-16 without a BOM is not told from binary (VS Code needs files.encoding or a guess for it).
     assert.deepEqual(decodeText(Buffer.from('hi', 'utf16le')), { ok: false, reason: 'binary' });
   });
   it('reports invalid UTF-8', () => {
     assert.deepEqual(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9])), { ok: false, reason: 'encoding' }); // latin-1 "café"
     assert.deepEqual(decodeText(Buffer.from([0xc3])), { ok: false, reason: 'encoding' });
+  });
+  it('drops a BOM and keeps everything else', () => {
+    assert.deepEqual(decodeText(Buffer.from('\ufeffhi\r\n', 'utf8')), { ok: true, text: 'hi\r\n' });
+    const sub = Buffer.from('xxhéllo').subarray(2);
+    assert.deepEqual(decodeBytes(sub, UTF8), { kind: 'text', text: 'héllo', form: UTF8 });
   });
 });
 
@@ -230,10 +240,3 @@ describe('fs: errors the agent reads', () => {
   });
 });
 
-describe('fs: decodeText details', () => {
-  it('drops a BOM and keeps everything else', () => {
-    assert.deepEqual(decodeText(Buffer.from('\ufeffhi\r\n', 'utf8')), { ok: true, text: 'hi\r\n' });
-    const sub = Buffer.from('xxhéllo').subarray(2);
-    assert.deepEqual(decodeText(sub), { ok: true, text: 'héllo' });
-  });
-});

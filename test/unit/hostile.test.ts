@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { escapeBidi, hasBidi } from '../../src/common/bidi';
 import { describeChoice, isMisleading, orderOptions } from '../../src/common/permissionOptions';
-import { commandPermitted, commandProblem, envProblem, parseOutsideTurnPolicy, pathProblem, permissionCommandText } from '../../src/common/requestGuard';
-import { Transcript } from '../../src/common/transcript';
+import { commandPermitted, commandProblem, envProblem, parseOutsideTurnPolicy, pathProblem, permittedCommands, shellCommandKey, terminalCommandKey } from '../../src/common/requestGuard';
+import { truncateStrings, truncateText } from '../../src/common/truncate';
+import { applyMetaUpdate, EMPTY_META } from '../../src/common/sessionMeta';
+import { commandView, Transcript } from '../../src/common/transcript';
 
 describe('hostile: bidirectional controls', () => {
   it('are escaped visibly, so "txt.sh" cannot pass for ".txt"', () => {
@@ -45,23 +47,62 @@ describe('hostile: request checks', () => {
     assert.match(commandProblem('echo', ['a\0']) ?? '', /NUL/);
     assert.equal(parseOutsideTurnPolicy('bogus'), 'ask');
   });
-  it('a command is permitted only when an allowed request named that exact command line', () => {
-    const allowed = [permissionCommandText({ title: 'Run `npm test`', rawInput: { command: 'npm test' } }),
-      permissionCommandText({ title: 'Shell', rawInput: { command: ['bash', '-lc', 'ls'] } })];
-    assert.ok(commandPermitted(allowed, 'npm', ['test']));
-    assert.ok(commandPermitted(allowed, 'npm test', []));
-    assert.ok(commandPermitted(allowed, 'bash', ['-lc', 'ls']));
-    assert.ok(!commandPermitted(allowed, 'npm', ['test', '&&', 'rm', '-rf', '~']));
-    assert.ok(!commandPermitted(allowed, 'npm', ['tes']));
-    assert.ok(!commandPermitted([], 'ls', []));
+  const permitted = (allowed: ReturnType<typeof permittedCommands>, command: string, args: string[] = [], posix = true) =>
+    commandPermitted(allowed, terminalCommandKey(command, args, posix));
+  it('a command is permitted only when an allowed request named that exact command', () => {
+    const allowed = [...permittedCommands({ title: 'Run `npm test`', rawInput: { command: 'npm test' } }),
+      ...permittedCommands({ title: 'Shell', rawInput: { command: ['bash', '-lc', 'ls'] } })];
+    assert.ok(permitted(allowed, 'npm', ['test']));
+    assert.ok(permitted(allowed, 'npm test'));
+    assert.ok(permitted(allowed, '  npm   test '), 'whitespace between words is not part of a word');
+    assert.ok(permitted(allowed, 'bash', ['-lc', 'ls']));
+    assert.ok(!permitted(allowed, 'npm', ['test', '&&', 'rm', '-rf', '~']));
+    assert.ok(!permitted(allowed, 'npm test && rm -rf ~'));
+    assert.ok(!permitted(allowed, 'npm', ['tes']));
+    assert.ok(!commandPermitted([], terminalCommandKey('ls', [])));
     // A part of an allowed command line is another command.
-    assert.ok(!commandPermitted(allowed, 'ls', []), 'bash -lc ls does not permit ls');
-    const echo = [permissionCommandText({ title: '`echo rm -rf ~`', rawInput: { command: 'echo rm -rf ~' } })];
-    assert.ok(!commandPermitted(echo, 'rm -rf ~', []));
-    assert.ok(!commandPermitted(echo, 'rm', ['-rf', '~']));
-    assert.ok(commandPermitted(echo, 'echo rm -rf ~', []), 'the whole title (Claude shows the command) names it');
-    const push = [permissionCommandText({ title: 'Run git push --dry-run', rawInput: { command: 'git push --dry-run' } })];
-    assert.ok(!commandPermitted(push, 'git', ['push']));
+    assert.ok(!permitted(allowed, 'ls'), 'bash -lc ls does not permit ls');
+    const echo = permittedCommands({ title: '`echo rm -rf ~`', rawInput: { command: 'echo rm -rf ~' } });
+    assert.ok(!permitted(echo, 'rm -rf ~'));
+    assert.ok(!permitted(echo, 'rm', ['-rf', '~']));
+    assert.ok(permitted(echo, 'echo rm -rf ~'), 'the very same string');
+    const push = permittedCommands({ title: 'Run git push --dry-run', rawInput: { command: 'git push --dry-run' } });
+    assert.ok(!permitted(push, 'git', ['push']));
+  });
+  it('compares argument vectors: quotes and escapes count', () => {
+    const allowed = permittedCommands({ title: 'Run a command', rawInput: { command: 'rm "a b"' } });
+    assert.ok(permitted(allowed, 'rm "a b"'));
+    assert.ok(permitted(allowed, "rm 'a b'"), 'another quoting of the same argv');
+    assert.ok(permitted(allowed, 'rm a\\ b'));
+    assert.ok(permitted(allowed, 'rm', ['a b']));
+    assert.ok(!permitted(allowed, 'rm a b'));
+    assert.ok(!permitted(allowed, 'rm', ['a', 'b']));
+    assert.ok(!permitted(allowed, 'rm', ['"a b"']), 'quotes inside an argv are characters');
+    assert.deepEqual(shellCommandKey('echo "a\\"b" \'c d\''), { argv: ['echo', 'a"b', 'c d'] });
+    const title = permittedCommands({ title: '`git commit -m "fix it"`' });
+    assert.ok(permitted(title, 'git', ['commit', '-m', 'fix it']), 'a title that is one code span names its command');
+  });
+  it('a compound command is kept whole and matches only the very same string', () => {
+    for (const line of ['echo x; touch p', 'a && b', 'a || b', 'a | b', 'a & b', 'cat a > b', 'a 2>&1', 'a < in', 'echo $(id)', 'echo `id`',
+      'echo "`id`"', 'echo $HOME', 'echo "$HOME"', 'echo *.js', 'echo a # c', 'echo hi\ntouch p', 'echo hi\rtouch p', 'X=1 cmd', 'echo ~/x',
+      'echo {a,b}', 'diff <(ls) x', 'echo $((1+2))']) {
+      assert.ok('shell' in shellCommandKey(line), `kept whole: ${JSON.stringify(line)}`);
+    }
+    const allowed = permittedCommands({ title: 'Run', rawInput: { command: 'echo "x; touch p"' } });
+    assert.ok(!permitted(allowed, 'echo x; touch p'));
+    assert.ok(permitted(allowed, 'echo', ['x; touch p']), 'the one argument it was');
+    const compound = permittedCommands({ title: 'Run', rawInput: { command: 'npm test && npm run lint' } });
+    assert.ok(permitted(compound, 'npm test && npm run lint'), 'the very same compound line');
+    assert.ok(!permitted(compound, 'npm test'));
+    assert.ok(!permitted(compound, 'npm', ['test']));
+    assert.ok(!permitted(compound, 'npm test &&  npm run lint'));
+    assert.ok(!permitted(permittedCommands({ rawInput: { command: 'echo hi' } }), 'echo hi && rm -rf ~'));
+  });
+  it("on Windows a shell string (cmd.exe's rules) matches only the very same string", () => {
+    const allowed = permittedCommands({ rawInput: { command: 'echo "a b"' } }, false);
+    assert.ok(permitted(allowed, 'echo "a b"', [], false));
+    assert.ok(!permitted(allowed, 'echo a b', [], false));
+    assert.ok(!permitted(allowed, 'echo', ['a b'], false));
   });
 });
 
@@ -98,5 +139,47 @@ describe('hostile: transcript history is never rewritten', () => {
     const late = items.find(i => i.kind === 'agent' && i.late);
     assert.ok(late && late.kind === 'agent' && late.text === 'late words');
     assert.ok(items.some(i => i.kind === 'agent' && !i.late && i.text === 'done'));
+  });
+});
+
+describe('hostile: long texts are cut before the view', () => {
+  it('keeps a short text, cuts a long one with a count, never halves a surrogate pair', () => {
+    assert.equal(truncateText('abc', 3), 'abc');
+    assert.equal(truncateText('abcd', 3), 'abc … (1 more character)');
+    assert.equal(truncateText('x'.repeat(1024 * 1024), 10), 'xxxxxxxxxx … (1048566 more characters)');
+    assert.equal(truncateText('ab😀cd', 3, '\n'), 'ab\n… (4 more characters)');
+    assert.equal(truncateText('', 0), '');
+  });
+  it('cuts every string of agent data shown whole (session title, plan, commands), keeps the rest as it is', () => {
+    const small = { a: ['x', { b: 'y', n: 3 }] };
+    assert.equal(truncateStrings(small, 10), small, 'nothing to cut: the same object');
+    assert.deepEqual(truncateStrings({ a: ['x'.repeat(12), { b: 'y', n: 3, t: true, z: null }] }, 10), { a: ['xxxxxxxxxx … (2 more characters)', { b: 'y', n: 3, t: true, z: null }] });
+    const huge = 'P'.repeat(1024 * 1024);
+    const meta = applyMetaUpdate(applyMetaUpdate(EMPTY_META, { sessionUpdate: 'session_info_update', title: huge })!,
+      { sessionUpdate: 'plan', entries: [{ content: huge, priority: 'high', status: 'pending' }] })!;
+    assert.ok(meta.title!.length < 5_000 && meta.plan[0].content.length < 5_000, `${meta.title!.length} / ${meta.plan[0].content.length}`);
+    assert.equal(meta.plan[0].priority, 'high');
+  });
+  it('tool titles, permission option names and locations reach the view cut', () => {
+    const t = new Transcript();
+    t.enterSession('s1');
+    const title = 'T'.repeat(1024 * 1024);
+    t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title, locations: [{ path: '/' + 'p'.repeat(100_000) }],
+      content: [{ type: 'content', content: { type: 'text', text: 'b'.repeat(2_000_000) } }] });
+    t.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', title });
+    const item = t.snapshot()[0];
+    assert.ok(item.kind === 'tool');
+    assert.ok(item.tool.title.length < 5_000 && /… \(1044\d+ more characters\)$/.test(item.tool.title), item.tool.title.slice(-40));
+    assert.ok(item.tool.locations[0].path.length < 5_000);
+    const text = item.tool.content[0];
+    assert.ok(text.type === 'text' && text.text.length < 200_000);
+  });
+});
+
+describe('hostile: a command is shown whole', () => {
+  it('in a fenced block longer than any backtick run in it, line breaks kept, bidi escaped', () => {
+    assert.deepEqual(commandView('echo hi\ntouch p'), { type: 'text', text: '```\necho hi\ntouch p\n```' });
+    assert.deepEqual(commandView('echo ```x``` `id`'), { type: 'text', text: '````\necho ```x``` `id`\n````' });
+    assert.deepEqual(commandView('cat report\u202Etxt.sh'), { type: 'text', text: '```\ncat report<U+202E>txt.sh\n```' });
   });
 });

@@ -67,6 +67,7 @@ describe('localization', () => {
   const ENGLISH_ON_PURPOSE: Record<string, string> = {
     'src/common/agentConfig.ts#AGENT_PRESETS': 'product names',
     'src/common/agentDetect.ts#INSTALLED_LAUNCHES': 'product names',
+    'src/common/welcome.ts#SIGN_IN_EVIDENCE': 'product names',
     'src/common/connectionLoss.ts#describeConnectionLoss': 'compared with the SDK\'s own message (what is shown is l10n.t)',
     ...Object.fromEntries(['formFromSchema', 'parseSchema', 'parseField', 'plainOptions', 'titledOptions', 'optCount', 'optText', 'urlTarget']
       .map(f => [`src/common/elicitation.ts#${f}`, 'JSON-RPC error for the agent (a refused elicitation/create)'])),

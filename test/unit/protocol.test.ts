@@ -15,6 +15,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
     assert.deepEqual(parseViewMessage({ type: 'permission/answer', itemId: 'i3', optionId: null }), { type: 'permission/answer', tab: undefined, itemId: 'i3', optionId: null });
     assert.deepEqual(parseViewMessage({ type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' }), { type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' });
     assert.deepEqual(parseViewMessage({ type: 'item/action', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', itemId: 'i1', action: 'restart' });
+    assert.deepEqual(parseViewMessage({ type: 'welcome/start', name: 'Claude Code', extra: 1 }), { type: 'welcome/start', name: 'Claude Code' });
+    assert.deepEqual(parseViewMessage({ type: 'welcome/action', action: 'trust' }), { type: 'welcome/action', action: 'trust' });
   });
 
   it('rejects unknown types, wrong field types and unknown actions', () => {
@@ -25,7 +27,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
       { type: 'prompt/send', text: 'x', mentions: [42] }, { type: 'composer/draft', text: 'x'.repeat(1_000_001) },
       { type: 'composer/draft', text: 'x', images: [{ mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }] }, { type: 'config/set', configId: 'a', value: { x: 1 } },
       { type: 'location/open', path: '/a', line: -1 }, { type: 'diff/open', itemId: 'i', index: 1.5 },
-      { type: 'write/action', action: 'acceptEverything', id: 'r1' }, { type: 'change/action', action: 'keep', turnId: 5 }]) {
+      { type: 'write/action', action: 'acceptEverything', id: 'r1' }, { type: 'change/action', action: 'keep', turnId: 5 },
+      { type: 'welcome/start', name: 7 }, { type: 'welcome/start', name: 'x'.repeat(501) }, { type: 'welcome/action', action: 'workbench.action.terminal.new' }]) {
       assert.equal(parseViewMessage(bad), undefined, JSON.stringify(bad));
     }
   });

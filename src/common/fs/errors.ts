@@ -33,7 +33,9 @@ export const FsErrors = {
   /** A FIFO, socket or device: reading one can block forever or never end. */
   notRegular: (path: string) => err(FsErrorCode.invalidParams, `Path is not a regular file (a pipe, socket or device): ${path}`, path, 'notRegular'),
   binary: (path: string) => err(FsErrorCode.invalidParams, `File is binary (it contains NUL bytes), not text: ${path}`, path, 'binary'),
-  encoding: (path: string) => err(FsErrorCode.invalidParams, `File is not valid UTF-8 text: ${path}`, path, 'encoding'),
+  /** Not valid in the encoding VS Code uses for the file (`files.encoding`, its BOM, or the open document's). */
+  encoding: (path: string, encoding = 'UTF-8') => new sdk.RequestError(FsErrorCode.invalidParams,
+    `File is not valid ${encoding} text: ${path}`, { path, reason: 'encoding', encoding }),
   outsideWorkspace: (path: string) => err(FsErrorCode.refused,
     `Access denied: ${path} is outside the workspace (setting switchboard.fs.outsideWorkspace is "deny")`, path, 'outsideWorkspace'),
   userDenied: (path: string) => err(FsErrorCode.refused, `The user denied access to ${path} (outside the workspace)`, path, 'userDenied'),

@@ -1,6 +1,7 @@
 // The files an agent changed during one turn, each against its baseline (its text just before the
 // agent's first change in the turn; null when the file did not exist). Pure bookkeeping: the host
 // reads and writes files and feeds what it saw; this decides what Keep and Undo mean.
+import type { TextForm } from '../fs/textForm';
 import { merge3 } from '../fs/merge';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
 
@@ -10,11 +11,20 @@ export interface FileChange {
   readonly baseline: string | null;
   /** null: the agent deleted the file. */
   readonly current: string | null;
+  /**
+   * The file is binary (or not valid in its encoding) before or after: `baseline` and `current`
+   * hold its bytes in base64, never decoded text; it is kept or undone whole.
+   */
+  readonly binary?: boolean;
+  /** How the text is stored on disk (VS Code's encoding and the BOM); absent: UTF-8 without BOM. */
+  readonly form?: TextForm;
 }
 
 export interface FileChangeView {
   readonly path: string;
   readonly kind: 'created' | 'deleted' | 'modified';
+  /** Binary (or not valid in its encoding): no text diff, no hunks. */
+  readonly binary?: boolean;
   readonly added: number;
   readonly removed: number;
   readonly hunks: readonly Pick<Hunk, 'id' | 'curLine' | 'curLineCount' | 'added' | 'removed'>[];
@@ -31,12 +41,13 @@ export class TurnChanges {
    * The agent changed `path` from `before` to `after`. The first report of a file sets its
    * baseline; later ones only move its current text.
    */
-  record(path: string, before: string | null, after: string | null): void {
+  record(path: string, before: string | null, after: string | null, how: Pick<FileChange, 'binary' | 'form'> = {}): void {
     const known = this.files.get(path);
     // "Created" may have been a guess (a file watcher saw a rename over the file): a later report
     // that the file held text before this change, other than what the list says it holds, wins.
     const corrected = known && known.baseline === null && before !== null && before !== known.current;
-    this.set({ path, baseline: known && !corrected ? known.baseline : before, current: after });
+    const kept = known ? { binary: known.binary, form: known.form } : how;
+    this.set({ path, baseline: known && !corrected ? known.baseline : before, current: after, ...clean(kept) });
   }
 
   /**
@@ -48,7 +59,7 @@ export class TurnChanges {
     const known = this.files.get(path);
     if (!known || known.current === current) return;
     let baseline = known.baseline;
-    if (baseline !== null && known.current !== null && current !== null) {
+    if (!known.binary && baseline !== null && known.current !== null && current !== null) {
       const rebased = merge3(known.current, current, baseline);
       if (rebased.conflicts.length === 0) baseline = rebased.text;
     }
@@ -74,6 +85,7 @@ export class TurnChanges {
       return {
         path: f.path,
         kind: f.baseline === null ? 'created' : f.current === null ? 'deleted' : 'modified',
+        ...(f.binary ? { binary: true } : {}),
         added: hunks.reduce((n, h) => n + h.added, 0),
         removed: hunks.reduce((n, h) => n + h.removed, 0),
         hunks: hunks.map(h => ({ id: h.id, curLine: h.curLine, curLineCount: h.curLineCount, added: h.added, removed: h.removed })),
@@ -85,6 +97,7 @@ export class TurnChanges {
   hunks(path: string): Hunk[] {
     const f = this.files.get(path);
     if (!f) return [];
+    if (f.binary) return [];
     const cached = this.hunkCache.get(path);
     if (cached && cached.of === f) return cached.hunks;
     const hunks = computeHunks(f.baseline ?? '', f.current ?? '');
@@ -98,7 +111,7 @@ export class TurnChanges {
   keep(path: string, hunkId?: string): void {
     const f = this.files.get(path);
     if (!f) return;
-    if (hunkId === undefined) { this.files.delete(path); this.hunkCache.delete(path); return; }
+    if (hunkId === undefined || f.binary) { this.files.delete(path); this.hunkCache.delete(path); return; }
     const hunk = this.hunks(path).find(h => h.id === hunkId);
     if (!hunk) return;
     const baseline = keepHunk(f.baseline ?? '', hunk);
@@ -112,7 +125,7 @@ export class TurnChanges {
   undo(path: string, hunkId?: string): { text: string | null } | undefined {
     const f = this.files.get(path);
     if (!f) return undefined;
-    if (hunkId === undefined) {
+    if (hunkId === undefined || f.binary) {
       this.files.delete(path);
       this.hunkCache.delete(path);
       return { text: f.baseline };
@@ -131,4 +144,8 @@ export class TurnChanges {
     if (f.baseline === f.current) this.files.delete(f.path);
     else this.files.set(f.path, f);
   }
+}
+
+function clean(how: Pick<FileChange, 'binary' | 'form'>): Pick<FileChange, 'binary' | 'form'> {
+  return { ...(how.binary ? { binary: true } : {}), ...(how.form && (how.form.encoding !== 'utf8' || how.form.bom) ? { form: how.form } : {}) };
 }

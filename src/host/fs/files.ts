@@ -5,8 +5,9 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
+import { chooseForm, encodingLabel, TextForm, UTF8 } from '../../common/fs/encoding';
 import { CachedText, FileStamp, FileTextCache } from '../../common/fs/readCache';
-import { decodeText } from '../../common/fs/text';
+import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
 export interface Target {
   /** The path as the agent gave it, normalized; used in every message to the agent. */
@@ -68,6 +69,10 @@ export interface CurrentText {
   readonly exists: boolean;
   readonly text: string;
   readonly source: 'buffer' | 'disk' | 'none';
+  /** How the text is stored on disk: VS Code's encoding for the file, and its BOM. */
+  readonly form: TextForm;
+  /** The file is binary, or not valid in its encoding (then `text` is empty): its exact bytes. */
+  readonly binary?: Uint8Array;
   /** Memo of facts about `text` shared by every request that gets this same text (its JSON size). */
   readonly memo?: { jsonBytes?: number };
 }
@@ -81,17 +86,26 @@ export const diskTexts = new FileTextCache(DISK_CACHE_MAX_CHARS);
  * may lag behind the disk (a command rewrote the file a moment ago), so the disk is read then.
  */
 export async function readCurrent(target: Target): Promise<CurrentText> {
+  const current = await readCurrentData(target);
+  if (current.binary) throw current.binaryReason === 'binary' ? FsErrors.binary(target.requested) : FsErrors.encoding(target.requested, encodingLabel(current.binaryEncoding ?? 'utf8'));
+  return current;
+}
+
+/** The same, but a binary file (or one not valid in its encoding) is returned with its bytes instead of refused. */
+export async function readCurrentData(target: Target): Promise<CurrentText & { binaryReason?: 'binary' | 'encoding'; binaryEncoding?: string }> {
   const doc = findOpenDocument(target);
   if (doc?.isDirty) {
     const b = bufferText(doc);
-    return { exists: true, text: b.text, source: 'buffer', memo: b };
+    return { exists: true, text: b.text, source: 'buffer', form: formOfDocument(doc), memo: b };
   }
-  return readDisk(target);
+  return readDisk(target, doc);
 }
 
 /** The file's text on disk: one stat when it is unchanged since it was last read, else read and decoded. */
-async function readDisk(target: Target): Promise<CurrentText> {
-  const key = pathKey(target.real);
+async function readDisk(target: Target, doc: vscode.TextDocument | undefined): Promise<CurrentText & { binaryReason?: 'binary' | 'encoding'; binaryEncoding?: string }> {
+  // Kept per encoding: another files.encoding (or document encoding) reads the same bytes anew.
+  const choice = choiceFor(target.real, doc);
+  const key = `${pathKey(target.real)}\0${choice.document ?? ''}\0${choice.configured ?? ''}`;
   const statAt = Date.now();
   let stamp: FileStamp | undefined;
   let special = false;
@@ -104,25 +118,31 @@ async function readDisk(target: Target): Promise<CurrentText> {
   } catch (e) {
     if (isMissing(e)) {
       diskTexts.delete(key);
-      return { exists: false, text: '', source: 'none' };
+      return { exists: false, text: '', source: 'none', form: UTF8 };
     }
     // Anything else is reported by the read below, as before.
   }
   if (special) throw FsErrors.notRegular(target.requested);
   const kept = stamp && diskTexts.get(key, stamp);
-  if (kept) return { exists: true, text: kept.text, source: 'disk', memo: kept };
+  if (kept) return { exists: true, text: kept.text, source: 'disk', form: formsOf.get(kept) ?? UTF8, memo: kept };
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(target.real);
   } catch (e) {
-    if (isMissing(e)) return { exists: false, text: '', source: 'none' };
+    if (isMissing(e)) return { exists: false, text: '', source: 'none', form: UTF8 };
     throw fromNodeError(e, target.requested) ?? FsErrors.io(target.requested, `Cannot read the file (${(e as Error).message})`);
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) throw decoded.reason === 'binary' ? FsErrors.binary(target.requested) : FsErrors.encoding(target.requested);
+  const decoded = await decodeGuessing(target.real, bytes, doc);
+  if (decoded.kind === 'binary') {
+    return { exists: true, text: '', source: 'disk', form: chooseForm(bytes, choice), binary: bytes, binaryReason: decoded.reason, binaryEncoding: decoded.encoding };
+  }
   const memo: CachedText | { jsonBytes?: number } = stamp ? diskTexts.set(key, stamp, statAt, decoded.text) : {};
-  return { exists: true, text: decoded.text, source: 'disk', memo };
+  if (stamp) formsOf.set(memo as CachedText, decoded.form);
+  return { exists: true, text: decoded.text, source: 'disk', form: decoded.form, memo };
 }
+
+/** The form each kept text was decoded from. */
+const formsOf = new WeakMap<CachedText, TextForm>();
 
 /** The buffer's text, materialized once per document version (a 5 MB buffer read twice costs one copy). */
 const texts = new WeakMap<vscode.TextDocument, { version: number; text: string; jsonBytes?: number }>();

@@ -20,7 +20,7 @@ import { matchLineEndings } from '../../common/fs/eol';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { jsonExceeds, jsonStringBytes } from '../../common/jsonSize';
 import { sliceLines } from '../../common/fs/lines';
-import { decodeText } from '../../common/fs/text';
+import { encodeText, sameBytes, TextForm } from '../../common/fs/encoding';
 import { lineEdits, merge3, Resolution } from '../../common/fs/merge';
 import { decideAccess, isAbsolutePath } from '../../common/fs/pathPolicy';
 import type { Logger } from '../../common/logger';
@@ -28,7 +28,8 @@ import { pathProblem } from '../../common/requestGuard';
 import { askOutsideWorkspace } from '../outsideWorkspace';
 import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
-import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, resolveTarget, Target, workspaceRoots } from './files';
+import { decodeFor, formOfNewFile } from './fileData';
+import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -45,6 +46,10 @@ export interface AppliedWrite {
   readonly path: string;
   /** The text before the write; undefined when the write created the file. */
   readonly before: string | undefined;
+  /** The file's exact bytes before the write when they were not text (binary, or not valid in its encoding): `before` is then empty. */
+  readonly beforeBytes?: Uint8Array;
+  /** How the file's text is stored on disk after the write (its encoding and BOM). */
+  readonly form: TextForm;
   /** The text right after the write (the agent's content merged with the user's edits, if any). */
   readonly after: string;
   /** False when it was applied without a review (setting, "Accept all", or an earlier permission). */
@@ -94,13 +99,13 @@ export class FsService extends Disposable {
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
-  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: string }>());
+  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: string; readonly form: TextForm }>());
   /** The agent read a file (the whole text): the baseline of a change it may make on disk later. */
   readonly onDidRead = this.readEmitter.event;
 
   /** @internal AgentFs reports its reads through here. */
-  notifyRead(filePath: string, text: string): void {
-    this.readEmitter.fire({ path: filePath, text });
+  notifyRead(filePath: string, text: string, form: TextForm): void {
+    this.readEmitter.fire({ path: filePath, text, form });
   }
   /** Fired whenever a review starts or ends, with every pending review. */
   readonly onDidChangeReviews: vscode.Event<readonly ReviewInfo[]>;
@@ -197,7 +202,7 @@ export class FsService extends Disposable {
    * with the user's typing) and is saved after, without holding the answer: the agent reads the
    * buffer through fs/read_text_file, and its commands wait for pending saves (pendingSaves).
    */
-  async apply(target: Target, expected: CurrentText, next: string): Promise<{ before: string | undefined; after: string } | undefined> {
+  async apply(target: Target, expected: CurrentText, next: string): Promise<{ before: string | undefined; beforeBytes?: Uint8Array; after: string; form: TextForm } | undefined> {
     let doc = findOpenDocument(target);
     const uri = doc?.uri ?? vscode.Uri.file(target.real);
     if (!doc && !(await exists(target.real))) {
@@ -206,16 +211,23 @@ export class FsService extends Disposable {
       // endings to files.eol); parent folders are created. Undo of the write deletes it.
       try {
         await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(target.real)));
-        await vscode.workspace.fs.writeFile(uri, Buffer.from(next, 'utf8'));
+        await vscode.workspace.fs.writeFile(uri, encodeText({ text: next, form: formOfNewFile(target.real) }));
       } catch (e) {
         throw FsErrors.io(target.requested, `Could not create the file (${(e as Error).message})`);
       }
-      return { before: undefined, after: next };
+      return { before: undefined, after: next, form: formOfNewFile(target.real) };
     }
     if (!expected.exists) return undefined; // created meanwhile
+    if (expected.binary) {
+      // Text over a binary file (or one not valid in its encoding) replaces it whole; never through a
+      // buffer, which would decode what it held. Its bytes are kept for Undo.
+      const form = formOfNewFile(target.real);
+      const written = await writeClosedFile(target, expected, next, form);
+      return written === true ? { before: '', beforeBytes: expected.binary, after: next, form } : undefined;
+    }
     if (!doc && readSaveAfterWrite()) {
-      const written = await writeClosedFile(target, expected.text, next);
-      if (written !== 'opened') return written ? { before: expected.text, after: next } : undefined;
+      const written = await writeClosedFile(target, expected, next, expected.form);
+      if (written !== 'opened') return written ? { before: expected.text, after: next, form: expected.form } : undefined;
       doc = findOpenDocument(target); // opened meanwhile: through its buffer after all
     }
     doc ??= await vscode.workspace.openTextDocument(uri);
@@ -228,7 +240,7 @@ export class FsService extends Disposable {
       return undefined;
     }
     await this.replaceText(doc, now, next, target, false);
-    return { before: now, after: doc.getText() };
+    return { before: now, after: doc.getText(), form: expected.form };
   }
 
   /** @internal */
@@ -259,6 +271,15 @@ export class FsService extends Disposable {
     const doc = findOpenDocument(target);
     if (!doc && !(await exists(target.real))) return false;
     const current = await readCurrent(target);
+    if (write.beforeBytes) {
+      // The file was binary before: its exact bytes come back, if the agent's text is still what it holds.
+      if (current.text !== write.after) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since {1} wrote it; it was not restored.', fileLabel(write.path), write.agentName));
+        return false;
+      }
+      await fsp.writeFile(target.real, write.beforeBytes);
+      return true;
+    }
     if (write.before === undefined) {
       if (current.text !== write.after) {
         void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since {1} created it; it was not deleted.', fileLabel(write.path), write.agentName));
@@ -324,7 +345,9 @@ class AgentFs implements FsHandlers {
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
-    this.service.notifyRead(params.path, current.text);
+    // Only the disk is a baseline for changes the agent makes on disk later: a buffer with unsaved
+    // edits holds the user's text, which must never be listed as the agent's (issue 24).
+    if (current.source === 'disk') this.service.notifyRead(params.path, current.text, current.form);
     const content = sliceLines(current.text, params.line, params.limit);
     // Far under the SDK's 32 MiB message limit, which would otherwise break the whole connection.
     // The whole text's size is counted once per version of the file (re-reads reuse it).
@@ -384,12 +407,13 @@ class AgentFs implements FsHandlers {
   }
 
   private async write(params: acp.WriteTextFileRequest, target: Target, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
-    let ours = await readCurrent(target);
-    const content = ours.exists ? matchLineEndings(params.content, ours.text) : params.content;
+    let ours = await readCurrentData(target);
+    const content = ours.exists && !ours.binary ? matchLineEndings(params.content, ours.text) : params.content;
     const key = this.key(params.sessionId, target);
     // The agent's change is from what it last read; from the file on disk if it never read it here
     // (it read the disk itself), so unsaved edits are the user's side of the merge, not the base.
-    let base = ours.exists ? this.lastRead.get(key) ?? await mergeBase(target, ours) : '';
+    // A binary file is replaced whole: nothing of it is merged (its text is empty).
+    let base = ours.exists && !ours.binary ? this.lastRead.get(key) ?? await mergeBase(target, ours) : '';
     let theirs = content;
     const approved = this.takeApproval(params.sessionId, params.path, params.content);
     let mustReview = !approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always';
@@ -416,16 +440,16 @@ class AgentFs implements FsHandlers {
         if (this.disposed) throw sdk.RequestError.requestCancelled();
         const result = await this.service.apply(target, ours, merged.text);
         if (result) {
-          if (result.before !== result.after) this.service.record({
+          if (result.before !== result.after || result.beforeBytes) this.service.record({
             sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
-            before: result.before, after: result.after, reviewed,
+            before: result.before, beforeBytes: result.beforeBytes, after: result.after, form: result.form, reviewed,
           }, target);
           break;
         }
         // The user typed between reading and writing: merge again; ask if it keeps happening.
         if (round > 5) mustReview = true;
       }
-      ours = await readCurrent(target);
+      ours = await readCurrentData(target);
     }
     // What the agent now believes the file holds: the base of its next write.
     this.lastRead.set(key, content);
@@ -499,28 +523,32 @@ async function mergeBase(target: Target, current: CurrentText): Promise<string> 
   } catch {
     return ''; // an unsaved buffer of a file that is gone from disk: all of it is the user's
   }
-  const decoded = decodeText(bytes);
-  return decoded.ok ? decoded.text : current.text;
+  const decoded = decodeFor(target.real, bytes);
+  return decoded.kind === 'text' ? decoded.text : current.text;
 }
 
 /**
- * Writes `next` over a file no editor has open, if its bytes still decode to `expected` (else
- * false: merge again). In place (the inode, mode and owner stay, as a save keeps them), with the
- * file's BOM kept. 'opened': the file was opened in VS Code meanwhile, nothing written.
+ * Writes `next` in `form` (the file's encoding and BOM) over a file no editor has open, if its
+ * bytes are still what `expected` was read from (else false: merge again). In place (the inode,
+ * mode and owner stay, as a save keeps them). 'opened': the file was opened in VS Code meanwhile,
+ * nothing written (a binary file is never written through a buffer, so that does not stop it).
  */
-async function writeClosedFile(target: Target, expected: string, next: string): Promise<boolean | 'opened'> {
+async function writeClosedFile(target: Target, expected: CurrentText, next: string, form: TextForm): Promise<boolean | 'opened'> {
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(target.real);
   } catch {
     return false;
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok || decoded.text !== expected) return false;
-  if (findOpenDocument(target)) return 'opened';
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? '\ufeff' : '';
+  if (expected.binary) {
+    if (!sameBytes(bytes, expected.binary)) return false;
+  } else {
+    const decoded = decodeFor(target.real, bytes);
+    if (decoded.kind !== 'text' || decoded.text !== expected.text) return false;
+    if (findOpenDocument(target)) return 'opened';
+  }
   try {
-    await fsp.writeFile(target.real, bom + next, 'utf8');
+    await fsp.writeFile(target.real, encodeText({ text: next, form }));
   } catch (e) {
     throw fromNodeError(e, target.requested) ?? FsErrors.io(target.requested, `Could not write the file (${(e as Error).message})`);
   }

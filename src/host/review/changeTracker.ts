@@ -7,15 +7,18 @@ import { existsSync, promises as fsPromises, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
+import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
+import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { diffMetaOf } from '../../common/review/snippet';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
-import { gitIndexText, isRegularFile, readDisk, readDiskSync } from './diskSources';
+import { gitIndexText, readDisk, readDiskSync } from './diskSources';
 import { completeWalkthroughStep } from '../walkthrough';
+import { configuredEncoding, formOfDocument, openDocumentOf, readFileData } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
 
 export interface TurnView {
@@ -53,6 +56,11 @@ const MAX_ANNOUNCED_FILES = 20;
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
 const LATE_REPORT_MS = 10_000;
+/** Bytes of binary files kept as their last-seen content (the least recently seen are forgotten first). */
+const MAX_BINARY_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
+/** A file's content (null: no file). */
+type Content = FileData | null;
 
 export class ChangeTracker extends Disposable {
   private readonly turns = new Map<string, Turn>();
@@ -61,6 +69,11 @@ export class ChangeTracker extends Disposable {
   private readonly userSaves = new Map<string, number>();
   private readonly editTimers = new Map<string, NodeJS.Timeout>();
   private readonly snapshots: FileSnapshots;
+  /**
+   * How each file's last-seen text is stored on disk, or its bytes when it is binary (or not valid
+   * in its encoding): FileSnapshots keeps decoded texts only.
+   */
+  private readonly diskForms = new BoundedMap<TextForm | Uint8Array>(MAX_BINARY_SNAPSHOT_BYTES, v => (v instanceof Uint8Array ? v.byteLength : 64));
   private nextTurn = 1;
   private saveTimer: NodeJS.Timeout | undefined;
 
@@ -78,7 +91,7 @@ export class ChangeTracker extends Disposable {
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
       this.userSaves.set(doc.uri.fsPath, Date.now());
       const owner = doc.uri.scheme === 'file' ? this.ownerOf(doc.uri.fsPath) : undefined;
-      if (owner) { owner.changes.updateCurrent(doc.uri.fsPath, doc.getText()); this.changed(); }
+      if (owner) { this.setCurrent(owner, doc.uri.fsPath, textData(doc.getText(), formOfDocument(doc))); this.changed(); }
     }));
     // The user edits a file with undecided changes: its current text follows (debounced; Undo reads
     // the buffer itself first), so Undo applies to what the file holds and keeps the user's edits.
@@ -91,10 +104,36 @@ export class ChangeTracker extends Disposable {
     }));
     this.register({ dispose: () => { for (const t of this.editTimers.values()) clearTimeout(t); } });
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
-    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri, false)));
-    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri, true)));
-    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri, false)));
+    this.register(watcher.onDidChange(uri => this.diskEvent(uri, false)));
+    this.register(watcher.onDidCreate(uri => this.diskEvent(uri, true)));
+    this.register(watcher.onDidDelete(uri => this.diskEvent(uri, false)));
     this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  /** Reports of the file watcher held back by a test (see holdDiskEvents). */
+  private heldDiskEvents: (() => Promise<void>)[] | undefined;
+
+  private diskEvent(uri: vscode.Uri, created: boolean): void {
+    const run = () => this.onDiskChange(uri, created);
+    if (this.heldDiskEvents) this.heldDiskEvents.push(run);
+    else void run();
+  }
+
+  /**
+   * Tests: the file watcher's reports wait until the returned function is called (it resolves once
+   * they were handled), as a watcher that reports late: each order of disk events and tool calls, driven.
+   */
+  holdDiskEvents(): () => Promise<void> {
+    const held = (this.heldDiskEvents ??= []);
+    return async () => {
+      if (this.heldDiskEvents === held) this.heldDiskEvents = undefined;
+      await Promise.all(held.splice(0).map(run => run()));
+    };
+  }
+
+  /** Tests: the snapshots taken anew, as when the extension activates with the editor as it is now. */
+  resetSnapshots(): void {
+    this.snapshots.reset();
   }
 
   /** A turn of `tabId` begins: changes from now on belong to it. */
@@ -146,17 +185,24 @@ export class ChangeTracker extends Disposable {
     this.changed();
   }
 
-  /** A write the client applied for the agent (fs/write_text_file). */
-  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string): void {
+  /**
+   * A write the client applied for the agent (fs/write_text_file), its texts stored in `form`;
+   * `beforeBytes`: the file was binary (or not valid in its encoding) before, and held these bytes.
+   */
+  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string, form: TextForm = UTF8, beforeBytes?: Uint8Array): void {
     const filePath = normalize(agentPath);
     const turn = this.turnFor(tabId);
     if (!turn) return;
-    this.record(turn, filePath, before ?? null, after);
+    const old: Content = beforeBytes ? binaryData(beforeBytes) : before === undefined ? null : textData(before, form);
+    this.record(turn, filePath, old, textData(after, form));
   }
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
-  rememberRead(filePath: string, text: string): void {
-    this.snapshots.remember(normalize(filePath), text);
+  rememberRead(filePath: string, text: string, form?: TextForm): void {
+    const p = normalize(filePath);
+    // A read of a tab with unsaved edits is not the file's baseline: the disk is (FileSnapshots).
+    this.snapshots.rememberRead(p, text);
+    this.diskForms.set(p, form ?? defaultForm(p));
   }
 
   /**
@@ -183,7 +229,7 @@ export class ChangeTracker extends Disposable {
       // `oldText: null` claims a new file (Claude's Write says so even over an existing one): the
       // file's text seen before the change wins.
       const filePath = normalize(c.path);
-      this.pendingDiffs.set(filePath, { turn, oldText: c.oldText ?? this.snapshots.get(filePath) ?? null, newText: c.newText });
+      this.pendingDiffs.set(filePath, { turn, oldText: c.oldText ?? null, seen: c.oldText == null ? this.seen(filePath) : undefined, newText: c.newText });
     }
     if (finished) {
       // Claude's tool response carries the whole file before the edit (null: the tool created it).
@@ -193,7 +239,8 @@ export class ChangeTracker extends Disposable {
         const original = response.originalFile;
         // Only a claim the disk confirms: the file is there and was written during the turn.
         this.track(turn, readDisk(filePath).then(now => {
-          if (now !== undefined && now !== original && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, original, now, true);
+          const before = original === null ? null : textData(original, now?.kind === 'text' ? now.form : defaultForm(filePath));
+          if (now !== undefined && !sameData(now, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now, true);
         }));
       }
       this.track(turn, this.settlePendingDiffs(turn));
@@ -211,9 +258,9 @@ export class ChangeTracker extends Disposable {
    * then the diff's old text, the tool response or git's index must tell what it held).
    */
   private announce(turn: Turn, filePath: string): void {
-    if (this.ownerOf(filePath) || this.snapshots.get(filePath) !== undefined || !isInWorkspace(filePath)) return;
+    if (this.ownerOf(filePath) || this.seen(filePath) !== undefined || !isInWorkspace(filePath)) return;
     const file = readDiskSync(filePath);
-    if (file && file.mtimeMs < turn.started) this.snapshots.remember(filePath, file.text);
+    if (file && file.mtimeMs < turn.started) this.see(filePath, file.data);
   }
 
   views(): TurnView[] {
@@ -265,18 +312,21 @@ export class ChangeTracker extends Disposable {
       // What the file holds now (a formatter, git or the user may have changed it since).
       this.syncFromEditor(f);
       const now = await readText(f);
-      if ((now ?? null) !== turn.changes.get(f)?.current) turn.changes.updateCurrent(f, now ?? null);
-      const target = turn.changes.undo(f, hunkId);
-      if (target?.text === null && turn.changes.get(f) === undefined) {
+      const known = turn.changes.get(f);
+      if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
+      const entry = turn.changes.get(f);
+      const undone = turn.changes.undo(f, hunkId);
+      let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
+      if (undone?.text === null && turn.changes.get(f) === undefined) {
         // Undo never destroys what existed before the turn: a "created" file that git tracks is restored instead.
         const indexed = await gitIndexText(f);
         if (indexed !== undefined) {
           this.log.warn(`${f} was listed as created, but git tracks it: restored from the index instead of deleted`);
-          target.text = indexed;
+          target = indexed;
         }
       }
-      const onDisk = target ? await this.writeUndone(f, now, target.text) : undefined;
-      this.snapshots.remember(f, onDisk ?? undefined);
+      const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
+      this.see(f, onDisk ?? undefined);
     }
     this.cleanup(turnId);
   }
@@ -288,23 +338,26 @@ export class ChangeTracker extends Disposable {
    * unsaved: the undo is applied to the disk's text and to the buffer separately (saving the buffer
    * would write the user's unsaved edits for them, and the disk would not be as before the turn).
    */
-  private async writeUndone(filePath: string, bufferNow: string | undefined, text: string | null): Promise<string | null> {
+  private async writeUndone(filePath: string, bufferNow: Content | undefined, target: Content): Promise<Content> {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
-    const disk = text !== null && doc?.isDirty && bufferNow !== undefined ? await readDisk(filePath) : undefined;
-    if (doc && text !== null && bufferNow !== undefined && disk !== undefined) {
+    const text = target?.kind === 'text' ? target.text : null;
+    const disk = text !== null && doc?.isDirty && bufferNow?.kind === 'text' ? await readDisk(filePath) : undefined;
+    if (doc && text !== null && bufferNow?.kind === 'text' && disk?.kind === 'text') {
       // The undo as a change of the buffer (bufferNow → text), applied to the disk's text.
-      const onDisk = merge3(bufferNow, disk, text, 'ours');
+      const onDisk = merge3(bufferNow.text, disk.text, text, 'ours');
       if (!onDisk.conflicts.length) {
         this.userSaves.set(filePath, Date.now());
-        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, this.log);
-        return onDisk.text;
+        const written = textData(onDisk.text, disk.form);
+        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, this.log, bytesOf(written));
+        return written;
       }
     }
-    await writeFile(filePath, text);
-    return text;
+    await writeFile(filePath, target);
+    return target;
   }
 
-  private readonly pendingDiffs = new Map<string, { turn: Turn; oldText: string | null; newText: string }>();
+  /** Diffs reported by tool calls, waiting for the disk to hold their new text (`seen`: the file before, when the diff claims a new file). */
+  private readonly pendingDiffs = new Map<string, { turn: Turn; oldText: string | null; seen: Content | undefined; newText: string }>();
 
   /** A reported diff counts once the file on disk holds its new text. */
   private async settlePendingDiffs(turn: Turn): Promise<void> {
@@ -312,9 +365,9 @@ export class ChangeTracker extends Disposable {
       if (d.turn !== turn) continue;
       const now = await readDisk(filePath);
       // The disk holds the diff's new text, and not since before the turn (a diff naming a file's current text changed nothing).
-      if (now === d.newText && writtenSince(filePath, turn.started)) {
+      if (now?.kind === 'text' && now.text === d.newText && writtenSince(filePath, turn.started)) {
         this.pendingDiffs.delete(filePath);
-        this.record(turn, filePath, d.oldText, d.newText, true);
+        this.record(turn, filePath, d.oldText !== null ? textData(d.oldText, now.form) : d.seen ?? null, now, true);
       } else if (!turn.running) {
         this.pendingDiffs.delete(filePath);
       }
@@ -330,9 +383,10 @@ export class ChangeTracker extends Disposable {
     // Only a buffer with unsaved edits knows more than the disk (a clean one may even still show a
     // file the agent deleted).
     if (!owner || !doc || doc.isClosed || !doc.isDirty) return;
-    const text = doc.getText();
-    if (owner.changes.get(filePath)?.current === text) return;
-    owner.changes.updateCurrent(filePath, text);
+    const now = textData(doc.getText(), formOfDocument(doc));
+    const change = owner.changes.get(filePath);
+    if (change && sideIn(change, now) === change.current) return;
+    this.setCurrent(owner, filePath, now);
     this.changed();
   }
 
@@ -349,12 +403,12 @@ export class ChangeTracker extends Disposable {
   private async compareWithSnapshot(turn: Turn, filePath: string): Promise<void> {
     if (!path.isAbsolute(filePath) || !isInWorkspace(filePath)) return;
     const owned = this.ownerOf(filePath)?.changes.get(filePath);
-    const before: string | null | undefined = this.snapshots.get(filePath) ?? owned?.current;
+    const before: Content | undefined = this.seen(filePath) ?? (owned ? sideOf(owned, owned.current) : undefined);
     const now = await readDisk(filePath);
-    // Not readable as text but still there (binary, too large): not a deletion.
+    // Unreadable but still there (too large, not a regular file): not a deletion.
     if (now === undefined && existsSync(filePath)) return;
-    if (before === undefined || before === (now ?? null)) {
-      if (now !== undefined) this.snapshots.remember(filePath, now);
+    if (before === undefined || sameData(before, now ?? null)) {
+      if (now !== undefined) this.see(filePath, now);
       return;
     }
     this.log.info(`The agent changed ${filePath} on disk`);
@@ -365,23 +419,85 @@ export class ChangeTracker extends Disposable {
    * One file lives in one turn's list: a later turn's change to a file still undecided from an
    * earlier turn joins that earlier entry (its baseline stays the text before the first change).
    */
-  private record(turn: Turn, filePath: string, before: string | null, after: string | null, onDisk = false): void {
+  private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false): void {
     const owner = this.ownerOf(filePath) ?? turn;
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
-    const seen = this.snapshots.get(filePath);
-    if (before === null && !owner.changes.get(filePath) && seen !== undefined) before = seen;
+    const seen = this.seen(filePath);
+    const known = owner.changes.get(filePath);
+    if (before === null && !known && seen !== undefined) before = seen;
+    // The same disk content reported again (the watcher, then the tool call): listed already, and its
+    // current text may follow the tab's unsaved edits since, which stay the user's.
+    if (onDisk && after !== null && seen !== undefined && sameData(after, seen) && known?.baseline != null) return;
     const diskBefore = before ?? seen ?? null;
-    owner.changes.record(filePath, before, after);
+    const side = known && sideIn(known, after);
+    if (known && side !== undefined) {
+      const old = before === null ? null : sideIn(known, before);
+      owner.changes.record(filePath, old === undefined ? known.baseline : old, side);
+    } else if (known) {
+      this.setCurrent(owner, filePath, after);
+    } else {
+      // Text on both sides in one encoding is a text change; anything else is kept as bytes.
+      const sides = asSides(before, after);
+      owner.changes.record(filePath, sides.before, sides.after, sides.how);
+    }
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
-    this.snapshots.remember(filePath, after ?? undefined);
+    this.see(filePath, after);
     this.changed();
     // Written behind the editor's back: a tab with unsaved edits is merged with it, never left stale.
-    if (onDisk && diskBefore !== null && diskBefore !== after && this.reconciled.get(filePath) !== after) {
-      this.reconciled.set(filePath, after);
-      void reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
-        .catch(err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+    const beforeText = diskBefore?.kind === 'text' ? diskBefore.text : null;
+    const afterText = after === null ? null : after.kind === 'text' ? after.text : undefined;
+    if (onDisk && beforeText !== null && afterText !== undefined && beforeText !== afterText && this.reconciled.get(filePath) !== afterText) {
+      this.reconciled.set(filePath, afterText);
+      const work = reconcileDirtyBuffer(filePath, beforeText, afterText, turn.agentName, this.log)
+        .then(() => undefined, err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+      this.reconciling.add(work);
+      void work.finally(() => this.reconciling.delete(work));
     }
+  }
+
+  private readonly reconciling = new Set<Promise<void>>();
+
+  /** Tests: resolves once the tabs being reconciled with an agent's disk change are (the question to the user may still be open). */
+  async reconciliations(): Promise<void> {
+    await Promise.all([...this.reconciling]);
+  }
+
+  /** What the file held when last seen (read, opened, saved, written), as text in its encoding or as bytes. */
+  private seen(filePath: string): FileData | undefined {
+    const form = this.diskForms.get(filePath);
+    const text = this.snapshots.get(filePath);
+    // A text seen later (a document opened or saved) wins over bytes kept before.
+    if (text !== undefined) return textData(text, form && !(form instanceof Uint8Array) ? form : defaultForm(filePath));
+    return form instanceof Uint8Array ? binaryData(form) : undefined;
+  }
+
+  private see(filePath: string, data: Content | undefined): void {
+    if (!data) {
+      this.snapshots.remember(filePath, undefined);
+      this.diskForms.delete(filePath);
+    } else if (data.kind === 'binary') {
+      this.snapshots.remember(filePath, undefined);
+      this.diskForms.set(filePath, data.bytes);
+    } else {
+      this.snapshots.remember(filePath, data.text);
+      this.diskForms.set(filePath, data.form);
+    }
+  }
+
+  /** The file now holds `now`: its change follows (a change that cannot hold it as text is kept as bytes from then on). */
+  private setCurrent(owner: Turn, filePath: string, now: Content): void {
+    const change = owner.changes.get(filePath);
+    if (!change) return;
+    const side = sideIn(change, now);
+    if (side !== undefined) {
+      owner.changes.updateCurrent(filePath, side);
+      return;
+    }
+    const baseline = sideOf(change, change.baseline);
+    owner.changes.keep(filePath);
+    const sides = asSides(baseline, now);
+    owner.changes.record(filePath, sides.before, sides.after, sides.how);
   }
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
@@ -407,17 +523,17 @@ export class ChangeTracker extends Disposable {
       for (const file of await filesUnder(uri, MAX_FILES_IN_NEW_FOLDER)) void this.onDiskChange(file, true);
       return;
     }
-    if (this.snapshots.get(filePath) === undefined && !this.ownerOf(filePath)) {
+    if (this.seen(filePath) === undefined && !this.ownerOf(filePath)) {
       // A file nothing saw before that appears during the turn: new, unless git's index knows it
       // (a rename over a tracked file is an edit, not a creation). A mere change of such a file is
       // not listed: nothing knows what it held before the turn.
       if (!created || looksGenerated(filePath)) return;
       this.track(turn, (async () => {
         const [now, indexed] = await Promise.all([readDisk(filePath), gitIndexText(filePath)]);
-        if (now === undefined || now.length > MAX_TRACKED_CHARS) return;
+        if (now === undefined || (now.kind === 'text' ? now.text.length : now.bytes.byteLength) > MAX_TRACKED_CHARS) return;
         if (indexed !== undefined) {
-          if (indexed !== now) this.record(turn, filePath, indexed, now, true);
-          else this.snapshots.remember(filePath, now);
+          if (!sameData(indexed, now)) this.record(turn, filePath, indexed, now, true);
+          else this.see(filePath, now);
         } else {
           this.record(turn, filePath, null, now);
         }
@@ -529,44 +645,79 @@ function isInWorkspace(filePath: string): boolean {
 }
 
 /**
- * The file's text: the buffer when it has unsaved edits, else the disk (a clean buffer may not
+ * The file's content: the buffer when it has unsaved edits, else the disk (a clean buffer may not
  * have reloaded yet); undefined when the file is gone.
  */
-export async function readText(filePath: string): Promise<string | undefined> {
-  const uri = vscode.Uri.file(filePath);
-  const open = vscode.workspace.textDocuments.find(d => d.uri.fsPath === uri.fsPath);
-  if (open && !open.isClosed && open.isDirty) return open.getText();
-  try {
-    if (!await isRegularFile(filePath)) return undefined;
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
+export async function readText(filePath: string): Promise<FileData | undefined> {
+  const open = openDocumentOf(filePath);
+  if (open?.isDirty) return textData(open.getText(), formOfDocument(open));
+  return readFileData(filePath, Number.MAX_SAFE_INTEGER);
 }
 
-/** Sets a file's text (null: delete it) as one WorkspaceEdit, then saves; the disk holds exactly `text`. */
-async function writeFile(filePath: string, text: string | null): Promise<void> {
+/**
+ * Sets a file's content (null: delete it); the disk then holds exactly its bytes. Text goes through
+ * one WorkspaceEdit and a save (Ctrl+Z in the editor undoes it); bytes (a binary file, or a file
+ * that is binary on disk now) are written as they are, never through a text buffer.
+ */
+async function writeFile(filePath: string, data: Content): Promise<void> {
   const uri = vscode.Uri.file(filePath);
   const edit = new vscode.WorkspaceEdit();
-  if (text === null) {
+  if (data === null) {
     edit.deleteFile(uri, { ignoreIfNotExists: true });
     await vscode.workspace.applyEdit(edit);
     return;
   }
+  const bytes = bytesOf(data);
   const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
   if (!exists) {
-    edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
+    edit.createFile(uri, { ignoreIfExists: true, contents: bytes });
     await vscode.workspace.applyEdit(edit);
     return;
   }
-  const doc = await vscode.workspace.openTextDocument(uri);
-  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${filePath}`);
-  await doc.save();
-  // A document has one line ending (mixed CRLF / LF were saved as one), and a save may change the
-  // text further (save participants): the disk gets the exact text the undo restores, BOM kept.
+  const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
+  // A clean document that has not caught up with the disk yet would save over it ("file modified
+  // since"): the bytes are then written directly, and VS Code reloads the document.
+  const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
+  if (doc && !stale && data.kind === 'text') {
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
+    if (await vscode.workspace.applyEdit(edit)) await doc.save();
+  }
+  // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
+  // may change the text further (save participants): the disk gets the exact bytes the undo restores.
   const saved = await vscode.workspace.fs.readFile(uri);
-  const bom = saved[0] === 0xef && saved[1] === 0xbb && saved[2] === 0xbf && !text.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const exact = new TextEncoder().encode(bom + text);
-  if (saved.byteLength !== exact.byteLength || saved.some((b, i) => b !== exact[i])) await vscode.workspace.fs.writeFile(uri, exact);
+  if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
+}
+
+const textData = (text: string, form: TextForm): FileData => ({ kind: 'text', text, form });
+const binaryData = (bytes: Uint8Array): FileData => ({ kind: 'binary', bytes, reason: 'binary', encoding: '' });
+const toBase64 = (d: FileData) => Buffer.from(bytesOf(d)).toString('base64');
+const sameForm = (a: TextForm, b: TextForm) => a.encoding === b.encoding && a.bom === b.bom;
+
+/** The form a text seen without one (an open document's, a read's) is stored in. */
+function defaultForm(filePath: string): TextForm {
+  const doc = openDocumentOf(filePath);
+  return doc ? formOfDocument(doc) : formOf(configuredEncoding(filePath));
+}
+
+/** The content one side of a change stands for. */
+function sideOf(change: FileChange, side: string | null): Content {
+  if (side === null) return null;
+  return change.binary ? binaryData(Buffer.from(side, 'base64')) : textData(side, change.form ?? UTF8);
+}
+
+/** `content` as a side of `change`; undefined when the change cannot hold it (text in another encoding, bytes in a text change). */
+function sideIn(change: FileChange, content: Content): string | null | undefined {
+  if (content === null) return null;
+  if (change.binary) return toBase64(content);
+  return content.kind === 'text' && sameForm(content.form, change.form ?? UTF8) ? content.text : undefined;
+}
+
+/** The sides of a new change: texts when both are text in one encoding, else both as bytes (base64). */
+function asSides(before: Content, after: Content): { before: string | null; after: string | null; how: Pick<FileChange, 'binary' | 'form'> } {
+  const present = [before, after].filter((d): d is FileData => d !== null);
+  const texts = present.filter((d): d is Extract<FileData, { kind: 'text' }> => d.kind === 'text');
+  if (texts.length === present.length && texts.every(t => sameForm(t.form, texts[0].form))) {
+    return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
+  }
+  return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
 }

@@ -3,66 +3,38 @@
 // file held before the turn, git's index (`git show :<path>`, so a tracked file the agent replaced
 // is never taken for a new one).
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCommandAsync, isRunnableFile } from '../../common/commandLookup';
+import type { FileData } from '../../common/fs/encoding';
+import { decodeFor, readFileData, readFileDataSync } from '../fs/fileData';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 
-/** The file's text on disk; undefined when it is missing, too large, binary or not UTF-8. */
-export async function readDisk(filePath: string): Promise<string | undefined> {
-  try {
-    if (!await isRegularFile(filePath)) return undefined;
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(filePath));
-    return bytes.byteLength > MAX_BYTES ? undefined : decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * A regular file (through a link too), not a FIFO, socket or device: a read of a FIFO waits for a
- * writer forever and holds one of the four threads every file operation of the extension host shares.
+ * The file on disk, as VS Code reads it (its encoding; binary or not valid in it: its bytes);
+ * undefined when it is missing, not a regular file, or too large.
  */
-export async function isRegularFile(filePath: string): Promise<boolean> {
-  try {
-    return (await stat(filePath)).isFile();
-  } catch {
-    return false;
-  }
+export function readDisk(filePath: string): Promise<FileData | undefined> {
+  return readFileData(filePath, MAX_BYTES);
 }
 
 /** The same, synchronously, with its modification time: for the moment a tool call names a file. */
-export function readDiskSync(filePath: string): { text: string; mtimeMs: number } | undefined {
-  try {
-    const st = statSync(filePath);
-    // Never a FIFO or a device: a synchronous read of one would block the extension host.
-    if (!st.isFile() || st.size > MAX_BYTES) return undefined;
-    const text = decode(readFileSync(filePath));
-    return text === undefined ? undefined : { text, mtimeMs: st.mtimeMs };
-  } catch {
-    return undefined;
-  }
-}
-
-function decode(bytes: Uint8Array): string | undefined {
-  const text = new TextDecoder().decode(bytes);
-  return text.includes('\0') || text.includes('\uFFFD') ? undefined : text;
+export function readDiskSync(filePath: string): { data: FileData; mtimeMs: number } | undefined {
+  return readFileDataSync(filePath, MAX_BYTES);
 }
 
 /**
- * The text git's index holds for the file (its staged version); undefined when it is not tracked, git
+ * What git's index holds for the file (its staged version, decoded as the file is); undefined when it is not tracked, git
  * is unavailable or the workspace is not trusted. Run with the git VS Code's Git extension uses, else
  * the one on PATH's absolute folders: never a program the workspace chooses.
  */
-export async function gitIndexText(filePath: string): Promise<string | undefined> {
+export async function gitIndexText(filePath: string): Promise<FileData | undefined> {
   const git = vscode.workspace.isTrusted ? await gitProgram() : undefined;
   if (!git) return undefined;
   return new Promise(resolve => {
     execFile(git, ['show', `:./${path.basename(filePath)}`], { cwd: path.dirname(filePath), encoding: 'buffer', timeout: 3000, maxBuffer: MAX_BYTES, windowsHide: true },
-      (err, stdout) => resolve(err ? undefined : decode(stdout)));
+      (err, stdout) => resolve(err ? undefined : decodeFor(filePath, stdout)));
   });
 }
 

@@ -23,9 +23,30 @@ export class EditResolver {
   private readonly statusOf = new Map<string, string>();
 
   /**
+   * `decode`: a file's bytes as text in the encoding VS Code uses for it (undefined: binary, or not
+   * valid in it); UTF-8 when not given (unit tests, which run without VS Code).
+   */
+  constructor(private readonly decode: (file: string, bytes: Uint8Array) => string | undefined = utf8) {}
+
+  /**
    * A tool call or update with its diffs resolved to whole files (the same object when nothing
    * changes). `scope` keeps tool call ids of different conversations apart.
    */
+  /**
+   * The file's text on disk (never a buffer: the agent reads the disk), in its encoding; null when
+   * missing, undefined when unreadable, binary or not valid in that encoding.
+   */
+  private readDisk(file: string): string | null | undefined {
+    try {
+      const st = statSync(file);
+      // Never a FIFO or a device: a synchronous read of one would block the extension host.
+      if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
+      return this.decode(file, readFileSync(file));
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+    }
+  }
+
   prepare<T extends ToolFields>(scope: string, update: T, asPermission = false): T {
     const callKey = `${scope}\0${update.toolCallId}`;
     if (update.status) remember(this.statusOf, callKey, update.status);
@@ -38,7 +59,7 @@ export class EditResolver {
     const content = update.content.map(c => {
       if (c.type !== 'diff' || !path.isAbsolute(c.path)) return c;
       const fileKey = `${callKey}\0${c.path}`;
-      if (phase === 'before' && !this.firstSeen.has(fileKey)) remember(this.firstSeen, fileKey, readDisk(c.path));
+      if (phase === 'before' && !this.firstSeen.has(fileKey)) remember(this.firstSeen, fileKey, this.readDisk(c.path));
       if (c.oldText == null) {
         // "New file" (Claude's Write says so even over an existing file): the text seen before wins.
         const before = response && samePath(response.filePath, c.path) && response.originalFile !== undefined ? response.originalFile : this.firstSeen.get(fileKey);
@@ -55,7 +76,7 @@ export class EditResolver {
         // any other diff that is not found in the file is taken as the whole file, as sent.
         const snippet = snippets.find(e => e.oldText === c.oldText && e.newText === c.newText);
         const isSnippet = !!snippet;
-        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: !!snippet?.replaceAll }, { before, now: readDisk(c.path), phase });
+        located = locateEdit({ oldText: c.oldText, newText: c.newText, replaceAll: !!snippet?.replaceAll }, { before, now: this.readDisk(c.path), phase });
         if (located.kind === 'unlocated' && !isSnippet) located = { kind: 'whole' };
         // An unlocated edit may still be found once more is known (the tool response): not cached.
         if (located.kind !== 'unlocated') remember(this.resolved, key, located);
@@ -76,17 +97,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > MAX_CACHED) map.delete(map.keys().next().value!);
 }
 
-/** The file's text on disk (never a buffer: the agent reads the disk); null when missing, undefined when unreadable. */
-function readDisk(file: string): string | null | undefined {
-  try {
-    const st = statSync(file);
-    // Never a FIFO or a device: a synchronous read of one would block the extension host.
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    const text = readFileSync(file, 'utf8');
-    return text.includes('\0') ? undefined : text;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
+function utf8(_file: string, bytes: Uint8Array): string | undefined {
+  const text = Buffer.from(bytes).toString('utf8');
+  return text.includes('\0') ? undefined : text;
 }
 
 function samePath(a: string, b: string): boolean {

@@ -10,7 +10,7 @@ export const BASELINE_SCHEME = 'switchboard-baseline';
 
 type Node =
   | { readonly type: 'turn'; readonly turn: TurnView }
-  | { readonly type: 'file'; readonly turnId: string; readonly path: string; readonly kind: string; readonly added: number; readonly removed: number }
+  | { readonly type: 'file'; readonly turnId: string; readonly path: string; readonly kind: string; readonly added: number; readonly removed: number; readonly binary?: boolean }
   | { readonly type: 'hunk'; readonly turnId: string; readonly path: string; readonly hunkId: string; readonly line: number; readonly added: number; readonly removed: number };
 
 /** Arguments the review commands accept: a tree node, or a plain {turnId, path?, hunkId?}. */
@@ -81,6 +81,11 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   async openDiff(ref: ChangeRef): Promise<void> {
     const change = ref.path ? this.tracker.fileChange(ref.turnId, ref.path) : undefined;
     if (!ref.path || !change) return;
+    // A binary change has no text diff: the file itself is shown (in its own editor, e.g. an image).
+    if (change.binary) {
+      if (change.current !== null) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(ref.path), { preview: true });
+      return;
+    }
     const left = vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: ref.turnId });
     const fileUri = vscode.Uri.file(ref.path);
     const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
@@ -93,7 +98,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   provideTextDocumentContent(uri: vscode.Uri): string {
     const [turnId, deleted] = uri.query.split('&');
     const change = this.tracker.fileChange(turnId, uri.path);
-    if (deleted) return '';
+    if (deleted || change?.binary) return '';
     return change?.baseline ?? '';
   }
 
@@ -102,7 +107,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   getChildren(node?: Node): Node[] {
     if (!node) return this.tracker.views().map(turn => ({ type: 'turn', turn }));
     if (node.type === 'turn') {
-      return node.turn.files.map(f => ({ type: 'file', turnId: node.turn.turnId, path: f.path, kind: f.kind, added: f.added, removed: f.removed }));
+      return node.turn.files.map(f => ({ type: 'file', turnId: node.turn.turnId, path: f.path, kind: f.kind, added: f.added, removed: f.removed, binary: !!f.binary }));
     }
     if (node.type === 'file') {
       return this.tracker.hunks(node.turnId, node.path).map(h => ({
@@ -128,7 +133,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
         const uri = vscode.Uri.file(node.path);
         const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.Collapsed);
         item.label = fileLabel(node.path); // not the raw name VS Code would take from the URI
-        item.description = node.kind === 'created' ? vscode.l10n.t({ message: 'created +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent created; {0} lines added, {1} removed' }) : node.kind === 'deleted' ? vscode.l10n.t({ message: 'deleted +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent deleted; {0} lines added, {1} removed' }) : `+${node.added} -${node.removed}`;
+        item.description = node.binary ? (node.kind === 'created' ? vscode.l10n.t('created, binary') : node.kind === 'deleted' ? vscode.l10n.t('deleted, binary') : vscode.l10n.t('binary')) : node.kind === 'created' ? vscode.l10n.t({ message: 'created +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent created; {0} lines added, {1} removed' }) : node.kind === 'deleted' ? vscode.l10n.t({ message: 'deleted +{0} -{1}', args: [node.added, node.removed], comment: 'A file the agent deleted; {0} lines added, {1} removed' }) : `+${node.added} -${node.removed}`;
         item.contextValue = 'switchboard.file';
         item.command = { command: 'switchboard.openChangeDiff', title: vscode.l10n.t('Open Diff'), arguments: [{ turnId: node.turnId, path: node.path }] };
         return item;

@@ -127,9 +127,12 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     /** Folders outside the workspace the user allowed for this connection (asked once each). */
     const allowedOutside = new Map<string, Promise<boolean>>();
     return {
-      async create(params) {
+      async create(params, _signal, beforeRun) {
         if (closed || service.disposed) throw new sdk.RequestError(-32603, 'The agent connection is closing');
         await service.checkCwd(agent, params, allowedOutside);
+        // The user's confirmation of a command nobody asked about (session/requestGate): after a refusal by policy, never before.
+        await beforeRun?.();
+        if (closed || service.disposed) throw new sdk.RequestError(-32603, 'The agent connection is closing');
         const created = await service.create(owner, agent, params);
         // The connection closed while the command was starting: its release sweep missed it.
         const entry = service.entries.get(created.terminalId);
