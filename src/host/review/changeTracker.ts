@@ -240,7 +240,7 @@ export class ChangeTracker extends Disposable {
         // Only a claim the disk confirms: the file is there and was written during the turn.
         this.track(turn, readDisk(filePath).then(now => {
           const before = original === null ? null : textData(original, now?.kind === 'text' ? now.form : defaultForm(filePath));
-          if (now !== undefined && !sameData(now, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now, true);
+          if (!sameData(now ?? null, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now ?? null, true);
         }));
       }
       this.track(turn, this.settlePendingDiffs(turn));
