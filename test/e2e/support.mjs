@@ -60,3 +60,9 @@ export async function runAxe(page) {
   const brief = v => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({ target: n.target, summary: n.failureSummary })) });
   return { violations: results.violations.map(brief), passes: results.passes.length, incomplete: results.incomplete.map(v => v.id) };
 }
+
+/** A file not created yet: the scripted agent's `waitFile` step waits until the test calls open() (after it saw what it waits for). */
+export function gate(name) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-gate-')), name);
+  return { path: file, open: () => fs.writeFileSync(file, '') };
+}

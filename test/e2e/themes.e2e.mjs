@@ -39,14 +39,14 @@ async function setTheme(page, name) {
   await page.locator('.part.editor').click();
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  await input.waitFor({ timeout: 30_000 });
   await input.fill('>Preferences: Color Theme');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
   // The theme picker: filter, then click the row whose label is exactly the theme.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 30_000 });
   await page.keyboard.type(name, { delay: 20 });
   await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
   await page.waitForTimeout(800);
 }
 
