@@ -1,7 +1,9 @@
 // The agent as an operating-system process: spawn with the user's environment, collect stderr,
 // and stop it for sure (close stdin, SIGTERM, SIGKILL after a grace period; on POSIX the whole
-// process group, so `npx` wrappers and their children go too). The group is watched by the
-// extension host's watchdog (processGuard.ts) until it is gone, so it ends even if the host is killed.
+// process group, so `npx` wrappers and their children go too; and whatever carries the agent's tag
+// in its environment, so a child the agent detached goes too: see processTree.ts). The group is
+// watched by the extension host's watchdog (processGuard.ts), which also knows the host's tags, so it
+// all ends even if the host is killed.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +15,7 @@ import { redact, redactingLogger } from '../common/signIn';
 import { planSpawn } from '../common/spawnPlan';
 import { terminalEnv } from '../common/terminal/spawnPlan';
 import { processGuard } from './processGuard';
+import { endTree, PROC_TAG_VAR, startTimeOf } from './processTree';
 
 export interface AgentExit {
   readonly code: number | null;
@@ -36,6 +39,10 @@ export class AgentProcess {
   private stopRequested = false;
   private failureReason: string | undefined;
   private exitInfo: AgentExit | undefined;
+  /** The sweep that follows the exit (see sweep). */
+  private swept: Promise<void> | undefined;
+  /** When the agent started: nothing older carries its tag (startTimeOf). */
+  private readonly since: number;
 
   /**
    * Where agents that run a package from a registry (`npx`, `uvx`, …) are started, instead of the
@@ -44,15 +51,16 @@ export class AgentProcess {
    */
   static launchDir: string | undefined;
 
-  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[]) {
+  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[], private readonly tag: string) {
     this.stderrTail = new LineTail(20, 500, line => redact(line, secrets));
+    this.since = startTimeOf(child.pid);
     processGuard.watch(child.pid);
     this.exited = new Promise(resolve => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal, requested: this.stopRequested, ...(this.failureReason ? { failure: this.failureReason } : {}) };
         log.info(`Agent "${spec.name}" (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`);
+        this.swept = this.sweep();
         resolve(this.exitInfo);
-        void this.sweep();
       });
     });
     child.stderr.setEncoding('utf8');
@@ -107,13 +115,15 @@ export class AgentProcess {
     const cwd = AgentProcess.cwdFor(spec, workspaceCwd);
     log.info(`Starting agent "${spec.name}": ${[spec.command, ...spec.args].join(' ')} (cwd ${cwd})`);
     if (plan.file !== spec.command) log.info(`Spawning ${[plan.file, ...plan.args].join(' ')}`);
+    // The tag last: the configured env cannot take the agent out of the sweep.
+    const tag = processGuard.newTag();
     return new Promise((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
         child = spawn(plan.file, plan.args, {
           cwd,
           // The user's environment without VS Code's own process variables, plus the configured env.
-          env: terminalEnv(process.env, Object.entries({ ...spec.env, ...secretEnv }).map(([name, value]) => ({ name, value })), process.platform),
+          env: terminalEnv(process.env, [...Object.entries({ ...spec.env, ...secretEnv }).map(([name, value]) => ({ name, value })), { name: PROC_TAG_VAR, value: tag }], process.platform),
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsVerbatimArguments: plan.verbatim,
           windowsHide: true,
@@ -128,7 +138,7 @@ export class AgentProcess {
         // Not found: the command, or the program its shim needs (an npm shim's `node`).
         reject(new AgentSpawnError(plan.needs ?? spec.command, err.code === 'ENOENT', err));
       });
-      child.once('spawn', () => resolve(new AgentProcess(spec, child, redactingLogger(log, Object.values(secretEnv)), Object.values(secretEnv))));
+      child.once('spawn', () => resolve(new AgentProcess(spec, child, redactingLogger(log, Object.values(secretEnv)), Object.values(secretEnv), tag)));
     });
   }
 
@@ -146,8 +156,8 @@ export class AgentProcess {
       }
     }
     const exit = await this.exited;
-    // Children the agent left in its group (an npx wrapper's real agent, say) must not outlive it.
-    this.signal('SIGTERM');
+    // Children the agent left (an npx wrapper's real agent, a detached helper) must not outlive it.
+    await this.swept;
     return exit;
   }
 
@@ -166,13 +176,14 @@ export class AgentProcess {
     return this.exited;
   }
 
-  /** After the agent exited: what is left in its group gets SIGTERM, then SIGKILL; then the watchdog forgets it. */
+  /** After the agent exited: what is left of it (its group, its tag) gets SIGTERM, then SIGKILL; then the watchdog forgets it. */
   private async sweep(graceMs = 2000): Promise<void> {
     if (process.platform === 'win32') { processGuard.unwatch(this.pid); return; }
-    this.signal('SIGTERM');
-    const end = Date.now() + graceMs;
-    while (groupExists(this.pid) && Date.now() < end) await new Promise(r => setTimeout(r, 100));
-    if (groupExists(this.pid)) this.signal('SIGKILL');
+    try {
+      await endTree({ tags: [this.tag], groups: this.pid ? [this.pid] : [], spare: [process.pid, ...(processGuard.pid ? [processGuard.pid] : [])] }, { graceMs, since: this.since });
+    } catch (err) {
+      this.log.warn(`Ending what agent "${this.spec.name}" left running: ${(err as Error).message}`);
+    }
     processGuard.unwatch(this.pid);
   }
 
@@ -194,12 +205,6 @@ export class AgentProcess {
       try { this.child.kill(sig); } catch { /* already gone */ }
     }
   }
-}
-
-/** True while any process (a zombie included) is in the process group `pgid`. */
-function groupExists(pgid: number | undefined): boolean {
-  if (pgid === undefined) return false;
-  try { process.kill(-pgid, 0); return true; } catch { return false; }
 }
 
 /** A folder of our own with a package.json and a uv.toml, so npm and uv look no further up for a project. */

@@ -1,32 +1,60 @@
 // Nothing an agent started may outlive the extension host, however the host ends (crash, SIGKILL,
 // an OOM kill: no deactivate() then, no exit handler). One tiny watchdog process per extension host
-// holds the process groups of every agent and every `terminal/*` command; it reads a pipe from the
-// host, and when that pipe closes (the host is gone, whatever killed it) or its parent changes, it
-// sends SIGTERM to each group, SIGKILL after a grace period, and exits. The watchdog leads its own
-// process group, so a kill of the host's group does not take it along before it has done its job.
+// reads a pipe from the host, and when that pipe closes (the host is gone, whatever killed it) or
+// its parent changes, it ends every process of this host: each one carries the host's tag in its
+// environment (SWITCHBOARD_PROC_TAG=<host>.<n>, see newTag), which a new session, a double fork and
+// re-parenting all keep, and the process groups it was told about (+pid/-pid lines) are swept too;
+// SIGTERM, then after a grace period the freeze-and-kill sweep of processTree.ts. The watchdog leads
+// its own session, so a kill of the host's group does not take it along before it has done its job.
 // No VS Code import: unit-tested in plain Node.
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { selectTree } from '../common/processTree';
+import { killFrozen, PROC_TAG_VAR, readProcessTable } from './processTree';
 
-/** The watchdog, run with `node -e`: `+<pid>` watches the process group of pid, `-<pid>` forgets it. */
+/**
+ * The watchdog, run with `node -e <source> <graceMs> <host tag>`: `+<pid>` watches the process group
+ * of pid, `-<pid>` forgets it. The table functions are the very ones the host uses, from their source.
+ */
 export const WATCHDOG_SOURCE = String.raw`
+const fs = require('fs');
 const { spawnSync } = require('child_process');
+const readProcessTable = (${readProcessTable.toString()});
+const selectTree = (${selectTree.toString()});
+const killFrozen = (${killFrozen.toString()});
 const grace = Number(process.argv[1]) || 2000;
+const hostTag = process.argv[2] || '';
 const win = process.platform === 'win32';
 const parent = process.ppid;
+// Everything tagged started after the host: the environment of older processes is not read.
+const hostStart = (() => { try { const s = fs.readFileSync('/proc/' + parent + '/stat', 'latin1'); return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[19]) || 0; } catch { return 0; } })();
+const table = () => readProcessTable(fs, spawnSync, process.platform, ${JSON.stringify(PROC_TAG_VAR)}, hostStart);
+// The host's own group and session are never swept, even once the host is gone (commands keep its session).
+const host = win ? undefined : table().find(p => p.pid === parent);
 const groups = new Set();
 let rest = '';
 let ending = false;
 const kill = (pid, sig) => {
   try {
     if (win) spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, timeout: 5000 });
-    else process.kill(-pid, sig);
+    else process.kill(pid, sig);
   } catch {}
 };
+const mine = () => selectTree(table(), {
+  tags: hostTag ? [hostTag + '.'] : [], groups: [...groups], spare: [process.pid],
+  spareGroups: host ? [host.pgrp] : [], spareSessions: host ? [host.session] : [],
+});
 const end = () => {
   if (ending) return;
   ending = true;
-  for (const pid of groups) kill(pid, 'SIGTERM');
-  setTimeout(() => { if (!win) for (const pid of groups) kill(pid, 'SIGKILL'); process.exit(0); }, win ? 0 : grace);
+  if (win) { for (const pid of groups) kill(pid); process.exit(0); }
+  for (const pid of groups) kill(-pid, 'SIGTERM');
+  for (const pid of mine()) kill(pid, 'SIGTERM');
+  setTimeout(() => {
+    for (const pid of groups) kill(-pid, 'SIGKILL');
+    killFrozen(mine, kill);
+    process.exit(0);
+  }, grace);
 };
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', chunk => {
@@ -55,6 +83,9 @@ export interface GuardOptions {
 export class ProcessGuard {
   private child: ChildProcess | undefined;
   private readonly watched = new Set<number>();
+  /** This host's part of every tag: random, so no other host's processes ever match. */
+  readonly hostTag = randomBytes(8).toString('hex');
+  private tags = 0;
 
   constructor(private readonly options: GuardOptions = {}) {}
 
@@ -68,6 +99,15 @@ export class ProcessGuard {
     if (pid === undefined || this.watched.has(pid)) return;
     this.watched.add(pid);
     this.send(`+${pid}\n`);
+  }
+
+  /**
+   * A new tag for one command or agent, to put in its environment as PROC_TAG_VAR (last, over any
+   * value the agent passed): the watchdog ends whatever carries this host's tags once the host is
+   * gone; the tag's owner ends what carries its own (endTree) when it is killed or released.
+   */
+  newTag(): string {
+    return `${this.hostTag}.${++this.tags}`;
   }
 
   /** The group is gone (or swept by its owner): nothing to do for it any more. */
@@ -85,7 +125,7 @@ export class ProcessGuard {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) return this.child;
     let child: ChildProcess;
     try {
-      child = spawn(this.options.node ?? process.execPath, ['-e', WATCHDOG_SOURCE, String(this.options.graceMs ?? 2000)], {
+      child = spawn(this.options.node ?? process.execPath, ['-e', WATCHDOG_SOURCE, String(this.options.graceMs ?? 2000), this.hostTag], {
         // The Electron binary of desktop VS Code runs as plain Node with this variable.
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
         stdio: ['pipe', 'ignore', 'ignore'],

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, scriptedAgentSettings, typeAtStartOf } from './support.mjs';
 
 const BEFORE = Array.from({ length: 24 }, (_, i) => `entry ${i + 1}`).join('\n') + '\n';
 const AGENT = BEFORE.replace('entry 18\n', 'entry eighteen (agent)\n');
@@ -29,15 +29,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   const { view, prompt } = await openChat(page);
 
   // The user opens journal.txt and types in it without saving.
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill('journal.txt');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'journal.txt' }).first().click();
-  const editorLines = page.locator('.editor-instance .view-lines').first();
-  await editorLines.waitFor({ timeout: 15_000 });
-  await editorLines.click();
-  await page.keyboard.press('Control+Home');
-  await page.keyboard.type('USER ');
-  await page.locator('.tabs-container .tab.dirty', { hasText: 'journal.txt' }).waitFor({ timeout: 30_000 });
+  await typeAtStartOf(page, 'journal.txt', 'USER ');
   log('journal.txt has unsaved edits');
 
   await prompt.fill('rename entry 18');

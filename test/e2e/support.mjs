@@ -14,6 +14,19 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
   };
 }
 
+/** Opens a workspace file by Quick Open and types `text` at its very start, leaving the tab unsaved. */
+export async function typeAtStartOf(page, name, text) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
+  const editorLines = page.locator('.editor-instance .view-lines').first();
+  await editorLines.waitFor({ timeout: 15_000 });
+  await editorLines.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type(text);
+  await page.locator('.tabs-container .tab.dirty', { hasText: name }).waitFor({ timeout: 30_000 });
+}
+
 /**
  * Opens the Switchboard view and waits until its webview has its state (listeners attached).
  * `patient`: the benches' longer waits, for a loaded machine that is slow to show the view.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
+import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
 export const EXTENSION_ID = 'switchboard-acp.switchboard-acp';
 
@@ -14,6 +15,23 @@ export async function api(): Promise<SwitchboardApi> {
   const ext = vscode.extensions.getExtension<SwitchboardApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
   return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/**
+ * Mocha hooks of a suite about reviewed changes: each test starts in a new conversation with nothing
+ * left to review, and ends with its editors reverted and closed; the agent stops after the suite.
+ */
+export function freshReviewPerTest(sb: () => SwitchboardApi): void {
+  beforeEach(async () => {
+    await sb().chat.stop();
+    await sb().chat.newConversation();
+    for (const t of sb().review.views()) sb().review.keep(t.turnId);
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  after(async () => { await sb().chat.stop(); });
 }
 
 export function extensionRoot(): string {
@@ -67,6 +85,12 @@ export function gate(name: string): { path: string; open(): void } {
 
 export function isAlive(pid: number): boolean {
   try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Exists and is not a zombie (this sandbox's init never reaps re-parented processes, so kill(pid, 0) alone would see the dead). */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try { return isRunningState(parseProcStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))!.state); } catch { return process.platform !== 'linux'; }
 }
 
 /** Readable dump of the transcript, for assertion messages. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 
-import { api, useScriptedAgent, waitFor } from './helpers';
+import { api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
@@ -18,16 +18,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
   let sb: SwitchboardApi;
 
   before(async () => { sb = await api(); });
-  beforeEach(async () => {
-    await sb.chat.stop();
-    await sb.chat.newConversation();
-    for (const t of sb.review.views()) sb.review.keep(t.turnId);
-  });
-  afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-  after(async () => { await sb.chat.stop(); });
+  freshReviewPerTest(() => sb);
 
   /** Sends the prompt and allows every permission request until the turn ends. */
   async function turnAllowing(prompt: string, optionId = 'allow'): Promise<void> {

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { EditResolver } from '../../src/host/review/editResolver';
 import { claudeToolResponse, commandOutput, rawInputPath, rawInputSnippet, rawInputSnippets } from '../../src/common/review/adapterShapes';
-import { reconcileBuffer } from '../../src/common/review/reconcile';
 import { locateEdit } from '../../src/common/review/snippet';
 import { TurnChanges } from '../../src/common/review/turnChanges';
 import { contentViews, Transcript } from '../../src/common/transcript';
@@ -71,24 +70,6 @@ describe('adapter shapes', () => {
     assert.deepEqual(commandOutput({ output: 'hi\n', metadata: { exit_code: 0 } }), { stdout: 'hi\n', stderr: '', exitCode: 0 });
     assert.equal(commandOutput('The file was updated.'), undefined);
     assert.equal(commandOutput({ result: { content: [] } }), undefined);
-  });
-});
-
-describe('reconcileBuffer (agent wrote the disk under unsaved edits)', () => {
-  const before = 'one\ntwo\nthree\nfour\nfive\n';
-  it('keeps the user edit and the agent edit when they touch different lines', () => {
-    const buffer = before.replace('one', 'ONE (user)');
-    const disk = before.replace('five', 'FIVE (agent)');
-    assert.deepEqual(reconcileBuffer(before, buffer, disk, 'Claude'), { text: 'ONE (user)\ntwo\nthree\nfour\nFIVE (agent)\n', conflicts: 0 });
-  });
-
-  it('marks an overlap as a conflict with both versions, nothing lost', () => {
-    const buffer = before.replace('three', 'user three');
-    const disk = before.replace('three', 'agent three');
-    assert.deepEqual(reconcileBuffer(before, buffer, disk, 'Claude'), {
-      text: "one\ntwo\n<<<<<<< Your unsaved edits\nuser three\n=======\nagent three\n>>>>>>> Claude's change on disk\nfour\nfive\n",
-      conflicts: 1,
-    });
   });
 });
 

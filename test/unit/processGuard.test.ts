@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { ProcessGuard, WATCHDOG_SOURCE } from '../../src/acp/processGuard';
+import { PROC_TAG_VAR, readProcessTable, startTimeOf } from '../../src/acp/processTree';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
 const posix = process.platform !== 'win32';
@@ -67,6 +69,45 @@ async function group(ignoreTerm: boolean): Promise<{ leader: ChildProcess; pids:
     (guard as unknown as { child: ChildProcess }).child.stdin!.destroy();
     await until('both groups to end', () => [...agent.pids, ...command.pids].every(p => !isRunning(p)), 20_000);
     await until('the watchdog to exit', () => !isRunning(dog), 20_000);
+  });
+
+  it("ends what carries the host's tags however it detached (setsid, double fork); another host's tag is left alone", async () => {
+    const guard = new ProcessGuard({ graceMs: 300 });
+    // Started like a command: the tag in the environment; it detaches at once and exits.
+    const detach = (tag: string) => new Promise<number>(resolve => {
+      const sh = spawn('/bin/sh', ['-c', '(setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!)'], { env: { ...process.env, SWITCHBOARD_PROC_TAG: tag }, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      sh.stdout!.on('data', d => { out += d; });
+      sh.on('close', () => resolve(Number(out.trim())));
+    });
+    const mine = await detach(guard.newTag());
+    const theirs = await detach('otherhost.1');
+    cleanup.push(-mine, -theirs); // negative: the cleanup kills -(-pid), the process itself
+    assert.match(guard.newTag(), new RegExp(`^${guard.hostTag}\\.2$`));
+    const stubborn = await group(true);
+    cleanup.push(stubborn.leader.pid!);
+    guard.watch(stubborn.leader.pid); // starts the watchdog
+    const dog = guard.pid!;
+    await new Promise(r => setTimeout(r, 200));
+    assert.ok(isRunning(mine) && isRunning(theirs));
+    (guard as unknown as { child: ChildProcess }).child.stdin!.destroy();
+    await until('the detached process to end', () => !isRunning(mine), 5000);
+    await until('the watchdog to exit', () => !isRunning(dog), 5000);
+    assert.ok(isRunning(theirs), "another host's process is left alone");
+  });
+
+  it('the process table has the tag from the environment; the environment of older processes is not read (Linux)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const child = spawn('sleep', ['100'], { env: { ...process.env, [PROC_TAG_VAR]: 'table.1' }, stdio: 'ignore' });
+    cleanup.push(-child.pid!);
+    await new Promise(r => child.once('spawn', r));
+    // sleep has exec'd once its environment is the new one (a fresh fork still shows the parent's).
+    await until('sleep to run', () => fs.readFileSync(`/proc/${child.pid}/cmdline`, 'latin1').startsWith('sleep'), 5000);
+    const entry = (since?: number) => readProcessTable(fs, spawnSync, process.platform, PROC_TAG_VAR, since).find(p => p.pid === child.pid);
+    const self = parseProcStat(fs.readFileSync('/proc/self/stat', 'utf8'))!;
+    assert.deepEqual({ ...entry(), state: 'S' }, { pid: child.pid, ppid: process.pid, pgrp: self.pgrp, session: self.session, state: 'S', tag: 'table.1' });
+    assert.equal(entry(startTimeOf(child.pid))?.tag, 'table.1', 'started at the bound: read');
+    assert.equal(entry(startTimeOf(child.pid) + 1)?.tag, undefined, 'started before the bound: not read');
   });
 
   it('starts nothing until something is watched', () => {

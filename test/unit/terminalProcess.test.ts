@@ -54,6 +54,22 @@ const waitOutput = async (p: TerminalProcess, re: RegExp) => {
     assert.equal(isRunning(Number(child)), false);
   });
 
+  it('kill ends what the command detached: a new session, a double fork, an agent-given tag of the same name', async () => {
+    // The agent's env cannot replace the tag: a command given SWITCHBOARD_PROC_TAG=x is still swept.
+    const p = await start(`setsid sleep 100 </dev/null >/dev/null 2>&1 & echo setsid $!; (setsid sleep 100 </dev/null >/dev/null 2>&1 & echo daemon $!); sleep 100`, [], { env: [{ name: 'SWITCHBOARD_PROC_TAG', value: 'x' }] });
+    const [, setsid] = await waitOutput(p, /setsid (\d+)/);
+    const [, daemon] = await waitOutput(p, /daemon (\d+)/);
+    const pids = [p.pid, Number(setsid), Number(daemon)];
+    try {
+      assert.ok(pids.every(isRunning));
+      await p.kill();
+      assert.deepEqual(pids.filter(isRunning), [], 'nothing runs after kill');
+      assert.equal(p.groupRunning(), false);
+    } finally {
+      for (const pid of pids) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
   it('a command that ignores SIGTERM gets SIGKILL after the grace period', async () => {
     const p = await start(`trap '' TERM; echo ready; while :; do sleep 0.05; done`);
     await waitOutput(p, /ready/);

@@ -4,19 +4,29 @@
 // both changed the same lines, the region gets git-style conflict markers, which VS Code's built-in
 // merge-conflict support decorates with "Accept Current / Incoming / Both" actions. The markers'
 // labels are localized (the user reads them in the file).
+//
+// The merge is only as good as its base. Unknown, or equal to the buffer itself (a baseline taken
+// from the unsaved tab instead of the disk), it cannot tell the user's lines from the lines the
+// agent replaced: diff3 would return the agent's text alone and the user's would be gone. Then
+// nothing is merged: the buffer stays as it is and the user chooses (Keep yours / Take / Keep both).
 import * as l10n from '@vscode/l10n';
 import { splitLinesKeepEnds } from '../fs/lines';
-import { merge3 } from '../fs/merge';
+import { diffLineArrays, merge3, resolveLines } from '../fs/merge';
 
-export interface Reconciled {
-  /** The text the buffer should hold. */
-  readonly text: string;
-  readonly conflicts: number;
-}
+export type Reconciled =
+  /** The buffer should hold `text`: the user's edits and the agent's, overlaps marked as conflicts. */
+  | { readonly kind: 'merged'; readonly text: string; readonly conflicts: number }
+  /** The user's edits cannot be told from the agent's: the buffer stays as it is, the user decides. */
+  | { readonly kind: 'undecidable' };
 
-export function reconcileBuffer(diskBefore: string, buffer: string, diskAfter: string, agentName: string): Reconciled {
+/**
+ * `diskBefore`: the file on disk just before the agent's change (undefined: not known). The buffer
+ * has unsaved edits, so a base equal to it is not the disk the tab was loaded from.
+ */
+export function reconcileBuffer(diskBefore: string | undefined, buffer: string, diskAfter: string, agentName: string): Reconciled {
+  if (diskBefore === undefined || diskBefore === buffer) return { kind: 'undecidable' };
   const merged = merge3(diskBefore, buffer, diskAfter, 'ours');
-  if (!merged.conflicts.length) return { text: merged.text, conflicts: 0 };
+  if (!merged.conflicts.length) return { kind: 'merged', text: merged.text, conflicts: 0 };
   const eol = diskAfter.includes('\r\n') ? '\r\n' : '\n';
   const lines = splitLinesKeepEnds(merged.text);
   const ours = l10n.t({ message: 'Your unsaved edits', comment: ['The label after <<<<<<< of a conflict written into a file: the user\'s side. One line.'] });
@@ -29,7 +39,23 @@ export function reconcileBuffer(diskBefore: string, buffer: string, diskAfter: s
     pos = c.endLine;
   }
   out.push(...lines.slice(pos));
-  return { text: out.join(''), conflicts: merged.conflicts.length };
+  return { kind: 'merged', text: out.join(''), conflicts: merged.conflicts.length };
+}
+
+/**
+ * "Keep both" where no base tells the user's edits apart: wherever the user's text and the agent's
+ * differ, the user's lines, then the agent's; lines they share, once.
+ */
+export function keepBoth(ours: string, theirs: string): string {
+  const mine = splitLinesKeepEnds(ours);
+  const out: string[] = [];
+  let pos = 0;
+  for (const h of diffLineArrays(mine, splitLinesKeepEnds(theirs))) {
+    out.push(...mine.slice(pos, h.start), ...resolveLines({ ours: mine.slice(h.start, h.end), theirs: h.lines }, 'both'));
+    pos = h.end;
+  }
+  out.push(...mine.slice(pos));
+  return out.join('');
 }
 
 function withEol(text: string, eol: string): string {

@@ -3,19 +3,24 @@
 // a save conflict). Instead the tab is reverted to the agent's version (VS Code then knows the new
 // disk version) and the user's edits are applied again on top, merged three-way (disk before, the
 // buffer, disk after; common/review/reconcile.ts): the tab stays dirty with both, overlaps are
-// marked as conflicts, and the user is told at once.
+// marked as conflicts, and the user is told at once. When the merge cannot tell the user's edits
+// from the agent's (no trustworthy disk text before the agent's change), the tab is left exactly as
+// it is and the user chooses: keep theirs, take the agent's, or keep both.
 import * as vscode from 'vscode';
 import { fileLabel } from '../../common/bidi';
-import { lineEdits } from '../../common/fs/merge';
+import { lineEdits, Resolution } from '../../common/fs/merge';
 import type { Logger } from '../../common/logger';
-import { reconcileBuffer } from '../../common/review/reconcile';
+import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
+import { readDisk } from './diskSources';
 
 export interface ReconcileResult {
   readonly conflicts: number;
+  /** Nothing was merged: the tab is untouched until the user chooses. */
+  readonly undecided?: boolean;
 }
 
 /** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
-export async function reconcileDirtyBuffer(filePath: string, diskBefore: string, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
+export async function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
   const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
   if (!doc?.isDirty) return undefined;
   const name = fileLabel(filePath);
@@ -25,7 +30,13 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
   }
   const buffer = doc.getText();
   if (buffer === diskAfter) return undefined;
-  const { text, conflicts } = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
+  const result = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
+  if (result.kind === 'undecidable') {
+    log.warn(`${agentName} changed ${filePath} on disk under unsaved edits that cannot be told from its change: the tab is left as it is, the user chooses`);
+    void askWhatTheTabKeeps(doc, agentName, log);
+    return { conflicts: 1, undecided: true };
+  }
+  const { text, conflicts } = result;
   await reloadThenSet(doc, diskAfter, text, log);
   log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
   const message = conflicts > 1
@@ -37,6 +48,30 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string,
     if (choice) void vscode.window.showTextDocument(doc);
   });
   return { conflicts };
+}
+
+/**
+ * The tab keeps the user's unsaved text as it is (its next save would overwrite the agent's change,
+ * and VS Code asks first, the disk being newer) until the user chooses, as in a write's review:
+ * their text, the agent's, or both (theirs first). Each is applied to the tab and disk as they are
+ * when the user answers, and is one undoable edit of the tab.
+ */
+async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, log: Logger): Promise<void> {
+  const choices: { title: string; resolution: Resolution }[] = [
+    { title: vscode.l10n.t('Keep yours'), resolution: 'ours' },
+    { title: vscode.l10n.t("Take {0}'s", agentName), resolution: 'theirs' },
+    { title: vscode.l10n.t('Keep both'), resolution: 'both' },
+  ];
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t("{0} changed {1} on disk while you had unsaved edits, and your edits cannot be told apart from its change, so nothing was merged: your tab is unchanged. Keep yours, take {0}'s version, or keep both (yours first)?", agentName, fileLabel(doc.uri.fsPath)),
+    ...choices);
+  if (!choice || doc.isClosed) return;
+  const disk = await readDisk(doc.uri.fsPath);
+  if (disk === undefined) return;
+  const mine = doc.getText();
+  const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
+  log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
+  await reloadThenSet(doc, disk, text, log);
 }
 
 /**

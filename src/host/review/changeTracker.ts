@@ -91,10 +91,36 @@ export class ChangeTracker extends Disposable {
     }));
     this.register({ dispose: () => { for (const t of this.editTimers.values()) clearTimeout(t); } });
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
-    this.register(watcher.onDidChange(uri => void this.onDiskChange(uri, false)));
-    this.register(watcher.onDidCreate(uri => void this.onDiskChange(uri, true)));
-    this.register(watcher.onDidDelete(uri => void this.onDiskChange(uri, false)));
+    this.register(watcher.onDidChange(uri => this.diskEvent(uri, false)));
+    this.register(watcher.onDidCreate(uri => this.diskEvent(uri, true)));
+    this.register(watcher.onDidDelete(uri => this.diskEvent(uri, false)));
     this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  /** Reports of the file watcher held back by a test (see holdDiskEvents). */
+  private heldDiskEvents: (() => Promise<void>)[] | undefined;
+
+  private diskEvent(uri: vscode.Uri, created: boolean): void {
+    const run = () => this.onDiskChange(uri, created);
+    if (this.heldDiskEvents) this.heldDiskEvents.push(run);
+    else void run();
+  }
+
+  /**
+   * Tests: the file watcher's reports wait until the returned function is called (it resolves once
+   * they were handled), as a watcher that reports late: each order of disk events and tool calls, driven.
+   */
+  holdDiskEvents(): () => Promise<void> {
+    const held = (this.heldDiskEvents ??= []);
+    return async () => {
+      if (this.heldDiskEvents === held) this.heldDiskEvents = undefined;
+      await Promise.all(held.splice(0).map(run => run()));
+    };
+  }
+
+  /** Tests: the snapshots taken anew, as when the extension activates with the editor as it is now. */
+  resetSnapshots(): void {
+    this.snapshots.reset();
   }
 
   /** A turn of `tabId` begins: changes from now on belong to it. */
@@ -136,7 +162,7 @@ export class ChangeTracker extends Disposable {
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
   rememberRead(filePath: string, text: string): void {
-    this.snapshots.remember(normalize(filePath), text);
+    this.snapshots.rememberRead(normalize(filePath), text);
   }
 
   /**
@@ -346,6 +372,9 @@ export class ChangeTracker extends Disposable {
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
     const seen = this.snapshots.get(filePath);
     if (before === null && !owner.changes.get(filePath) && seen !== undefined) before = seen;
+    // The same disk text reported again (the watcher, then the tool call): listed already, and its
+    // current text may follow the tab's unsaved edits since, which stay the user's.
+    if (onDisk && after !== null && after === seen && owner.changes.get(filePath)?.baseline != null) return;
     const diskBefore = before ?? seen ?? null;
     owner.changes.record(filePath, before, after);
     // A change detected just after its turn ended still gets listed.
@@ -355,9 +384,18 @@ export class ChangeTracker extends Disposable {
     // Written behind the editor's back: a tab with unsaved edits is merged with it, never left stale.
     if (onDisk && diskBefore !== null && diskBefore !== after && this.reconciled.get(filePath) !== after) {
       this.reconciled.set(filePath, after);
-      void reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
-        .catch(err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+      const work = reconcileDirtyBuffer(filePath, diskBefore, after, turn.agentName, this.log)
+        .then(() => undefined, err => this.log.warn(`Could not merge ${filePath} with its unsaved edits: ${err instanceof Error ? err.message : String(err)}`));
+      this.reconciling.add(work);
+      void work.finally(() => this.reconciling.delete(work));
     }
+  }
+
+  private readonly reconciling = new Set<Promise<void>>();
+
+  /** Tests: resolves once the tabs being reconciled with an agent's disk change are (the question to the user may still be open). */
+  async reconciliations(): Promise<void> {
+    await Promise.all([...this.reconciling]);
   }
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */

@@ -1,9 +1,16 @@
 // The last text we saw of files the agent may change: files it read, files open in the editor
-// (as the user left them), files it wrote. It is the baseline of an edit the agent makes on disk
+// (as saved on disk), files it wrote. It is the baseline of an edit the agent makes on disk
 // without telling us the old text. Bounded: least recently seen files are forgotten first.
+//
+// A tab with unsaved edits is never taken as a file's text: its edits are the user's, and an agent
+// that edits in its own process changes the disk, not the tab. Taken as the baseline, the user's
+// unsaved lines would be listed as lines the agent removed, merged away from the tab, and written
+// to disk by Undo. Such a tab's snapshot is read from the disk, whenever the extension activated
+// (after the user typed, or with tabs a window reload restored unsaved).
 import * as vscode from 'vscode';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
+import { readDiskSync } from './diskSources';
 
 const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
 const MAX_FILE_CHARS = 8 * 1024 * 1024;
@@ -13,12 +20,18 @@ export class FileSnapshots extends Disposable {
 
   constructor() {
     super();
-    for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
+    this.reset();
     this.register(vscode.workspace.onDidOpenTextDocument(doc => this.fromDocument(doc)));
     // What the user saves is the new baseline. Typing is not followed (that would copy the buffer
     // on every keystroke): a dirty buffer is never reloaded from disk, so it needs no snapshot until
     // it is saved; a clean buffer reloaded from disk must keep the old snapshot to compare with.
     this.register(vscode.workspace.onDidSaveTextDocument(doc => this.fromDocument(doc)));
+  }
+
+  /** Forgets everything, then takes the open documents as they are (what activation does). */
+  reset(): void {
+    this.texts.clear();
+    for (const doc of vscode.workspace.textDocuments) this.fromDocument(doc);
   }
 
   get(path: string): string | undefined {
@@ -30,7 +43,17 @@ export class FileSnapshots extends Disposable {
     else this.texts.set(path, text);
   }
 
+  /**
+   * The agent read a file through the client: served an unsaved tab's text, it saw the user's edits,
+   * but the file on disk (what a command it runs, or an in-process edit, changes) is its baseline.
+   */
+  rememberRead(path: string, text: string): void {
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === path && !d.isClosed);
+    this.remember(path, doc?.isDirty ? readDiskSync(path)?.text : text);
+  }
+
   private fromDocument(doc: vscode.TextDocument): void {
-    if (doc.uri.scheme === 'file') this.remember(doc.uri.fsPath, doc.getText());
+    if (doc.uri.scheme !== 'file') return;
+    this.remember(doc.uri.fsPath, doc.isDirty ? readDiskSync(doc.uri.fsPath)?.text : doc.getText());
   }
 }

@@ -6,14 +6,18 @@
 // viaGroupLauncher: a new session is a new scheduler group and halves the speed of a flood of
 // output on a busy machine); without it (no /usr/bin/perl, or the host has a controlling terminal,
 // which a command in a background group of that session could stop on) a new session, as before.
-// Until then the extension host's watchdog (acp/processGuard.ts) holds the group, so it also ends
-// when the host is killed.
+// The command also carries a tag of its own in its environment (acp/processTree.ts): kill and
+// release end whatever carries it, and its children, however it detached (setsid, a daemon's
+// double fork, nohup & disown). Until then the extension host's watchdog (acp/processGuard.ts)
+// holds the group and knows the host's tags, so all of it also ends when the host is killed.
 // No VS Code import: this runs (and is unit-tested) in plain Node.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type * as acp from '@agentclientprotocol/sdk';
 import { processGuard } from '../../acp/processGuard';
-import { findProgram, isRunningState, OutputBuffer, parseProcStat, planTerminalSpawn, terminalEnv, toExitStatus, viaGroupLauncher } from '../../common/terminal';
+import { endTree, PROC_TAG_VAR, startTimeOf, treeOf } from '../../acp/processTree';
+import type { TreeQuery } from '../../common/processTree';
+import { findProgram, OutputBuffer, planTerminalSpawn, terminalEnv, toExitStatus, viaGroupLauncher } from '../../common/terminal';
 
 export interface TerminalProcessOptions {
   readonly command: string;
@@ -55,9 +59,12 @@ export class TerminalProcess {
   private early: Uint8Array[] | undefined = [];
   private earlyBytes = 0;
   private readonly graceMs: number;
+  /** When the command started: nothing older carries its tag (startTimeOf). */
+  private readonly since: number;
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams, opts: TerminalProcessOptions, shell: string | undefined) {
+  private constructor(private readonly child: ChildProcessWithoutNullStreams, opts: TerminalProcessOptions, shell: string | undefined, private readonly tag: string) {
     this.pid = child.pid!;
+    this.since = startTimeOf(this.pid);
     processGuard.watch(this.pid);
     this.shell = shell;
     this.graceMs = opts.graceMs ?? 2000;
@@ -95,7 +102,9 @@ export class TerminalProcess {
       env: process.env,
       isFile: p => { try { return fs.statSync(p).isFile(); } catch { return false; } },
     });
-    const env = terminalEnv(process.env, opts.env, process.platform);
+    const tag = processGuard.newTag();
+    // The tag last: a variable of the same name from the agent cannot take the command out of the sweep.
+    const env = terminalEnv(process.env, [...opts.env, { name: PROC_TAG_VAR, value: tag }], process.platform);
     const launcher = isWindows ? undefined : groupLauncher();
     if (launcher) {
       // The launcher always starts: the command's own start errors are found here, by name.
@@ -128,7 +137,7 @@ export class TerminalProcess {
           ? new CommandStartError(`Command not found: ${direct.shell ?? opts.command}`, true)
           : new CommandStartError(`Could not start ${opts.command}: ${err.message}`, false));
       });
-      child.once('spawn', () => resolve(new TerminalProcess(child, opts, direct.shell)));
+      child.once('spawn', () => resolve(new TerminalProcess(child, opts, direct.shell, tag)));
     });
   }
 
@@ -192,24 +201,26 @@ export class TerminalProcess {
         taskkill(this.pid, false);
         if (!(await this.until(() => this.leaderExited, this.graceMs))) taskkill(this.pid, true);
       }
-    } else if (this.groupRunning()) {
-      this.signalGroup('SIGTERM');
-      const settled = await this.until(() => this.leaderExited && !this.groupRunning(), this.graceMs);
-      if (!settled) this.signalGroup('SIGKILL');
+    } else {
+      // Everything carrying the command's tag, its group, and their children: SIGTERM, then SIGKILL.
+      await endTree(this.tree(), { graceMs: this.graceMs, since: this.since, pending: () => !this.leaderExited });
     }
     if (!this.leaderExited) await this.until(() => this.leaderExited, 5000);
-    // Swept: nothing of the group is left for the watchdog to end.
-    if (this.leaderExited && !this.groupRunning()) processGuard.unwatch(this.pid);
+    // Swept (endTree returns once nothing of it runs): nothing is left for the watchdog to end.
+    if (this.leaderExited) processGuard.unwatch(this.pid);
     // The exit status is set once the output drained (at most DRAIN_MS after exit).
     await Promise.race([this.exited, delay(DRAIN_MS * 2)]);
   }
 
-  /** Whether anything in the command's process group still runs (zombies do not count). */
+  /** What belongs to this command: its tag, its group; never the host nor the watchdog. */
+  private tree(): TreeQuery {
+    return { tags: [this.tag], groups: [this.pid], spare: [process.pid, ...(processGuard.pid ? [processGuard.pid] : [])] };
+  }
+
+  /** Whether anything the command started still runs (zombies do not count), detached or not. */
   groupRunning(): boolean {
     if (isWindows) return !this.leaderExited;
-    try { process.kill(-this.pid, 0); } catch { return false; }
-    if (process.platform !== 'linux') return true;
-    return groupMembers(this.pid).some(p => isRunningState(p.state));
+    return treeOf(this.tree(), this.since).length > 0;
   }
 
   private signalGroup(sig: NodeJS.Signals): void {
@@ -255,21 +266,6 @@ function checkExecutable(p: string): 'ok' | 'missing' | 'notExecutable' {
   try { st = fs.statSync(p); } catch { return 'missing'; }
   if (!st.isFile()) return 'notExecutable';
   try { fs.accessSync(p, fs.constants.X_OK); return 'ok'; } catch { return 'notExecutable'; }
-}
-
-/** Processes of a process group, from /proc (Linux). */
-export function groupMembers(pgid: number): { pid: number; state: string }[] {
-  const out: { pid: number; state: string }[] = [];
-  let entries: string[];
-  try { entries = fs.readdirSync('/proc'); } catch { return out; }
-  for (const e of entries) {
-    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
-    try {
-      const st = parseProcStat(fs.readFileSync(`/proc/${e}/stat`, 'utf8'));
-      if (st && st.pgrp === pgid) out.push({ pid: st.pid, state: st.state });
-    } catch { /* exited meanwhile */ }
-  }
-  return out;
 }
 
 function taskkill(pid: number, force: boolean): void {

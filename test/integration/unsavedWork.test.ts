@@ -1,0 +1,161 @@
+// Issue 24, point 1: unsaved work is never lost, never misattributed. A file's tab has an unsaved
+// line; an agent shaped like today's adapters edits the file in its own process (Codex: a
+// whole-file diff in the tool call, the file written in place; Claude: a snippet diff, a temp file
+// renamed over the file, `originalFile` in its tool response). The client may learn of the change
+// from the file watcher before or after the tool call: each order is driven here, not left to
+// chance (the agent holds after its write until the test lets it go; the tracker holds the
+// watcher's reports until the test releases them). The extension activated before the user typed,
+// or after (its snapshots taken anew with the tab already dirty). In each case: the disk holds the
+// agent's text, the tab holds both, unsaved; only the agent's line is listed; Undo all restores
+// the disk byte for byte and leaves the user's line in the tab, never on disk.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import { api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
+
+const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const USER_LINE = "user's unsaved line";
+
+type Agent = 'Codex' | 'Claude';
+/**
+ * watcher first: the disk change is handled before the tool call says anything.
+ * diff, then watcher: the tool call's diff arrived, the watcher reports before the call completes.
+ * tool call first: the whole tool call (diff, completion, Claude's tool response) is handled before
+ * the watcher reports.
+ */
+type Order = 'watcher first' | 'diff, then watcher' | 'tool call first';
+const CASES: [Agent, Order][] = [
+  ['Codex', 'watcher first'], ['Codex', 'diff, then watcher'], ['Codex', 'tool call first'],
+  ['Claude', 'watcher first'], ['Claude', 'diff, then watcher'], ['Claude', 'tool call first'],
+];
+
+describe('Unsaved work under in-process edits (issue 24, point 1)', function () {
+  this.timeout(60_000);
+  let sb: SwitchboardApi;
+  let n = 0;
+  const gates = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-gates-'));
+
+  before(async () => { sb = await api(); });
+  freshReviewPerTest(() => sb);
+
+  const changeOf = (file: string) => {
+    const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
+    return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
+  };
+  const listed = (file: string) => JSON.stringify(changeOf(file)?.file.hunks.map(h => [h.curLine, h.added, h.removed]));
+
+  for (const activated of ['before', 'after'] as const) {
+    for (const [agent, order] of CASES) {
+      it(`${agent}, ${order}, extension activated ${activated} the user typed: the tab keeps the user's line, only the agent's is listed, Undo all saves nothing of the user's`, async () => {
+        const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-${agent}.txt`);
+        const gate = path.join(gates, `gate-${n}`);
+        const before = numbered(12);
+        const agentText = before.replace('line 9\n', 'line nine\n');
+        const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+        fs.writeFileSync(file, before);
+        const doc = await vscode.workspace.openTextDocument(file);
+        const editor = await vscode.window.showTextDocument(doc);
+        assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+        assert.equal(doc.isDirty, true);
+        // The extension activates now, the tab already dirty.
+        if (activated === 'after') sb.review.resetSnapshots();
+
+        const edit = agent === 'Codex'
+          ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) }
+          : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) };
+        await useScriptedAgent({ turns: [{ steps: [edit, { type: 'awaitFile', path: gate }] }] });
+        const release = order === 'tool call first' ? sb.review.holdDiskEvents() : undefined;
+        const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+        const expectedTab = user(agentText);
+        // The tab holds both, the list follows the tab (its current text is the tab's) and shows the agent's line only.
+        const settled = () => waitFor('the tab to hold both lines and the list to show the agent\'s only', () => {
+          const change = changeOf(file);
+          return doc.getText() === expectedTab && listed(file) === '[[9,1,1]]' && sb.review.fileChange(change!.turnId, file)?.current === expectedTab;
+        }, 5000).catch(() => undefined);
+        try {
+          // The first report lists the change: the watcher's (the agent holds before the rest of its
+          // tool call), or the tool call's (the watcher's reports are held).
+          await waitFor(() => `the change to be listed (disk: ${JSON.stringify(fs.readFileSync(file, 'utf8'))})`, () => changeOf(file));
+          // The tab is merged and the user's line carried out of the list before the second report
+          // of the same change arrives (the slower order: a user typing, a busy editor).
+          await settled();
+        } finally {
+          await release?.();
+          fs.writeFileSync(gate, '');
+        }
+        await done;
+
+        // What the user sees, all at once (the failure shows every symptom): the disk, the tab, the list.
+        await settled();
+        const afterTurn = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) };
+        const change = changeOf(file);
+        if (change) await sb.review.undo(change.turnId);
+        const afterUndoAll = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty };
+        assert.deepEqual({ afterTurn, afterUndoAll }, {
+          // The agent's text on disk; both in the tab, the user's line unsaved; only the agent's line listed.
+          afterTurn: { disk: agentText, tab: expectedTab, unsaved: true, listed: '[[9,1,1]]' },
+          // The disk as before the turn, byte for byte (the user's line never saved); the tab keeps it, unsaved.
+          afterUndoAll: { disk: before, tab: user(before), unsaved: true },
+        });
+      });
+    }
+  }
+
+  it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
+    const before = numbered(12);
+    const agentText = before.replace('line 9\n', 'line nine\n');
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), 'x')));
+    assert.ok(await editor.edit(e => e.delete(new vscode.Range(1, 0, 1, 1))));
+    assert.equal(doc.isDirty, true, 'VS Code still calls the tab unsaved');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }] }] });
+    await sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    await waitFor('the change to be listed', () => changeOf(file));
+    await sb.review.reconciliations();
+    // Merging with a base equal to the tab would take the agent's text and call it merged: the tab
+    // is left as it is (its save would ask first, the disk being newer), and the user is asked.
+    assert.deepEqual({ disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) },
+      { disk: agentText, tab: before, unsaved: true, listed: '[[9,1,1]]' });
+  });
+
+  it("an agent that read the unsaved tab through the client, then rewrote the file on disk with a command: the tab keeps the user's line, only the agent's is listed", async () => {
+    // As Gemini CLI does: reads through fs/read_text_file (served the unsaved tab), shell commands
+    // (`sed -i`) in its own process, on the disk.
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-read.txt`);
+    const before = numbered(12);
+    const agentText = before.replace('line 9\n', 'line nine\n');
+    const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'read', path: file, quiet: true },
+      { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', silent: true },
+      { type: 'awaitFile', path: path.join(gates, `gate-${n}`) },
+    ] }] });
+    const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    try {
+      await waitFor('the change to be listed', () => changeOf(file));
+    } finally {
+      fs.writeFileSync(path.join(gates, `gate-${n}`), '');
+    }
+    await done;
+    await waitFor('the tab to hold both lines and the list to show the agent\'s only', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]', 5000)
+      .catch(() => undefined);
+    const afterTurn = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) };
+    const change = changeOf(file);
+    if (change) await sb.review.undo(change.turnId);
+    const afterUndoAll = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty };
+    assert.deepEqual({ afterTurn, afterUndoAll }, {
+      afterTurn: { disk: agentText, tab: user(agentText), unsaved: true, listed: '[[9,1,1]]' },
+      afterUndoAll: { disk: before, tab: user(before), unsaved: true },
+    });
+  });
+});
