@@ -463,7 +463,7 @@ export async function startWorkbench(opts = {}) {
 }
 
 /** Waits until the workbench UI is up (activity bar rendered). */
-export async function waitForWorkbench(page, timeout = 60000) {
+export async function waitForWorkbench(page, timeout = 180_000) {
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout });
 }
 
