@@ -10,7 +10,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, runAxe, scriptedAgentSettings, setTheme } from './support.mjs';
+import { gate, openChat, runAxe, scriptedAgentSettings, setTheme } from './support.mjs';
+
+/** The agent completes its edit once the test put the focus in the edit's card. */
+const diffFocused = gate('open-diff-focused');
 
 const BEFORE = 'alpha\nbeta\ngamma\n';
 const AFTER = 'alpha\nBETA\ngamma\ndelta\n';
@@ -45,7 +48,7 @@ export const settings = ({ workspace, repoRoot, node24 }) => {
         { type: 'toolCall', toolCall: { toolCallId: 'e2', title: 'Edit `{{cwd}}/notes.txt`', kind: 'edit', status: 'in_progress',
           content: [{ type: 'diff', path: notes, oldText: NOTES, newText: CHANGED_NOTES }], locations: [{ path: notes, line: 2 }] } },
         { type: 'permission', quiet: true, toolCall: { toolCallId: 'e2', title: 'Edit `{{cwd}}/notes.txt`' } },
-        { type: 'sleep', ms: 2000 },
+        { type: 'waitFile', path: diffFocused.path },
         { type: 'diskWrite', path: notes, content: CHANGED_NOTES },
         { type: 'toolCallUpdate', update: { toolCallId: 'e2', status: 'completed', rawOutput: { ok: true } } },
         { type: 'text', text: SECOND },
@@ -73,14 +76,14 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   await prompt.fill('edit the list');
   await prompt.press('Enter');
   await view.locator('#changes .changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 30_000 });
-  await view.locator('.turn-end').waitFor({ timeout: 15_000 });
+  await view.locator('.turn-end').waitFor({ timeout: 30_000 });
 
   // ---- Turn 2: announcements counted in the webview, typing while the agent streams ---------------
   await check('the transcript is not a live region (it would read every chunk)', async () => {
     assert.equal(await view.locator('#transcript').getAttribute('aria-live'), 'off');
   });
   await check('a polite live region for announcements', async () => {
-    assert.equal(await view.locator('#announcer').getAttribute('aria-live', { timeout: 2_000 }), 'polite');
+    assert.equal(await view.locator('#announcer').getAttribute('aria-live', { timeout: 30_000 }), 'polite');
   });
   await view.locator('body').evaluate(() => {
     window.__announced = [];
@@ -93,7 +96,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   await prompt.fill('explain the notes');
   await prompt.press('Enter');
   // The user keeps typing while the answer streams in and cards arrive.
-  await view.locator('.message.agent').nth(1).waitFor({ timeout: 15_000 });
+  await view.locator('.message.agent').nth(1).waitFor({ timeout: 30_000 });
   await page.keyboard.type('a draft I keep typing', { delay: 15 });
   const firstPermission = view.locator('.permission:not(.answered)');
   await firstPermission.waitFor({ timeout: 30_000 });
@@ -105,7 +108,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   // Answer with the keyboard: focus the card, press its number key; the answered card keeps the focus.
   await firstPermission.focus();
   await page.keyboard.press('1');
-  await view.locator('.permission.answered').waitFor({ timeout: 15_000 });
+  await view.locator('.permission.answered').waitFor({ timeout: 30_000 });
   await check('the answered permission card keeps the focus', async () => {
     assert.equal(await view.locator('body').evaluate(() => document.activeElement?.classList.contains('permission')), true);
   });
@@ -113,7 +116,8 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   // the card turns "completed" and the focus is still there.
   const editCard = view.locator('.tool', { hasText: 'notes.txt' });
   await editCard.getByRole('button', { name: 'Open diff' }).focus();
-  await view.locator('.tool.status-completed', { hasText: 'notes.txt' }).waitFor({ timeout: 15_000 });
+  diffFocused.open();
+  await view.locator('.tool.status-completed', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
   const focused = await view.locator('body').evaluate(() => {
     const a = document.activeElement;
     return { text: a?.textContent, inCompletedCard: !!a?.closest('.tool.status-completed') };
@@ -124,7 +128,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
 
   const lastPermission = view.locator('.permission:not(.answered)', { hasText: 'npm test' });
   await lastPermission.waitFor({ timeout: 30_000 });
-  await view.locator('.tool.status-failed').waitFor({ timeout: 5_000 });
+  await view.locator('.tool.status-failed').waitFor({ timeout: 30_000 });
   const announced = await view.locator('body').evaluate(() => window.__announced);
   log(`announced: ${JSON.stringify(announced)}`);
   await check('each finished message is announced once, in full', async () => {
@@ -175,7 +179,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   const themes = [['Dark Modern', 'dark'], ['Dark High Contrast', 'hc-dark'], ['Light High Contrast', 'hc-light']];
   for (const [theme, name] of themes) {
     if (name !== 'dark') await setTheme(page, theme);
-    await view.locator(`body.${name === 'dark' ? 'vscode-dark' : name === 'hc-dark' ? 'vscode-high-contrast' : 'vscode-high-contrast-light'}`).waitFor({ timeout: 10_000 });
+    await view.locator(`body.${name === 'dark' ? 'vscode-dark' : name === 'hc-dark' ? 'vscode-high-contrast' : 'vscode-high-contrast-light'}`).waitFor({ timeout: 30_000 });
     // The theme's colours have reached the webview (its style variables follow the body class).
     await page.waitForTimeout(300);
     report[name] = await runAxe(page);
@@ -211,10 +215,10 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
 
   // ---- keyboard: the arrow keys move between conversation tabs, and the focus follows -------------
   await view.getByRole('button', { name: 'New conversation' }).click();
-  await view.locator('[role="tab"]').nth(1).waitFor({ timeout: 10_000 });
+  await view.locator('[role="tab"]').nth(1).waitFor({ timeout: 30_000 });
   await view.locator('[role="tab"][aria-selected="true"]').focus();
   await page.keyboard.press('ArrowLeft');
-  await view.locator('[role="tab"]').first().and(view.locator('[aria-selected="true"]')).waitFor({ timeout: 10_000 });
+  await view.locator('[role="tab"]').first().and(view.locator('[aria-selected="true"]')).waitFor({ timeout: 30_000 });
   const tabFocus = await view.locator('body').evaluate(() => {
     const a = document.activeElement;
     return { role: a?.getAttribute('role'), selected: a?.getAttribute('aria-selected') };

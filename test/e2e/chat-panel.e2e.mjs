@@ -69,7 +69,7 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.turn-end').waitFor({ timeout: 15_000 });
   assert.match(await view.locator('.permission-outcome').first().textContent(), /You chose: Allow/);
   assert.match(await view.locator('.message.agent').last().textContent(), /permission: allow/);
-  await view.locator('.tool.status-completed').waitFor({ timeout: 5_000 });
+  await view.locator('.tool.status-completed').waitFor({ timeout: 30_000 });
   log('permission answered by click, turn ended');
 
   // "Open diff" opens VS Code's diff editor with the full change.

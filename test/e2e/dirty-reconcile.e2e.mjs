@@ -37,7 +37,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   const card = view.locator('article.permission');
   await card.waitFor({ timeout: 30_000 });
   // The snippet is located: real line numbers with context, and the card says who writes it.
-  await card.locator('.diff-lines .hunk', { hasText: '@@ -15,7 +15,7 @@' }).waitFor({ timeout: 10_000 });
+  await card.locator('.diff-lines .hunk', { hasText: '@@ -15,7 +15,7 @@' }).waitFor({ timeout: 30_000 });
   assert.match(await card.locator('.diff-state').innerText(), /agent writes this change itself/);
   await page.screenshot({ path: path.join(shotsDir, 'dirty-reconcile-permission.png') });
   assert.equal(fs.readFileSync(file, 'utf8'), BEFORE, 'nothing is written before the answer');
@@ -46,12 +46,12 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await view.locator('.message.agent', { hasText: 'Renamed entry 18.' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), AGENT, 'the agent wrote the disk itself');
   // The tool call completed: the card that holds the diff says it is written.
-  await card.locator('.diff-state', { hasText: /^Written by the agent: keep or undo it under the changed files/ }).waitFor({ timeout: 10_000 });
+  await card.locator('.diff-state', { hasText: /^Written by the agent: keep or undo it under the changed files/ }).waitFor({ timeout: 30_000 });
 
   // The tab holds both edits, still unsaved; the user was told.
   await page.locator('.editor-instance .view-lines', { hasText: 'entry eighteen (agent)' }).first().waitFor({ timeout: 15_000 });
-  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 5_000 });
-  await page.locator('.tabs-container .tab.dirty', { hasText: 'journal.txt' }).waitFor({ timeout: 5_000 });
+  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab.dirty', { hasText: 'journal.txt' }).waitFor({ timeout: 30_000 });
   await page.locator('[id="status.notifications"] .statusbar-item-label').click();
   await page.locator('.notifications-center .notification-list-item-message', { hasText: 'while you had unsaved edits' }).waitFor({ timeout: 15_000 });
   const changes = view.locator('#changes');
@@ -63,7 +63,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   // Saving keeps both (no save conflict, no silent revert).
   await page.locator('.editor-instance .view-lines').first().click();
   await page.keyboard.press('Control+S');
-  await page.locator('.tabs-container .tab.dirty', { hasText: 'journal.txt' }).waitFor({ state: 'detached', timeout: 10_000 });
+  await page.locator('.tabs-container .tab.dirty', { hasText: 'journal.txt' }).waitFor({ state: 'detached', timeout: 30_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), BOTH);
 
   // Undo all asks first.

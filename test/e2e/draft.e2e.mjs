@@ -21,7 +21,7 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.message.agent', { hasText: 'Reading the changelog…' }).waitFor({ timeout: 30_000 });
   await prompt.fill('Also update the README');
   await prompt.press('Enter');
-  await view.locator('#queue .queue-item').first().waitFor({ timeout: 10_000 });
+  await view.locator('#queue .queue-item').first().waitFor({ timeout: 30_000 });
 
   // Typed, not sent; the view is hidden and shown again: a new page, with the text back.
   const draft = 'Rename the parser module and keep\nthe old name as an alias';
@@ -36,7 +36,7 @@ export default async function ({ page, log, shotsDir }) {
   ({ view, prompt } = await reopenChat(page));
   await waitForValue(prompt, draft);
   await view.locator('#queue .queue-item .queue-text', { hasText: 'Also update the README' }).waitFor({ timeout: 30_000 });
-  await view.getByText(/queued before the reload was not sent/).first().waitFor({ timeout: 10_000 });
+  await view.getByText(/queued before the reload was not sent/).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'draft-after-reload.png') });
   log('the draft and the queued message survive a window reload; the queue is held');
 
@@ -64,7 +64,7 @@ async function hideAndShow(page, view) {
 }
 
 async function waitForValue(prompt, expected) {
-  for (const end = Date.now() + 10_000; Date.now() < end;) {
+  for (const end = Date.now() + 30_000; Date.now() < end;) {
     if (await prompt.inputValue() === expected) return;
     await prompt.page().waitForTimeout(100);
   }

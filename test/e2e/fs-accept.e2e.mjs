@@ -40,19 +40,19 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await diffTab.waitFor({ timeout: 30_000 });
   log('review diff open');
   const accept = page.locator('.editor-actions').getByRole('button', { name: /^Accept Agent Edit/ });
-  await accept.waitFor({ timeout: 10_000 });
+  await accept.waitFor({ timeout: 30_000 });
   await page.locator('.editor-actions').getByRole('button', { name: /^Reject Agent Edit/ }).waitFor();
   // The proposed side shows the agent's line.
-  await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'tea (added by the agent)' }).waitFor({ timeout: 10_000 });
+  await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'tea (added by the agent)' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(notes, 'utf8'), original, 'nothing is written before Accept');
   await page.screenshot({ path: path.join(shotsDir, 'fs-review-diff.png') });
 
   await accept.click();
   log('clicked Accept');
   await view.locator('.message.agent', { hasText: 'write: ok' }).waitFor({ timeout: 30_000 });
-  await view.locator('.message.agent', { hasText: 'Done editing.' }).waitFor({ timeout: 10_000 });
+  await view.locator('.message.agent', { hasText: 'Done editing.' }).waitFor({ timeout: 30_000 });
   assert.equal(fs.readFileSync(notes, 'utf8'), NEW_NOTES, 'the accepted edit is on disk');
-  await diffTab.waitFor({ state: 'detached', timeout: 10_000 });
+  await diffTab.waitFor({ state: 'detached', timeout: 30_000 });
   log('edit applied and saved; the diff closed');
 
   await send(view, 'outside please');

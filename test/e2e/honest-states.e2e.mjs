@@ -62,7 +62,7 @@ export default async function ({ page, log, shotsDir }) {
     // The list is long (every preset): filter it first.
     await picker.locator('input').fill(name);
     await picker.locator('.monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
-    await picker.waitFor({ state: 'hidden', timeout: 10_000 });
+    await picker.waitFor({ state: 'hidden', timeout: 30_000 });
   };
 
   // A prompt with no agent chosen yet: the picker opens and the status says it waits for a choice.
@@ -77,7 +77,7 @@ export default async function ({ page, log, shotsDir }) {
 
   // Escape: the prompt is back in the box.
   await page.keyboard.press('Escape');
-  await picker.waitFor({ state: 'hidden', timeout: 10_000 });
+  await picker.waitFor({ state: 'hidden', timeout: 30_000 });
   await check('Escape in the picker gives the prompt back', () => waitForValue(prompt, PROMPT));
 
   // Sent again, and the window reloads while the picker is open: the prompt is back after the reload.
@@ -113,7 +113,7 @@ export default async function ({ page, log, shotsDir }) {
   await page.screenshot({ path: path.join(shotsDir, 'honest-downloading.png') });
   await check('Cancel ends the start and its process, and gives the prompt back', async () => {
     const cancel = view.getByRole('button', { name: /^Cancel/ });
-    await cancel.click({ timeout: 5_000 });
+    await cancel.click({ timeout: 30_000 });
     await waitFor(() => !alive(pidFile), 10_000, 'the npx process ended');
     await waitFor(async () => !/Downloading|Starting/.test(await status2.innerText()), 10_000, 'the status no longer says it starts');
     await waitForValue(prompt, PROMPT);

@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { gate, openChat, scriptedAgentSettings } from './support.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-hostile-'));
 const outside = path.join(dir, 'secret\u202Etxt.sh');
+/** The slow turn ends once the test closed the slash-command picker with Escape. */
+const escaped = gate('picker-closed');
 const FENCE = ['Steps:\n\n1. Install\n\n   - nested:\n\n     ```sh\n     npm install\n', '\n     npm test\n', '     ```\n\n   - after\n'];
 
 export const settings = ({ repoRoot, node24 }) => {
@@ -24,7 +26,7 @@ export const settings = ({ repoRoot, node24 }) => {
       ] }] },
       { match: '^slow', steps: [
         { type: 'update', update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the code' }] } },
-        { type: 'sleep', ms: 8000 }, { type: 'text', text: 'slow done' },
+        { type: 'waitFile', path: escaped.path }, { type: 'text', text: 'slow done' },
       ] },
       { match: '^bidi', steps: [{ type: 'write', path: '{{cwd}}/changed\u202Etxt.sh', content: '#!/bin/sh\n' }] },
       { match: '^fence', steps: [
@@ -82,7 +84,7 @@ export default async function ({ page, log, shotsDir }) {
     await card.focus();
     const noIndex = (await card.locator('button').allInnerTexts()).findIndex(t => t.includes('No thanks')) + 1;
     await page.keyboard.press(String(noIndex));
-    await view.locator('.message.agent', { hasText: 'permission: no' }).waitFor({ timeout: 10_000 });
+    await view.locator('.message.agent', { hasText: 'permission: no' }).waitFor({ timeout: 30_000 });
   }
   await waitCount(turnsDone, before + 1);
   log('digits answer only the focused card');
@@ -93,10 +95,11 @@ export default async function ({ page, log, shotsDir }) {
   const prompt = view.locator('#prompt');
   await prompt.fill('/');
   await prompt.dispatchEvent('input');
-  await view.locator('#completions:not([hidden]) li').first().waitFor({ timeout: 10_000 });
-  await view.locator('#stop:not([hidden])').waitFor({ timeout: 10_000 }); // the turn is running
+  await view.locator('#completions:not([hidden]) li').first().waitFor({ timeout: 30_000 });
+  await view.locator('#stop:not([hidden])').waitFor({ timeout: 30_000 }); // the turn is running
   await prompt.press('Escape');
-  await view.locator('#completions[hidden]').waitFor({ state: 'attached', timeout: 5_000 });
+  await view.locator('#completions[hidden]').waitFor({ state: 'attached', timeout: 30_000 });
+  escaped.open();
   await waitCount(turnsDone, before + 1);
   const ended = await view.locator('.turn-end').last().innerText();
   check(() => assert.equal(ended, 'Done', 'Escape that closed the picker stopped the turn'));
@@ -108,7 +111,7 @@ export default async function ({ page, log, shotsDir }) {
   await send(view, 'fence');
   await waitCount(turnsDone, before + 1);
   const answer = view.locator('.message.agent').last();
-  await answer.getByText('after', { exact: true }).waitFor({ timeout: 10_000 });
+  await answer.getByText('after', { exact: true }).waitFor({ timeout: 30_000 });
   const codes = await answer.locator('pre code').allInnerTexts();
   await page.screenshot({ path: path.join(shotsDir, 'hostile-fence.png') });
   check(() => assert.deepEqual(codes.map(c => c.trim()), ['npm install\n\nnpm test'], `one code block with both commands: ${JSON.stringify(codes)}`));

@@ -49,12 +49,12 @@ export default async function ({ page, log, repoRoot }) {
     assert.deepEqual(await p.locator('#tab-actions button').evaluateAll(bs => bs.map(b => b.getAttribute('aria-label'))),
       ['«New conversation»', '«The agent\'s sessions»']);
     await post({ type: 'status', status: { agentName: undefined, status: 'stopped', detail: '' }, abilities });
-    await p.locator('#status', { hasText: '«No agent running»' }).waitFor({ timeout: 10_000 });
+    await p.locator('#status', { hasText: '«No agent running»' }).waitFor({ timeout: 30_000 });
     assert.equal(await p.locator('#agent').textContent(), '«Choose agent»');
 
     await post({ type: 'tabs', tabs: [{ id: 't1', title: 'Chat', agentName: 'Scripted', state: 'idle' }], activeTab: 't1' });
     await post({ type: 'status', status: { agentName: 'Scripted', status: 'ready', detail: '' }, abilities });
-    await p.locator('#status', { hasText: '«Scripted · «running»»' }).waitFor({ timeout: 10_000 });
+    await p.locator('#status', { hasText: '«Scripted · «running»»' }).waitFor({ timeout: 30_000 });
     assert.equal(await p.locator('[role="tab"]').getAttribute('title'), '«Chat — Scripted («idle»). Delete closes it.»');
     assert.equal(await p.locator('.tab-close').getAttribute('title'), '«Close Chat»');
     log('pseudo-translated bundle: the webview shows its texts');

@@ -16,7 +16,7 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.turn-end').waitFor({ timeout: 60_000 });
   const note = view.locator('.message.agent .message-cut');
-  await note.waitFor({ timeout: 10_000 });
+  await note.waitFor({ timeout: 30_000 });
   const shown = await view.locator('.message.agent .body').evaluate(el => el.textContent.length);
   assert.ok(shown < 200_000, `the chat shows only the beginning (${shown} characters)`);
   assert.ok(shown > 50_000, `and a good part of it (${shown} characters)`);
@@ -31,7 +31,7 @@ export default async function ({ page, log, shotsDir }) {
   await page.keyboard.press('Control+End');
   const status = page.locator('[id="status.editor.selection"]');
   const expected = Math.ceil(SIZE / 'line of log output\n'.length) + 2;
-  await status.filter({ hasText: new RegExp(`Ln ${expected}\\b`) }).waitFor({ timeout: 10_000 })
+  await status.filter({ hasText: new RegExp(`Ln ${expected}\\b`) }).waitFor({ timeout: 30_000 })
     .catch(async () => assert.fail(`the editor has every line of the message: ${await status.textContent()}, expected Ln ${expected}`));
   log('full text opened in an editor');
 }

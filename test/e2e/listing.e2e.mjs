@@ -22,7 +22,7 @@ for (const l of lines) console.log(l);
 export const workspaceFiles = { 'test/greet.test.mjs': TEST_FILE };
 // A hard ceiling against a hang, not a speed check: the session is played twice (one per theme);
 // 150 s is usual on 2 busy cores, but one run passed 240 s still progressing (load average 13).
-export const timeout = 480;
+export const timeout = 900;
 
 export const settings = ({ repoRoot, node24 }) => {
   const script = {
@@ -81,13 +81,13 @@ async function setTheme(page, view, [, , cls, label]) {
   await page.locator('.part.titlebar').click({ position: { x: 200, y: 15 } });
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  await input.waitFor({ timeout: 30_000 });
   await input.fill('>Preferences: Color Theme');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 30_000 });
   await page.keyboard.type(label.source.includes('Light') ? 'Light+' : 'Dark+', { delay: 20 });
   await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: label }).first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
   await page.locator(`.monaco-workbench.${cls}`).waitFor({ timeout: 15_000 });
   await view.locator(`body.${cls === 'vs' ? 'vscode-light' : 'vscode-dark'}`).waitFor({ timeout: 15_000 });
   // Let the webview repaint with the new colours before the picture.
@@ -162,9 +162,9 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
     // Ready for the next theme: keep the change, put the file back, close the conversation.
     await changes.getByRole('button', { name: 'Keep all' }).click();
-    await changes.waitFor({ state: 'hidden', timeout: 10_000 });
+    await changes.waitFor({ state: 'hidden', timeout: 30_000 });
     fs.writeFileSync(hello, GREET_BEFORE);
     await view.locator('.tab-close').first().click();
-    await view.locator('.message').first().waitFor({ state: 'detached', timeout: 10_000 });
+    await view.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });
   }
 }

@@ -35,7 +35,7 @@ export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRo
   })),
 });
 
-export const timeout = 600;
+export const timeout = 900;
 
 export default async function ({ page, log, shotsDir }) {
   const { view, prompt } = await openChat(page);
@@ -64,14 +64,14 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('#transcript').focus();
   await page.keyboard.press('Home');
   const first = view.getByRole('button', { name: /question 1\b/ });
-  await first.waitFor({ state: 'visible', timeout: 10_000 });
+  await first.waitFor({ state: 'visible', timeout: 30_000 });
   assert.equal(await first.getAttribute('aria-expanded'), 'false');
   assert.match(await first.textContent(), /Answer 1: here is what I found about part 1\./);
   assert.match(await first.textContent(), /1 tool call · Done/);
   // Opened, it shows the whole turn: the host reads it back from disk (it keeps only the last turns).
   await first.click();
   const opened = view.locator('.turn', { has: view.locator('.turn-summary[aria-expanded="true"]') });
-  await opened.locator('.message.agent', { hasText: 'That is all for part 1.' }).waitFor({ state: 'visible', timeout: 10_000 });
+  await opened.locator('.message.agent', { hasText: 'That is all for part 1.' }).waitFor({ state: 'visible', timeout: 30_000 });
   await opened.locator('.message.agent code', { hasText: 'export function part1' }).waitFor({ state: 'visible' });
   await opened.locator('.tool', { hasText: 'Read part1.ts' }).waitFor({ state: 'visible' });
   assert.equal(await opened.locator('.message.user').textContent().then(t => t.includes('question 1')), true);
@@ -86,10 +86,10 @@ export default async function ({ page, log, shotsDir }) {
 
   // Collapsed again by its summary, and the keyboard takes the user back to the end.
   await opened.locator('.turn-summary').click();
-  await view.getByRole('button', { name: /question 1\b/, expanded: false }).waitFor({ timeout: 10_000 });
+  await view.getByRole('button', { name: /question 1\b/, expanded: false }).waitFor({ timeout: 30_000 });
   await view.locator('#transcript').focus();
   await page.keyboard.press('End');
-  await view.locator('.message.agent', { hasText: `That is all for part ${TURNS}.` }).waitFor({ state: 'visible', timeout: 10_000 });
+  await view.locator('.message.agent', { hasText: `That is all for part ${TURNS}.` }).waitFor({ state: 'visible', timeout: 30_000 });
   assert.ok(await domSize() < DOM_BOUND);
   log('back at the end');
 }

@@ -56,14 +56,14 @@ export default async function ({ page, log, shotsDir }) {
 
   // Near the prompt box: what holds in this mode.
   const note = view.locator('#mode-note');
-  await note.waitFor({ state: 'visible', timeout: 5_000 });
+  await note.waitFor({ state: 'visible', timeout: 30_000 });
   assert.match(await note.textContent(), /Edits are written first, then listed for Keep \/ Undo/);
   await page.screenshot({ path: path.join(shotsDir, 'modes-writes-without-asking.png') });
   log('one picker, marked, note shown');
 
   // The user picks Manual: the note goes away.
   await picker.selectOption('default');
-  await note.waitFor({ state: 'hidden', timeout: 10_000 });
+  await note.waitFor({ state: 'hidden', timeout: 30_000 });
   assert.equal(await view.locator('select[aria-label="Mode"]').first().inputValue(), 'default');
   log('Manual picked, note hidden');
 

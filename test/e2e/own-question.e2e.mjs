@@ -26,26 +26,26 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });
   await view.getByRole('button', { name: 'New conversation' }).click();
-  await view.locator('.tab:nth-child(2).active').waitFor({ timeout: 10_000 });
+  await view.locator('.tab:nth-child(2).active').waitFor({ timeout: 30_000 });
   await prompt.fill('ask');
   await prompt.press('Enter');
 
   const own = view.locator('.tab', { hasText: 'Questions from Agent Q' });
   await own.waitFor({ timeout: 20_000 }).catch(async () => assert.fail(
     `no tab names the agent; the shown conversation has ${await view.locator('.question').count()} question card(s)`));
-  await view.locator('.tab.state-waiting', { hasText: 'Questions from Agent Q' }).waitFor({ timeout: 10_000 });
+  await view.locator('.tab.state-waiting', { hasText: 'Questions from Agent Q' }).waitFor({ timeout: 30_000 });
   assert.equal(await view.locator('.question').count(), 0, 'the shown conversation shows no question it did not ask');
   assert.ok(!(await own.evaluate(el => el.classList.contains('active'))), 'the shown conversation stays shown');
   log('the question waits in a tab of its own, named for the agent');
 
   await own.click();
   const card = view.locator('.question');
-  await card.waitFor({ timeout: 10_000 });
+  await card.waitFor({ timeout: 30_000 });
   assert.equal(await card.locator('.question-message').textContent(), 'Which account should I use?');
   assert.match(await view.locator('.notice').first().textContent(), /Agent Q asks this itself/);
   await page.screenshot({ path: path.join(shotsDir, 'own-question.png') });
   await card.getByRole('button', { name: 'Submit' }).click();
-  await view.locator('.question.answered').waitFor({ timeout: 10_000 });
+  await view.locator('.question.answered').waitFor({ timeout: 30_000 });
   const deadline = Date.now() + 10_000;
   while (!answers().length && Date.now() < deadline) await new Promise(r => setTimeout(r, 50));
   assert.deepEqual(answers()[0]?.result, { action: 'accept', content: {} });

@@ -8,7 +8,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { gate, openChat, scriptedAgentSettings } from './support.mjs';
+
+/** The agent edits other.txt once the test showed another view in the side bar. */
+const explorerShown = gate('explorer-shown');
 
 const LONG_DIR = 'a-rather-long-folder-name-without-any-spaces/and-another-one-that-keeps-going-on-and-on';
 const BEFORE = 'one\ntwo\nthree\n';
@@ -35,7 +38,7 @@ export const settings = ({ workspace, repoRoot, node24 }) => {
         { type: 'toolCallUpdate', update: { toolCallId: 'e', status: 'completed' } },
       ] },
       { match: 'later', steps: [
-        { type: 'sleep', ms: 1500 },
+        { type: 'waitFile', path: explorerShown.path },
         { type: 'toolCall', toolCall: { toolCallId: 'o', title: 'Edit other.txt', kind: 'edit', status: 'in_progress',
           content: [{ type: 'diff', path: other, oldText: BEFORE, newText: AFTER }] } },
         { type: 'diskWrite', path: other, content: AFTER },
@@ -114,13 +117,13 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.screenshot({ path: path.join(shotsDir, 'polish-titles.png') });
   await view.locator('.permission:not(.answered)').focus();
   await page.keyboard.press('1');
-  await view.locator('.turn-end').waitFor({ timeout: 15_000 });
+  await view.locator('.turn-end').waitFor({ timeout: 30_000 });
 
   // ---- scrolled to the end when the changed-files list appears -----------------------------------
   await prompt.fill('long answer with an edit');
   await prompt.press('Enter');
   await view.locator('.turn-end').nth(1).waitFor({ timeout: 30_000 });
-  await view.locator('#changes .changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 15_000 });
+  await view.locator('#changes .changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 30_000 });
   await check('transcript at the end after the changed-files list appeared', async () => {
     // Two frames: layout and any scroll adjustment are done.
     const gap = await view.locator('#transcript').evaluate(el => new Promise(resolve =>
@@ -134,7 +137,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
     const header = page.locator('.pane-header', { hasText: 'Agent Changes' });
     assert.equal(await header.getAttribute('aria-expanded'), 'false', 'the view starts collapsed');
     await header.click();
-    await page.getByRole('treeitem', { name: /notes\.txt/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('treeitem', { name: /notes\.txt/ }).waitFor({ timeout: 30_000 });
     assert.ok(await page.getByRole('treeitem', { name: /Scripted: 1 file/ }).count() >= 1, 'the turn row is listed');
   });
   await page.screenshot({ path: path.join(shotsDir, 'polish-agent-changes.png') });
@@ -144,14 +147,15 @@ export default async function ({ page, log, shotsDir, workspace }) {
     await prompt.fill('later: edit other.txt');
     await prompt.press('Enter');
     await page.getByRole('tab', { name: /Explorer/ }).click();
+    explorerShown.open();
     const other = path.join(workspace, 'other.txt');
-    for (let i = 0; i < 100 && fs.readFileSync(other, 'utf8') !== AFTER; i++) await new Promise(r => setTimeout(r, 100));
+    for (let i = 0; i < 600 && fs.readFileSync(other, 'utf8') !== AFTER; i++) await new Promise(r => setTimeout(r, 100));
     assert.equal(fs.readFileSync(other, 'utf8'), AFTER, 'the agent edited other.txt');
     await page.getByRole('tab', { name: /Switchboard/ }).click();
-    await page.getByRole('treeitem', { name: /other\.txt/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('treeitem', { name: /other\.txt/ }).waitFor({ timeout: 30_000 });
   });
   await check('shown again, the transcript is at its end', async () => {
-    await view.locator('.turn-end').nth(2).waitFor({ timeout: 15_000 });
+    await view.locator('.turn-end').nth(2).waitFor({ timeout: 30_000 });
     const gap = await view.locator('#transcript').evaluate(el => new Promise(resolve =>
       requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.scrollHeight - el.scrollTop - el.clientHeight)))));
     assert.ok(gap <= 2, `the transcript is ${gap}px above its end`);

@@ -33,7 +33,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   assert.equal((await view.locator('#send').textContent()).trim(), 'Queue', 'the button says what Enter does now');
   await prompt.fill('Also update the READNE');
   await prompt.press('Enter');
-  await items.first().waitFor({ timeout: 10_000 });
+  await items.first().waitFor({ timeout: 30_000 });
   assert.equal(await prompt.inputValue(), '', 'the prompt box is free again');
   assert.equal(await items.count(), 1);
   assert.equal(await items.first().locator('.queue-text').textContent(), 'Also update the READNE');
@@ -43,13 +43,13 @@ export default async function ({ page, log, shotsDir, workspace }) {
   // Edited with the keyboard: Edit, the editor has the focus, Enter saves.
   await items.first().getByRole('button', { name: /^Edit/ }).click();
   const editor = items.first().locator('textarea.queue-editor');
-  await editor.waitFor({ timeout: 10_000 });
+  await editor.waitFor({ timeout: 30_000 });
   assert.ok(await editor.evaluate(e => e === document.activeElement), 'the editor has the focus');
   await page.keyboard.press('Backspace');
   await page.keyboard.press('Backspace');
   await page.keyboard.type('ME too');
   await page.keyboard.press('Enter');
-  await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 10_000 });
+  await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 30_000 });
   assert.ok(await items.first().getByRole('button', { name: /^Edit/ }).evaluate(b => b === document.activeElement), 'the focus is back on Edit');
 
   // Hidden and shown again: the page is created anew; the host still has the queue and sends it again.
@@ -58,14 +58,14 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.getByRole('tab', { name: /Switchboard/ }).click();
   await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
   assert.equal(await view.locator('body').evaluate(() => window.beforeHiding ?? false), false, 'a new page');
-  await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 10_000 });
+  await items.first().locator('.queue-text', { hasText: 'Also update the README too' }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'queue-queued.png') });
   log('queued during the turn, edited, kept across hiding the view');
 
   fs.writeFileSync(path.join(workspace, '.release-turn'), '');
   await view.locator('.message.user', { hasText: 'Also update the README too' }).waitFor({ timeout: 30_000 });
   await view.locator('.message.agent', { hasText: 'echo: Also update the README too' }).waitFor({ timeout: 30_000 });
-  await queue.waitFor({ state: 'hidden', timeout: 10_000 });
+  await queue.waitFor({ state: 'hidden', timeout: 30_000 });
   const order = await view.locator('.message').allTextContents();
   assert.ok(order.findIndex(t => t.includes('Planned.')) < order.findIndex(t => t.includes('Also update the README too')), `sent after the turn: ${JSON.stringify(order)}`);
   await page.screenshot({ path: path.join(shotsDir, 'queue-sent.png') });
@@ -79,13 +79,13 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await prompt.fill('Keep the old API');
   await prompt.press('Enter');
   const sendNow = items.first().getByRole('button', { name: /^Send now/ });
-  await sendNow.waitFor({ timeout: 10_000 });
+  await sendNow.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'steer-queued.png') });
   await sendNow.click();
   await view.locator('.message.user', { hasText: 'Keep the old API' }).waitFor({ timeout: 30_000 });
   await view.locator('.message.agent', { hasText: 'steered: Keep the old API Done, old API kept.' }).waitFor({ timeout: 30_000 });
   await view.locator('.turn-end').nth(2).waitFor({ timeout: 30_000 });
-  await queue.waitFor({ state: 'hidden', timeout: 10_000 });
+  await queue.waitFor({ state: 'hidden', timeout: 30_000 });
   const messages = await view.locator('.message').allTextContents();
   const tail = messages.slice(-3).map(t => t.replace(/\s+/g, ' ').trim());
   assert.deepEqual(tail.map(t => t.includes('Refactoring the parser…') ? 'agent' : t.includes('Keep the old API') && !t.includes('steered') ? 'you' : t.includes('steered:') ? 'reply' : t),

@@ -28,7 +28,7 @@ fs.writeFileSync(path.join(dir, 'npm-agent.svg'), icon);
 fs.writeFileSync(registryFile, JSON.stringify(registry('1.0.0')));
 
 export const settings = { 'switchboard.registry.url': registryFile };
-export const timeout = 180;
+export const timeout = 900;
 
 export default async function ({ page, log, shotsDir }) {
   // The extension's contributions are in once its view is up.

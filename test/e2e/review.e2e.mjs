@@ -36,7 +36,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   const fileRow = changes.locator('.change-file');
   assert.match(await fileRow.locator('.change-toggle').textContent(), /list\.txt\s*\+2\s*-2/);
   await fileRow.locator('.change-toggle').click(); // expand the hunks
-  await changes.locator('.hunk-row').nth(1).waitFor({ timeout: 5_000 });
+  await changes.locator('.hunk-row').nth(1).waitFor({ timeout: 30_000 });
   assert.equal(await changes.locator('.hunk-row').count(), 2);
   // The tree view in the Switchboard side bar lists the same file.
   await page.locator('.pane-header', { hasText: 'Agent Changes' }).click().catch(() => {});
@@ -44,9 +44,9 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
   // Undo the change at line 11, keep the one at line 2.
   await changes.locator('.hunk-row', { hasText: 'Line 11' }).getByRole('button', { name: /Undo the change/ }).click();
-  await changes.locator('.hunk-row', { hasText: 'Line 11' }).waitFor({ state: 'detached', timeout: 10_000 });
+  await changes.locator('.hunk-row', { hasText: 'Line 11' }).waitFor({ state: 'detached', timeout: 30_000 });
   await changes.locator('.hunk-row', { hasText: 'Line 2' }).getByRole('button', { name: /Keep the change/ }).click();
-  await changes.waitFor({ state: 'hidden', timeout: 10_000 });
+  await changes.waitFor({ state: 'hidden', timeout: 30_000 });
   const text = fs.readFileSync(file, 'utf8');
   assert.equal(text, BEFORE.replace('item 2\n', 'item two\n'));
   await page.screenshot({ path: path.join(shotsDir, 'review-decided.png') });

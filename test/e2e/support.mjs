@@ -25,7 +25,7 @@ export async function typeAtStartOf(page, name, text) {
   await editorLines.click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.type(text);
-  await page.locator('.tabs-container .tab.dirty', { hasText: name }).waitFor({ timeout: 10_000 });
+  await page.locator('.tabs-container .tab.dirty', { hasText: name }).waitFor({ timeout: 30_000 });
 }
 
 /**
@@ -66,13 +66,13 @@ export async function setTheme(page, name) {
   await page.locator('.part.editor').click();
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  await input.waitFor({ timeout: 30_000 });
   await input.fill('>Preferences: Color Theme');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
-  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 30_000 });
   await page.keyboard.type(name, { delay: 20 });
   await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
 }
 
 /** The body class of the webview in each theme kind setTheme can reach. */
@@ -116,7 +116,7 @@ export async function runAxe(page) {
 export async function themeShots(page, view, shotsDir, prefix, log) {
   for (const [theme, name] of [['Light Modern', 'light'], ['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']]) {
     if (name !== 'light') await setTheme(page, theme);
-    await view.locator(`body.${THEME_CLASSES[theme]}`).waitFor({ timeout: 10_000 });
+    await view.locator(`body.${THEME_CLASSES[theme]}`).waitFor({ timeout: 30_000 });
     await page.mouse.move(700, 450); // no hover tooltip over the picture
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(shotsDir, `${prefix}-${name}.png`) });
@@ -125,4 +125,10 @@ export async function themeShots(page, view, shotsDir, prefix, log) {
     assert.deepEqual(axe.violations.filter(v => v.impact === 'serious' || v.impact === 'critical'), [], `${theme}`);
     log(`${theme}: screenshot, ${axe.violations.length} minor axe finding(s)`);
   }
+}
+
+/** A file not created yet: the scripted agent's `waitFile` step waits until the test calls open() (after it saw what it waits for). */
+export function gate(name) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-gate-')), name);
+  return { path: file, open: () => fs.writeFileSync(file, '') };
 }

@@ -28,7 +28,7 @@ export default async function ({ page, log, shotsDir }) {
   // Another agent picked from the chat's agent button: it starts in a tab of its own.
   await view.locator('#agent').click();
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  await input.waitFor({ timeout: 30_000 });
   await input.fill('Agent B');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Agent B' }).first().click();
   await view.locator('[role="tab"][aria-selected="true"]', { hasText: /Agent B/ }).waitFor({ timeout: 30_000 });
@@ -36,7 +36,7 @@ export default async function ({ page, log, shotsDir }) {
 
   // Back to the first conversation: it says whose it is.
   await view.locator('[role="tab"]', { hasText: 'hello' }).click();
-  await status.filter({ hasText: 'This conversation is with Agent A (not running; Agent B is running)' }).waitFor({ timeout: 10_000 });
+  await status.filter({ hasText: 'This conversation is with Agent A (not running; Agent B is running)' }).waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'tab-agent.png') });
   log('the first conversation names its own agent while another runs');
 }

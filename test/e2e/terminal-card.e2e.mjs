@@ -22,12 +22,11 @@ export default async function ({ page, log, shotsDir }) {
   await tail.filter({ hasText: 'step one' }).waitFor({ timeout: 20_000 });
   log('first line of output live in the card');
   await view.locator('.turn-end').waitFor({ timeout: 20_000 });
-  await tail.filter({ hasText: /step one\s+step two/ }).waitFor({ timeout: 10_000 });
+  await tail.filter({ hasText: /step one\s+step two/ }).waitFor({ timeout: 30_000 });
   assert.match(await view.locator('.tool .terminal-head').textContent(), /finished/);
   await page.screenshot({ path: path.join(shotsDir, 'terminal-card.png') });
   await view.locator('.tool .terminal button', { hasText: 'Show terminal' }).click();
-  await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', { hasText: 'Scripted:' }).first().waitFor({ timeout: 10_000 })
-    .catch(() => page.locator('.panel', { hasText: 'Scripted:' }).first().waitFor({ timeout: 5_000 }));
+  await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab, .panel', { hasText: 'Scripted:' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'terminal-card-revealed.png') });
   log('integrated terminal revealed');
 }

@@ -51,11 +51,11 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await view.locator('.message.agent', { hasText: 'Renamed steps 2 and 3.' }).waitFor({ timeout: 30_000 });
   assert.deepEqual(fs.readFileSync(plan), EDITED, 'the agent wrote the disk itself');
   // Once the agent reports the edit done, the permission card (the only card with its diff) says it is written.
-  await permission.locator('.diff-state', { hasText: /^Written by the agent/ }).waitFor({ timeout: 10_000 })
+  await permission.locator('.diff-state', { hasText: /^Written by the agent/ }).waitFor({ timeout: 30_000 })
     .catch(async () => assert.fail(`the permission card still says: ${await permission.locator('.diff-state').innerText()}`));
   assert.equal(await permission.locator('.diff-state').innerText(), 'Written by the agent: keep or undo it under the changed files.');
   const tool = view.locator('article.tool.status-completed', { has: view.locator('.diff') });
-  await tool.waitFor({ timeout: 10_000 });
+  await tool.waitFor({ timeout: 30_000 });
   assert.equal(await tool.locator('.diff-state').innerText(), 'Written by the agent: keep or undo it under the changed files.');
   const changes = view.locator('#changes');
   await changes.locator('.changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 15_000 });
@@ -72,15 +72,15 @@ export default async function ({ page, log, shotsDir, workspace }) {
     await shot(`confirm-${surface}`);
   };
   const stillChanged = async (surface) => {
-    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 });
     assert.deepEqual(fs.readFileSync(plan), EDITED, `${surface}: nothing undone without a yes`);
-    await changes.locator('.changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 5_000 });
+    await changes.locator('.changes-title', { hasText: '1 file changed' }).waitFor({ timeout: 30_000 });
   };
 
   // (2) The Agent Changes view: its title action asks first; Cancel changes nothing.
   const paneHeader = page.locator('.pane-header', { hasText: 'Agent Changes' });
   await paneHeader.click();
-  await page.locator('.pane-header.expanded', { hasText: 'Agent Changes' }).waitFor({ timeout: 10_000 });
+  await page.locator('.pane-header.expanded', { hasText: 'Agent Changes' }).waitFor({ timeout: 30_000 });
   const turnRow = page.locator('.monaco-list-row', { hasText: 'Claude (scripted): 1 file' });
   await turnRow.waitFor({ timeout: 15_000 });
   await paneHeader.hover();
@@ -102,12 +102,12 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.keyboard.press('Control+Shift+P');
   const palette = page.locator('.quick-input-widget');
   await palette.locator('input').fill('>Switchboard: Undo All Agent Changes');
-  await palette.locator('.monaco-list-row', { hasText: 'Switchboard: Undo All Agent Changes' }).first().waitFor({ timeout: 10_000 });
+  await palette.locator('.monaco-list-row', { hasText: 'Switchboard: Undo All Agent Changes' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await expectDialog('palette');
   await dialog.getByRole('button', { name: 'Undo All' }).click();
   await changes.waitFor({ state: 'hidden', timeout: 15_000 });
-  await turnRow.waitFor({ state: 'detached', timeout: 10_000 });
+  await turnRow.waitFor({ state: 'detached', timeout: 30_000 });
   assert.deepEqual(fs.readFileSync(plan), ORIGINAL, 'the original bytes are back');
   log('palette asked; confirmed; exact bytes restored');
 

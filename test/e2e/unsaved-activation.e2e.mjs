@@ -47,13 +47,13 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
   // The tab holds the user's line and the agent's, still unsaved.
   await page.locator('.editor-instance .view-lines', { hasText: 'entry eighteen (agent)' }).first().waitFor({ timeout: 15_000 });
-  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 5_000 });
-  await page.locator('.tabs-container .tab.dirty', { hasText: 'ledger.txt' }).waitFor({ timeout: 5_000 });
+  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab.dirty', { hasText: 'ledger.txt' }).waitFor({ timeout: 30_000 });
   // Only the agent's line is counted: +1 -1, not the user's line as deleted by the agent.
   const counts = async () => (await changes.locator('.change-toggle').first().innerText()).replace(/\s+/g, ' ');
   await Promise.all([
-    changes.locator('.change-toggle .diff-added', { hasText: /^\+1$/ }).waitFor({ timeout: 10_000 }),
-    changes.locator('.change-toggle .diff-removed', { hasText: /^-1$/ }).waitFor({ timeout: 10_000 }),
+    changes.locator('.change-toggle .diff-added', { hasText: /^\+1$/ }).waitFor({ timeout: 30_000 }),
+    changes.locator('.change-toggle .diff-removed', { hasText: /^-1$/ }).waitFor({ timeout: 30_000 }),
   ]).catch(async () => assert.fail(`only the agent's line should be listed (the list says: ${await counts()})`));
   await page.screenshot({ path: path.join(shotsDir, 'unsaved-activation-merged.png') });
   log(`tab holds both; listed: ${await counts()}`);
@@ -65,7 +65,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await dialog.getByRole('button', { name: 'Undo All' }).click();
   await changes.waitFor({ state: 'hidden', timeout: 15_000 });
   assert.equal(fs.readFileSync(file, 'utf8'), BEFORE, "Undo all restores the disk byte for byte: the user's unsaved line is never saved");
-  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 5_000 });
-  await page.locator('.tabs-container .tab.dirty', { hasText: 'ledger.txt' }).waitFor({ timeout: 5_000 });
+  await page.locator('.editor-instance .view-lines', { hasText: 'USER entry 1' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab.dirty', { hasText: 'ledger.txt' }).waitFor({ timeout: 30_000 });
   log('undo all: disk exact, the user line still unsaved in the tab');
 }

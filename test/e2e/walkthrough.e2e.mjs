@@ -8,7 +8,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { scriptedAgentSettings } from './support.mjs';
 
-export const timeout = 300;
+export const timeout = 900;
 
 const NEW_NOTES = 'Shopping list\n- milk\n- bread\n- coffee\n\nWritten during the walkthrough.\n';
 const STEPS = ['chooseAgent', 'signIn', 'firstPrompt', 'reviewChange'];
@@ -83,7 +83,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
 }
 
 /** Waits until one of the elements is shown inside the window (the walkthrough keeps its other slide off screen). */
-async function onScreen(page, locator, timeout = 15_000) {
+async function onScreen(page, locator, timeout = 30_000) {
   const { width, height } = page.viewportSize();
   const end = Date.now() + timeout;
   for (;;) {
@@ -99,7 +99,7 @@ async function onScreen(page, locator, timeout = 15_000) {
 async function runCommand(page, title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  await input.waitFor({ timeout: 30_000 });
   await input.fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }

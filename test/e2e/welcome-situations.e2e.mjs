@@ -13,7 +13,7 @@ export default async function ({ page, log, shotsDir }) {
   const { view } = await openChat(page);
   const welcome = view.locator('#welcome');
   await welcome.getByRole('heading', { name: 'Start with an agent' }).waitFor({ timeout: 30_000 });
-  await welcome.getByText(/No agent was found (on this computer|on the remote side)/).waitFor({ timeout: 10_000 });
+  await welcome.getByText(/No agent was found (on this computer|on the remote side)/).waitFor({ timeout: 30_000 });
   assert.equal(await welcome.getByRole('list', { name: /^Agents found/ }).count(), 0, 'no empty list');
   await welcome.getByRole('button', { name: 'Add an agent from the ACP registry' }).waitFor();
   assert.ok(await welcome.getByRole('list', { name: 'Try asking' }).getByRole('button').count() >= 2, 'example prompts');

@@ -18,7 +18,7 @@ export default async function ({ page, log, shotsDir }) {
   const { view } = await openChat(page);
   const welcome = view.locator('#welcome');
   await welcome.getByRole('heading', { name: 'Start with an agent' }).waitFor({ timeout: 30_000 });
-  await welcome.getByText(/Restricted Mode: Switchboard does not start agents/).waitFor({ timeout: 10_000 });
+  await welcome.getByText(/Restricted Mode: Switchboard does not start agents/).waitFor({ timeout: 30_000 });
   await welcome.getByRole('button', { name: 'Trust this workspace…' }).waitFor();
   assert.equal(await welcome.getByRole('button', { name: /^Start / }).count(), 0, 'no agent to start');
   await themeShots(page, view, shotsDir, 'welcome-untrusted', log);

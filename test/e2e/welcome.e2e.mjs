@@ -90,7 +90,7 @@ export default async function ({ page, log, shotsDir }) {
   // One click starts an agent; Enter sends the example: the first answer.
   await welcome.getByRole('button', { name: 'Start Scripted' }).click();
   await view.locator('#status', { hasText: /Scripted · running/ }).waitFor({ timeout: 30_000 });
-  await check('the running agent is marked in the welcome', () => welcome.getByRole('button', { name: 'Scripted (running)' }).waitFor({ timeout: 10_000 }));
+  await check('the running agent is marked in the welcome', () => welcome.getByRole('button', { name: 'Scripted (running)' }).waitFor({ timeout: 30_000 }));
   await prompt.press('Enter');
   await view.locator('.message.agent', { hasText: 'built with esbuild' }).waitFor({ timeout: 30_000 });
   await check('the welcome leaves once the conversation has begun', async () => assert.equal(await welcome.isVisible(), false));

@@ -26,6 +26,6 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await view.locator('.turn-end').waitFor({ timeout: 15_000 });
   assert.match(await view.locator('.message.agent').last().textContent(), /write: ok/);
   assert.equal(fs.readFileSync(notes, 'utf8'), NEW_TEXT);
-  await view.locator('#writes').waitFor({ state: 'hidden', timeout: 5_000 });
+  await view.locator('#writes').waitFor({ state: 'hidden', timeout: 30_000 });
   log('accepted from the chat card; file written');
 }

@@ -72,7 +72,7 @@ describe('Chat panel model', () => {
     });
     // Opening the conversation (no prompt yet) must be enough to offer the agent's commands.
     await sb.chat.start();
-    await waitFor('the commands announced after session/new', () => sb.chat.active.meta.commands.length > 0, 5000).catch(() => undefined);
+    await waitFor('the commands announced after session/new', () => sb.chat.active.meta.commands.length > 0).catch(() => undefined);
     assert.deepEqual(sb.chat.active.meta.commands.map(c => c.name), ['compact']);
   });
 

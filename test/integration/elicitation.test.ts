@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
-import { agentEvents, api, dump, lastOf, tmpDir, useScriptedAgent, waitFor } from './helpers';
+import { agentEvents, api, dump, gate, lastOf, tmpDir, useScriptedAgent, waitFor } from './helpers';
 
 type Question = Extract<Item, { kind: 'question' }>;
 const openQuestion = (sb: SwitchboardApi) => waitFor('an open question card', () => {
@@ -159,10 +159,12 @@ describe('Elicitation (questions from the agent)', () => {
   });
 
   it("the agent's exit cancels an open form and the tab stops waiting", async () => {
-    await useScriptedAgent({ turns: [{ steps: [{ type: 'elicit', requestedSchema: SCHEMA, detach: true }, { type: 'sleep', ms: 500 }, { type: 'crash', message: 'gone' }] }] });
+    const crash = gate('crash');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'elicit', requestedSchema: SCHEMA, detach: true }, { type: 'waitFile', path: crash.path }, { type: 'crash', message: 'gone' }] }] });
     const turn = sb.chat.sendPrompt('ask');
     await openQuestion(sb);
     assert.equal(sb.chat.waitingTabs.length, 1);
+    crash.open();
     await turn;
     await waitFor('card cancelled', () => (lastOf(sb.chat.items, 'question') as Question).question.outcome === 'cancelled');
     assert.equal(sb.chat.waitingTabs.length, 0);

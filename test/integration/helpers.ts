@@ -67,7 +67,7 @@ export function agentEvents(log: string): Array<Record<string, unknown>> {
 }
 
 /** Polls `probe` until it returns a value; `what` may be a function, to describe the state at the timeout. */
-export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = probe();
@@ -75,6 +75,12 @@ export async function waitFor<T>(what: string | (() => string), probe: () => T |
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise(r => setTimeout(r, 25));
   }
+}
+
+/** A file not created yet: the scripted agent's `waitFile` step waits until the test calls open() (after it saw what it waits for). */
+export function gate(name: string): { path: string; open(): void } {
+  const file = path.join(tmpDir, `gate-${++scripts}-${name}`);
+  return { path: file, open: () => fs.writeFileSync(file, '') };
 }
 
 export function isAlive(pid: number): boolean {

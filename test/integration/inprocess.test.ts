@@ -93,7 +93,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
         assert.equal(fs.readFileSync(file, 'utf8'), disk, 'bytes on disk');
         if (doc) {
           const tab = decision === 'Keep' ? tabAfterAgent : state === 'open and dirty' ? user(before) : before;
-          await waitFor(() => `the tab to hold ${JSON.stringify(tab)} (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tab, 5000);
+          await waitFor(() => `the tab to hold ${JSON.stringify(tab)} (tab: ${JSON.stringify(doc!.getText())})`, () => doc!.getText() === tab);
           assert.equal(doc.isDirty, state === 'open and dirty', 'only the user\'s own edit is unsaved');
           if (doc.isDirty) {
             assert.equal(await doc.save(), true, 'saving is no conflict');
@@ -255,7 +255,7 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     ] }] });
     await turnAllowing('edit inproc-conflict');
     const expected = before.replace('line 5\n', "<<<<<<< Your unsaved edits\nuser five\n=======\nagent five\n>>>>>>> Scripted's change on disk\n");
-    await waitFor('the conflict to be marked in the tab', () => doc.getText() === expected, 10_000).catch(() => assert.equal(doc.getText(), expected));
+    await waitFor('the conflict to be marked in the tab', () => doc.getText() === expected).catch(() => assert.equal(doc.getText(), expected));
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace('line 5\n', 'agent five\n'));
   });
 

@@ -46,7 +46,7 @@ describe('Agent processes and connection limits', function () {
     const err = await waitFor('an error in the chat', () => lastOf(sb.chat.items, 'error'));
     assert.match(err.message, /message larger than the 32 MiB limit/, dump(sb.chat.items));
     assert.ok(err.actions.includes('restart'), JSON.stringify(err.actions));
-    await waitFor('the agent process to end', () => !isRunning(pid), 10_000);
+    await waitFor('the agent process to end', () => !isRunning(pid));
     assert.equal(sb.chat.status.status, 'error');
     assert.match(sb.chat.status.detail, /32 MiB/);
 
@@ -62,7 +62,7 @@ describe('Agent processes and connection limits', function () {
     await sb.chat.sendPrompt('go');
     const err = await waitFor('an error in the chat', () => lastOf(sb.chat.items, 'error'));
     assert.match(err.message, /closed its output/, dump(sb.chat.items));
-    await waitFor('the agent process to end', () => !isRunning(pid), 10_000);
+    await waitFor('the agent process to end', () => !isRunning(pid));
     assert.equal(sb.chat.status.status, 'error');
   });
 
@@ -75,7 +75,7 @@ describe('Agent processes and connection limits', function () {
     await sb.chat.sendPrompt('are you there?'); // the first write that finds the pipe closed
     const err = await waitFor('an error in the chat', () => lastOf(sb.chat.items, 'error'));
     assert.match(err.message, /closed its input/, dump(sb.chat.items));
-    await waitFor('the agent process to end', () => !isRunning(pid), 10_000);
+    await waitFor('the agent process to end', () => !isRunning(pid));
     assert.equal(sb.chat.status.status, 'error');
   });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
-import { agentEvents, api, extensionRoot, NODE, useScriptedAgent, waitFor } from './helpers';
+import { agentEvents, api, extensionRoot, gate, NODE, useScriptedAgent, waitFor } from './helpers';
 
 type TerminalResult = { terminalId: string; exitStatus: { exitCode: number | null; signal: string | null } | null; output: string; truncated: boolean; timedOut: boolean };
 
@@ -88,7 +88,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
 
   it("fast-agent's flow: create, wait_for_exit times out, kill, partial output, release; nothing is left running", async () => {
     const { log } = await useScriptedAgent({
-      turns: [{ steps: [{ type: 'terminal', command: 'echo leader $$; sleep 100 & echo child $!; echo partial; wait', timeoutMs: 1500 }] }],
+      turns: [{ steps: [{ type: 'terminal', command: 'echo leader $$; sleep 100 & echo child $!; echo partial; wait', timeoutMs: 1500, timeoutAfterOutput: 'partial' }] }],
     });
     await sb.chat.sendPrompt('go');
     const r = terminalResult(log);
@@ -113,7 +113,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
 
   it('a process that ignores SIGTERM is killed with SIGKILL after the grace period', async () => {
     const { log } = await useScriptedAgent({
-      turns: [{ steps: [{ type: 'terminal', command: `trap '' TERM; echo leader $$; while :; do sleep 0.1; done`, timeoutMs: 800 }] }],
+      turns: [{ steps: [{ type: 'terminal', command: `trap '' TERM; echo leader $$; while :; do sleep 0.1; done`, timeoutMs: 800, timeoutAfterOutput: 'leader' }] }],
     });
     await sb.chat.sendPrompt('go');
     const r = terminalResult(log);
@@ -210,8 +210,9 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
   for (const how of ['stopping the agent', 'the agent exiting', 'deactivating the extension'] as const) {
     it(`${how} releases its terminals: every process is gone`, async () => {
       const create = (tag: string) => ({ type: 'request', method: 'terminal/create', params: { sessionId: '{{sessionId}}', command: `echo ${tag} $$; sleep 100 & echo ${tag}child $!; wait` } });
+      const exit = gate('exit');
       const { log } = await useScriptedAgent({
-        turns: [{ steps: [create('one'), create('two'), { type: 'sleep', ms: how === 'the agent exiting' ? 1500 : 60_000 }, { type: 'exit', code: 1 }] }],
+        turns: [{ steps: [create('one'), create('two'), { type: 'waitFile', path: exit.path }, { type: 'exit', code: 1 }] }],
       });
       const turn = sb.chat.sendPrompt('go');
       const ids = await waitFor('two terminals', () => {
@@ -224,6 +225,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
         return p.length === 4 && p;
       });
       assert.ok(all.every(isRunning));
+      if (how === 'the agent exiting') exit.open();
       if (how === 'stopping the agent') await sb.chat.stop();
       if (how === 'deactivating the extension') {
         // The module instance the extension host loaded: its deactivate() is what VS Code calls.
@@ -233,7 +235,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
         await sb.chat.stop(); // an earlier suite's deactivate() may have left the module without its controller
       }
       await turn.catch(() => { /* the agent went away */ });
-      await waitFor('every process gone', () => all.every(p => !isRunning(p)), 10_000);
+      await waitFor('every process gone', () => all.every(p => !isRunning(p)));
       for (const id of ids) assert.equal(sb.terminals.getInfo(id)!.released, true);
     });
   }

@@ -74,7 +74,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
         const settled = () => waitFor('the tab to hold both lines and the list to show the agent\'s only', () => {
           const change = changeOf(file);
           return doc.getText() === expectedTab && listed(file) === '[[9,1,1]]' && sb.review.fileChange(change!.turnId, file)?.current === expectedTab;
-        }, 5000).catch(() => undefined);
+        }).catch(() => undefined);
         try {
           // The first report lists the change: the watcher's (the agent holds before the rest of its
           // tool call), or the tool call's (the watcher's reports are held).
@@ -147,7 +147,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       fs.writeFileSync(path.join(gates, `gate-${n}`), '');
     }
     await done;
-    await waitFor('the tab to hold both lines and the list to show the agent\'s only', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]', 5000)
+    await waitFor('the tab to hold both lines and the list to show the agent\'s only', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]')
       .catch(() => undefined);
     const afterTurn = { disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty, listed: listed(file) };
     const change = changeOf(file);

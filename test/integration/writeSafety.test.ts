@@ -54,7 +54,7 @@ describe('Write safety: typing during reviews, unreviewed writes, stopped turns'
   /** Waits until `uri` (a side of a review) shows `expected`. */
   async function shows(uri: vscode.Uri, expected: string | RegExp, what: string): Promise<void> {
     const ok = (t: string) => (typeof expected === 'string' ? t === expected : expected.test(t));
-    const end = Date.now() + 5000;
+    const end = Date.now() + 30_000;
     let text = await textOf(uri);
     while (!ok(text) && Date.now() < end) {
       await new Promise(r => setTimeout(r, 50));

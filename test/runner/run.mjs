@@ -15,7 +15,7 @@
 //   --jobs    how many workbenches run at once (integration suite and e2e modules; default 2, or
 //             TEST_JOBS). Each part's output is printed as one block when it ends.
 //   --no-build  skip `node esbuild.mjs` (the dev build; it takes ~1 s and keeps bundles fresh).
-// Env: TEST_TIMEOUT (s, default 300) hard limit per workbench; VERBOSE=1; KEEP_TMP=1;
+// Env: TEST_TIMEOUT (s, default 900) hard limit per workbench; VERBOSE=1; KEEP_TMP=1;
 //      SWITCHBOARD_SERVER=code-server (default: the bare VS Code server); CHROMIUM=/path/to/chromium.
 // Exit status: 0 when every part passed, 1 otherwise (130 on Ctrl+C).
 // Screenshots go to test-results/screenshots/, the VSIX to dist-vsix/.

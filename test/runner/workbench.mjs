@@ -19,7 +19,7 @@
 //   closeAll()                    -> stop every live server/browser (also done on exit/SIGINT/SIGTERM)
 //   stopping()                    -> true while a signal-triggered shutdown is under way
 //
-// Env: TEST_TIMEOUT (s, default 300) hard limit per workbench; SWITCHBOARD_SERVER=code-server to
+// Env: TEST_TIMEOUT (s, default 900) hard limit per workbench; SWITCHBOARD_SERVER=code-server to
 // use the code-server CLI instead of the bare VS Code server; CHROMIUM (default /usr/bin/chromium);
 // VERBOSE=1 show server and workbench logs; KEEP_TMP=1 keep each session's temp dir (logs, user data).
 import { spawn, spawnSync } from 'node:child_process';
@@ -310,7 +310,7 @@ export async function startServer(opts) {
  *   vsix?                     path(s) of .vsix files to install into the session's extensions folder first
  *   env?                      extra env for the server / extension host
  *   workspaceTrust?           true: workspace trust is on (the server is started without --disable-workspace-trust)
- *   timeoutSec?               hard limit for the whole session (default TEST_TIMEOUT or 300)
+ *   timeoutSec?               hard limit for the whole session (default TEST_TIMEOUT or 900)
  *   server?                   'vscode' | 'code-server'
  *   viewport?                 default 1400x900
  *   log?                      (...args) => void
@@ -323,7 +323,7 @@ export async function startServer(opts) {
 export async function startWorkbench(opts = {}) {
   const log = opts.log || (() => {});
   const tools = opts.tools || ensureTools({ log });
-  const timeoutSec = Number(opts.timeoutSec || process.env.TEST_TIMEOUT || 300);
+  const timeoutSec = Number(opts.timeoutSec || process.env.TEST_TIMEOUT || 900);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-wb-'));
   const keepTmp = !!process.env.KEEP_TMP;
 
@@ -463,7 +463,7 @@ export async function startWorkbench(opts = {}) {
 }
 
 /** Waits until the workbench UI is up (activity bar rendered). */
-export async function waitForWorkbench(page, timeout = 60000) {
+export async function waitForWorkbench(page, timeout = 180_000) {
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout });
 }
 

@@ -33,7 +33,7 @@ const within = (n: ts.Node, test: (a: ts.Node) => boolean): boolean => { for (le
 
 describe('localization', () => {
   it('l10n/bundle.l10n.json holds exactly the strings of the l10n.t calls in src and webview (run `npm run l10n`)', function () {
-    this.timeout(30_000);
+    this.timeout(120_000);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-l10n-'));
     const r = spawnSync(process.execPath, ['node_modules/@vscode/l10n-dev/dist/cli.js', 'export', '--outDir', out, 'src', 'webview'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);

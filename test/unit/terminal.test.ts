@@ -196,7 +196,7 @@ describe('Terminal program lookup and process-group launcher', () => {
     const { plan, env } = viaGroupLauncher({ file: 'git', args: ['log', '-1'], verbatim: false }, '/usr/bin/perl',
       { PATH: '/bin', PERL5OPT: '-d', PERLLIB: '/x', SWITCHBOARD_PERLENV_PATH: '/evil' });
     assert.deepEqual(plan, { file: '/usr/bin/perl', args: ['-e', GROUP_LAUNCHER_SCRIPT, '--', 'git', 'log', '-1'], verbatim: false });
-    assert.deepEqual(env, { PATH: '/bin', SWITCHBOARD_PERLENV_PERL5OPT: '-d', SWITCHBOARD_PERLENV_PERLLIB: '/x' });
+    assert.deepEqual(env, { PATH: '/bin', SWITCHBOARD_PERLENV_PERL5OPT: '-d', SWITCHBOARD_PERLENV_PERLLIB: '/x', PERL_BADLANG: '0' });
   });
 });
 

@@ -85,9 +85,11 @@ export function terminalEnv(base: Readonly<Record<string, string | undefined>>, 
  * (findProgram), so a missing one is refused by name; should the exec still fail, the launcher
  * says why on stderr and exits 127 (not found) or 126, as a shell does. Perl's own PERL*
  * variables are passed under another name and restored before the exec, so they reach the
- * command but cannot change the launcher.
+ * command but cannot change the launcher. PERL_BADLANG=0 keeps Perl from printing five lines of
+ * warning into every command's output when the locale is not installed (an LC_ALL forwarded by ssh).
  */
 export const GROUP_LAUNCHER_SCRIPT = [
+  'delete $ENV{PERL_BADLANG}',
   'for my $k (grep { /^SWITCHBOARD_PERLENV_/ } keys %ENV) { my $v = delete $ENV{$k}; $k =~ s/^SWITCHBOARD_PERLENV_//; $ENV{$k} = $v }',
   'setpgrp(0, 0)',
   'exec { $ARGV[0] } @ARGV',
@@ -101,6 +103,7 @@ export function viaGroupLauncher(plan: SpawnPlan, perl: string, env: Readonly<Re
     if (k.startsWith('SWITCHBOARD_PERLENV_')) continue;
     out[k.startsWith('PERL') ? `SWITCHBOARD_PERLENV_${k}` : k] = v;
   }
+  out.PERL_BADLANG = '0';
   return { plan: { file: perl, args: ['-e', GROUP_LAUNCHER_SCRIPT, '--', plan.file, ...plan.args], verbatim: false }, env: out };
 }
 
