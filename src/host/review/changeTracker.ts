@@ -144,8 +144,22 @@ export class ChangeTracker extends Disposable {
     return turnId;
   }
 
+  /** Ends of turns still being checked (see endTurn). */
+  private readonly ending = new Set<Promise<void>>();
+
+  /** Tests: resolves once every turn that ended was checked a last time (its tool calls' reports recorded). */
+  async turnsEnded(): Promise<void> {
+    await Promise.all([...this.ending]);
+  }
+
   /** The turn ended: check once more what its tool calls touched, then stop watching for it. */
   async endTurn(tabId: string): Promise<void> {
+    const work = this.finishTurn(tabId);
+    this.ending.add(work);
+    await work.finally(() => this.ending.delete(work));
+  }
+
+  private async finishTurn(tabId: string): Promise<void> {
     const turnId = this.runningTurn.get(tabId);
     if (!turnId) return;
     const turn = this.turns.get(turnId)!;
