@@ -104,6 +104,49 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     }
   }
 
+  it("Claude as its adapter reports an edit (the tool response in a hook update, then a bare completion), the same file edited turn after turn, the watcher's report first and the tab followed before the tool call completes: only the agent's line is listed each time", async () => {
+    // The real-adapter loop (realAdapters.test.ts) intermittently listed [[2,1,1],[19,1,1]]: the
+    // watcher's report listed the change, the tab was merged and the list followed it (the user's line
+    // carried into the baseline), then the tool call's diff recorded the same disk text again and
+    // moved the current text back to the disk. Driven here in that order, every time.
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-claude-loop.txt`);
+    const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+    const runs = [1, 2, 3];
+    const gate = (run: number) => path.join(gates, `gate-${n}-${run}`);
+    fs.writeFileSync(file, numbered(30));
+    await useScriptedAgent({ turns: runs.map(run => ({ match: `edit line ${run + 8} of`, once: true, steps: [
+      { type: 'claudeEdit', path: file, old: `line ${run + 8}\n`, new: `line ${run + 8} edited\n`, toolCallId: `toolu_${run}`, permission: false, quiet: true, writeFirst: true, postToolUseHook: true, awaitAfterWrite: gate(run) },
+    ] })) });
+    const problems: string[] = [];
+    for (const run of runs) {
+      const agentText = fs.readFileSync(file, 'utf8').replace(`line ${run + 8}\n`, `line ${run + 8} edited\n`);
+      const doc = await vscode.workspace.openTextDocument(file);
+      const editor = await vscode.window.showTextDocument(doc);
+      assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+      const expected = JSON.stringify([[run + 8, 1, 1]]);
+      const follows = () => {
+        const change = changeOf(file);
+        return doc.getText() === user(agentText) && listed(file) === expected && sb.review.fileChange(change!.turnId, file)?.current === user(agentText);
+      };
+      const done = sb.chat.sendPrompt(`edit line ${run + 8} of ${path.basename(file)}`);
+      try {
+        await waitFor(`run ${run}: the change to be listed from the watcher's report`, () => changeOf(file));
+        await waitFor(`run ${run}: the tab merged and the list following it`, follows, 5000).catch(() => undefined);
+      } finally {
+        fs.writeFileSync(gate(run), '');
+      }
+      await done;
+      // The tool call's diff is recorded by then (the second report of the same disk change).
+      await sb.review.turnsEnded();
+      const seen = { tab: doc.getText() === user(agentText), listed: listed(file) };
+      if (!seen.tab || seen.listed !== expected) problems.push(`run ${run}: ${JSON.stringify(seen)} (only line ${run + 8} is the agent's)`);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const t of sb.review.views()) sb.review.keep(t.turnId);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
     const before = numbered(12);

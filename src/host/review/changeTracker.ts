@@ -144,6 +144,14 @@ export class ChangeTracker extends Disposable {
     return turnId;
   }
 
+  /** Ends of turns still being checked (see endTurn). */
+  private readonly ending = new Set<Promise<void>>();
+
+  /** Tests: resolves once every turn that ended was checked a last time (its tool calls' reports recorded). */
+  async turnsEnded(): Promise<void> {
+    await Promise.all([...this.ending]);
+  }
+
   /** The turn ended: check once more what its tool calls touched, then stop watching for it. */
   endTurn(tabId: string): Promise<void> {
     const ending = this.finishTurn(tabId);
@@ -152,9 +160,6 @@ export class ChangeTracker extends Disposable {
     ending.then(done, done);
     return ending;
   }
-
-  /** Turn ends still checking the disk. */
-  private readonly ending = new Set<Promise<void>>();
 
   /** Resolves once every disk check and turn end begun so far has finished (what is listed is then final). */
   async settled(): Promise<void> {
