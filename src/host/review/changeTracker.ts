@@ -83,7 +83,7 @@ export class ChangeTracker extends Disposable {
 
   constructor(private readonly state: vscode.Memento, private readonly log: Logger) {
     super();
-    this.snapshots = this.register(new FileSnapshots(() => this.runningTurn.size > 0));
+    this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
       this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set(), started: 0 });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);

@@ -18,17 +18,10 @@ const MAX_FILE_CHARS = 8 * 1024 * 1024;
 export class FileSnapshots extends Disposable {
   private readonly texts = new BoundedTextMap(MAX_TOTAL_CHARS);
 
-  /**
-   * `agentWorking`: a turn runs. A document opened meanwhile shows the disk as the agent may have
-   * changed it already: a file already known keeps its snapshot (the baseline of that change).
-   */
-  constructor(private readonly agentWorking: () => boolean = () => false) {
+  constructor() {
     super();
     this.reset();
-    this.register(vscode.workspace.onDidOpenTextDocument(doc => {
-      if (doc.uri.scheme === 'file' && this.agentWorking() && this.texts.get(doc.uri.fsPath) !== undefined) return;
-      this.fromDocument(doc);
-    }));
+    this.register(vscode.workspace.onDidOpenTextDocument(doc => this.fromDocument(doc)));
     // What the user saves is the new baseline. Typing is not followed (that would copy the buffer
     // on every keystroke): a dirty buffer is never reloaded from disk, so it needs no snapshot until
     // it is saved; a clean buffer reloaded from disk must keep the old snapshot to compare with.
