@@ -560,14 +560,8 @@ export class ChangeTracker extends Disposable {
    * reported late); a later modification, or a deletion nobody can date, is the user's.
    */
   private async attributeTo(filePath: string): Promise<Turn | undefined> {
+    if (this.runningTurn.size === 1) return this.turns.get([...this.runningTurn.values()][0]);
     if (this.runningTurn.size > 1) return undefined;
-    if (this.runningTurn.size === 1) {
-      const turn = this.turns.get([...this.runningTurn.values()][0]);
-      // Modified before the turn began (a file the user wrote just before sending, reported by the
-      // watcher a moment later): not the agent's. A deletion cannot be dated: the turn's.
-      const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
-      return turn && mtime !== undefined && mtime + MTIME_CLOCK_LAG_MS < turn.started ? undefined : turn;
-    }
     const last = this.lastEnded;
     if (!last || Date.now() - last.endedAt > LATE_REPORT_MS) return undefined;
     const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
@@ -629,8 +623,6 @@ function looksGenerated(filePath: string): boolean {
 
 /** Slack for file systems that keep modification times in whole (or even two) seconds. */
 const MTIME_SLACK_MS = 2000;
-/** How far a file's modification time may lag the wall clock it is compared with (the kernel's coarse clock). */
-const MTIME_CLOCK_LAG_MS = 20;
 
 /**
  * Whether the file was modified at or after `since` (ms): what an agent's claim about it needs to be
