@@ -432,9 +432,7 @@ export class ChangeTracker extends Disposable {
     if (before === null && !known && seen !== undefined) before = seen;
     // The same disk content reported again (the watcher, then the tool call): listed already, and its
     // current text may follow the tab's unsaved edits since, which stay the user's.
-    // Only for a tab with unsaved edits: for any other file, what is seen also follows an editor
-    // opening or saving it (a second quick edit of a closed file was dropped so).
-    if (onDisk && after !== null && seen !== undefined && sameData(after, seen) && known?.baseline != null && hasUnsavedTab(filePath)) return;
+    if (onDisk && after !== null && seen !== undefined && sameData(after, seen) && known?.baseline != null) return;
     const diskBefore = before ?? seen ?? null;
     const side = known && sideIn(known, after);
     if (known && side !== undefined) {
@@ -727,9 +725,4 @@ function asSides(before: Content, after: Content): { before: string | null; afte
     return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
   }
   return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
-}
-
-/** An open tab of the file has unsaved edits. */
-function hasUnsavedTab(filePath: string): boolean {
-  return vscode.workspace.textDocuments.some(d => d.isDirty && d.uri.scheme === 'file' && normalize(d.uri.fsPath) === filePath);
 }
