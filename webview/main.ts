@@ -831,12 +831,17 @@ promptEl.addEventListener('keydown', e => {
 promptEl.addEventListener('input', () => { updateCompletions(); saveDraft(); });
 
 // What is typed and not sent is kept by the host: VS Code discards this page when the view is
-// hidden, and a window reload starts a new one. At most one message per DRAFT_MS while typing;
-// the last state always follows, and leaving the page sends it at once.
+// hidden, and a window reload starts a new one. Each change is sent at once (a message still on its
+// way when the page is discarded arrives; one sent from a timer or a blur handler may never be
+// sent); only a large draft (pasted images, a long text) is sent at most once per DRAFT_MS while
+// typing, its last state always following, and leaving the page sends it at once.
 const DRAFT_MS = 250;
+const DRAFT_AT_ONCE_CHARS = 64 * 1024;
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 let draftSentAt = 0;
 function saveDraft(): void {
+  const size = promptEl.value.length + images.reduce((n, i) => n + i.data.length, 0);
+  if (size <= DRAFT_AT_ONCE_CHARS) { sendDraft(); return; }
   if (draftTimer) return;
   const wait = Math.max(0, draftSentAt + DRAFT_MS - Date.now());
   draftTimer = setTimeout(sendDraft, wait);

@@ -704,7 +704,9 @@ export class ChatController extends Disposable {
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
     tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
     tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
-    tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.saved.schedule(() => this.sessions); });
+    // A queued message is saved at once (a user action, rare): a reload right after must not lose it,
+    // and in a browser window the save at shutdown may never reach the storage.
+    tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.saved.flush(this.sessions); });
     return tab;
   }
 

@@ -19,14 +19,22 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.fill('Plan the release');
   await prompt.press('Enter');
   await view.locator('.message.agent', { hasText: 'Reading the changelog…' }).waitFor({ timeout: 30_000 });
+  // Typed: the text survives a new page; sent (queued): the box is empty, and stays empty on a new page.
   await prompt.fill('Also update the README');
+  ({ view, prompt } = await hideAndShow(page));
+  await waitForValue(prompt, 'Also update the README');
   await prompt.press('Enter');
   await view.locator('#queue .queue-item').first().waitFor({ timeout: 30_000 });
+  ({ view, prompt } = await hideAndShow(page));
+  await view.locator('#queue .queue-item').first().waitFor({ timeout: 30_000 });
+  assert.equal(await prompt.inputValue(), '', 'a queued message is not restored into the prompt box');
 
   // Typed, not sent; the view is hidden and shown again: a new page, with the text back.
+  // Typed key by key, as a user does, and the view hidden right after the last key.
   const draft = 'Rename the parser module and keep\nthe old name as an alias';
-  await prompt.fill(draft);
-  await hideAndShow(page, view);
+  await prompt.fill(draft.slice(0, -6));
+  await prompt.pressSequentially(draft.slice(-6));
+  ({ view, prompt } = await hideAndShow(page, { byKey: true }));
   await waitForValue(prompt, draft);
   await page.screenshot({ path: path.join(shotsDir, 'draft-kept.png') });
   log('an unsent draft survives hiding the view');
@@ -51,16 +59,22 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.message.user', { hasText: 'Rename the parser module' }).waitFor({ timeout: 30_000 });
   await view.locator('.message.agent', { hasText: 'Answered.' }).nth(1).waitFor({ timeout: 30_000 });
-  await hideAndShow(page, view);
+  ({ prompt } = await hideAndShow(page));
   assert.equal(await prompt.inputValue(), '', 'a sent message is not restored');
 }
 
-async function hideAndShow(page, view) {
+/** Hides the view and shows it again: VS Code throws the page away and builds a new one. */
+async function hideAndShow(page, { byKey = false } = {}) {
+  const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await view.locator('body').evaluate(() => { window.beforeHiding = true; });
-  await page.getByRole('tab', { name: /Explorer/ }).click();
+  // By key: the keyboard focus is still in the prompt box when VS Code shows the Explorer instead.
+  if (byKey) await page.keyboard.press('Control+Shift+E');
+  else await page.getByRole('tab', { name: /Explorer/ }).click();
+  await page.locator('.explorer-viewlet').waitFor({ timeout: 30_000 });
   await page.getByRole('tab', { name: /Switchboard/ }).click();
   await view.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
   assert.equal(await view.locator('body').evaluate(() => window.beforeHiding ?? false), false, 'a new page');
+  return { view, prompt: view.locator('#prompt') };
 }
 
 async function waitForValue(prompt, expected) {
