@@ -22,6 +22,36 @@ const COMMAND = `yes 'switchboard terminal bench: a line of output 0123456789' |
 const status = () => fs.readFileSync('/proc/self/status', 'utf8');
 const kib = (key, text = status()) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)[1]);
 
+/**
+ * CPU time (ms) of every process of this workbench: the descendants of the bench's own process
+ * (server, extension host, renderer, the commands) including the children they reaped. Another
+ * program's load on the machine does not count, so it compares the two clients' whole cost.
+ */
+const ROOT = Number(process.env.SB_BENCH_ROOT_PID || 0);
+const TICK_MS = 1000 / 100;
+function workbenchCpuMs(detail) {
+  if (!ROOT || process.platform !== 'linux') return NaN;
+  const procs = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try { stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1'); } catch { continue; }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    procs.push({ pid: Number(name), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
+  }
+  const children = new Map();
+  for (const p of procs) (children.get(p.ppid) ?? children.set(p.ppid, []).get(p.ppid)).push(p);
+  let ticks = 0;
+  const stack = [...(children.get(ROOT) ?? [])];
+  while (stack.length) {
+    const p = stack.pop();
+    ticks += p.ticks;
+    if (detail) detail[`${p.pid} ${p.comm}`] = p.ticks * TICK_MS;
+    stack.push(...(children.get(p.pid) ?? []));
+  }
+  return ticks * TICK_MS;
+}
+
 /** Peak RSS above the level before `work`: VmHWM reset through clear_refs, plus 5 ms sampling. */
 async function measure(work) {
   await new Promise(r => setTimeout(r, 300)); // let the previous run's garbage settle
@@ -31,13 +61,21 @@ async function measure(work) {
   let sampled = before;
   const timer = setInterval(() => { sampled = Math.max(sampled, process.memoryUsage.rss() / 1024); }, 5);
   const cpu0 = process.cpuUsage();
+  const d0 = {};
+  const wb0 = workbenchCpuMs(d0);
   const t0 = performance.now();
   const detail = await work();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  // The work's own processes are reaped by now; what the renderer still does for it settles shortly.
+  await new Promise(r => setTimeout(r, 200));
+  const d1 = {};
+  const workbenchCpu = workbenchCpuMs(d1) - wb0;
+  // Which processes spent it (SB_BENCH_CPU_DETAIL=1).
+  const byProcess = process.env.SB_BENCH_CPU_DETAIL ? Object.fromEntries(Object.entries(d1).map(([k, v]) => [k, v - (d0[k] ?? 0)]).filter(([, v]) => v > 0)) : undefined;
   clearInterval(timer);
   const peak = hwmReset ? Math.max(kib('VmHWM'), sampled) : sampled;
-  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, ...detail };
+  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, workbenchCpuMs: workbenchCpu, byProcess, ...detail };
 }
 
 // The same shell Switchboard picks for a shell string.

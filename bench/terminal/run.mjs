@@ -26,7 +26,7 @@ const tools = ensureTools({ log: () => {} });
 const wb = await startWorkbench({
   tools, extensionDevelopmentPath: repoRoot, extensionTestsPath: path.join(repoRoot, 'bench/terminal/host.cjs'),
   workspace: path.join(repoRoot, 'test/fixtures/workspace'), timeoutSec: 600,
-  env: { SB_BENCH_OUT: out, SB_BENCH_ROUNDS: process.env.SB_BENCH_ROUNDS ?? '', SB_BENCH_BYTES: process.env.SB_BENCH_BYTES ?? '', SB_BENCH_REVEAL: process.env.SB_BENCH_REVEAL ?? '', SB_BENCH_BUSY: process.env.SB_BENCH_BUSY ?? '', SB_BENCH_PROFILE: process.env.SB_BENCH_PROFILE ?? '', SB_BENCH_CARD: process.env.SB_BENCH_CARD ?? '' },
+  env: { SB_BENCH_OUT: out, SB_BENCH_ROOT_PID: String(process.pid), SB_BENCH_ROUNDS: process.env.SB_BENCH_ROUNDS ?? '', SB_BENCH_BYTES: process.env.SB_BENCH_BYTES ?? '', SB_BENCH_REVEAL: process.env.SB_BENCH_REVEAL ?? '', SB_BENCH_BUSY: process.env.SB_BENCH_BUSY ?? '', SB_BENCH_PROFILE: process.env.SB_BENCH_PROFILE ?? '', SB_BENCH_CARD: process.env.SB_BENCH_CARD ?? '', SB_BENCH_CPU_DETAIL: process.env.SB_BENCH_CPU_DETAIL ?? '' },
   onOutput: () => {},
 });
 try { await wb.exitCode; } finally { await wb.close(); }
@@ -38,11 +38,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
 // A flow's time is the agent's own (create sent → release answered); the handlers' is wall time here.
 const t = (x) => x.agentMs ?? x.ms;
-const col = (x) => x ? `${t(x).toFixed(0).padStart(6)} ms ${x.hostCpuMs.toFixed(0).padStart(5)} ms ${mb(x.extraKiB).padStart(5)} MB` : '';
+const col = (x) => x ? `${t(x).toFixed(0).padStart(6)} ms ${x.hostCpuMs.toFixed(0).padStart(5)} ms ${mb(x.extraKiB).padStart(5)} MB ${x.workbenchCpuMs.toFixed(0).padStart(5)} ms` : '';
 const q = (x, k, b) => (t(x[k]) / t(x[b])).toFixed(2).padStart(5);
 console.log(`terminal bench: ${(r.bytes / 1024 / 1024).toFixed(0)} MB printed, outputByteLimit ${r.limit / 1024 / 1024} MB, integrated terminal ${r.reveal ? 'shown' : 'hidden'}, chat card ${r.card ? 'shown' : 'not sent'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map(x => x.toFixed(1)).join(' ')}`);
 console.log(`  command (${r.shell} -c): ${r.command}`);
-console.log('  per run: time, extension host CPU time, extension host peak extra memory');
+console.log('  per run: time, extension host CPU time, extension host peak extra memory, CPU time of all the workbench\'s processes (server, extension host, renderer, the command)');
 console.log('  full ACP flow, timed by the agent: terminal/create → wait_for_exit → output → release');
 console.log('  round  bare SDK client            Switchboard                ratio' + (r.busy ? '  | other core busy: bare SDK client   Switchboard                ratio' : ''));
 r.rounds.forEach((x, i) => console.log(`  ${String(i + 1).padEnd(5)}  ${col(x.bareFlow)}    ${col(x.agent)}  ${q(x, 'agent', 'bareFlow')}` +
@@ -65,6 +65,9 @@ if (r.profiles) console.log(`  profiles of the extension host (CPU, then allocat
 const oSteps = (k) => [0, 1, 2, 3].map(j => median(r.overhead.map(o => o[k][j])).toFixed(1)).join(' / ');
 console.log(`  fixed cost of one flow (command \`true\`, median of ${r.overhead.length}): Switchboard ${median(r.overhead.map(o => o.extension)).toFixed(1)} ms (${oSteps('extensionSteps')}), bare SDK client ${median(r.overhead.map(o => o.bare)).toFixed(1)} ms (${oSteps('bareSteps')})`);
 console.log(`  peak extra memory of the extension host: Switchboard flow ${mb(med('agent'))} MB median, ${mb(peak('agent'))} MB max; handlers ${mb(med('extension'))} MB median (target <= 4 MB) ${med('extension') <= 4096 ? 'OK' : 'MISSED'}; bare SDK client ${mb(med('bareFlow'))} MB, bare reader ${mb(med('bare'))} MB median`);
+if (process.env.SB_BENCH_CPU_DETAIL) for (const k of ['bareFlow', 'agent', 'bare', 'extension']) console.log(`  CPU by process, ${k}: ${r.rounds.map(x => JSON.stringify(x[k].byProcess)).join('\n     ')}`);
+const cpuOf = (k) => median(r.rounds.map(x => x[k].workbenchCpuMs));
+console.log(`  CPU time of the whole workbench per flow (median; another program's load does not count): Switchboard ${cpuOf('agent').toFixed(0)} ms, bare SDK client ${cpuOf('bareFlow').toFixed(0)} ms (${(cpuOf('agent') / cpuOf('bareFlow')).toFixed(2)}x)`);
 console.log(`  per-round ratios: full flow ${range(ratios('agent', 'bareFlow'))}, handlers ${range(ratios('extension', 'bare'))}`);
 console.log('');
 console.log(`ratio terminal: ${flowRatio.toFixed(2)}  (full ACP flow as the agent sees it, Switchboard / bare SDK client, median of ${r.rounds.length}; target <= 1.3) ${flowRatio <= 1.3 ? 'OK' : 'MISSED'}`);
