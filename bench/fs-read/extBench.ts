@@ -14,6 +14,7 @@ import type { SwitchboardApi } from '../../src/extension';
 import { startBare } from './bareClient.mjs';
 
 interface Series { ms: number[]; chars: number }
+let progress = (_what: string): void => {};
 
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<SwitchboardApi>('switchboard-acp.switchboard-acp')!;
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
   const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const openFile = path.join(ws, 'open.txt');
   const diskFile = path.join(ws, 'disk.txt');
+  const coldFile = path.join(ws, 'cold.txt');
 
   const doc = await vscode.workspace.openTextDocument(openFile);
   await vscode.window.showTextDocument(doc);
@@ -34,7 +36,7 @@ export async function run(): Promise<void> {
   await vscode.workspace.applyEdit(edit);
   if (!doc.isDirty) throw new Error('the open buffer is not dirty');
 
-  const progress = (what: string) => fs.appendFileSync(`${process.env.BENCH_OUT}.progress`, `${new Date().toISOString()} ${what}\n`);
+  progress = (what: string) => fs.appendFileSync(`${process.env.BENCH_OUT}.progress`, `${new Date().toISOString()} ${what}\n`);
   const prompt = async (job: object): Promise<any> => {
     await sb.chat.sendPrompt(JSON.stringify(job));
     await new Promise(r => setImmediate(r));
@@ -46,7 +48,7 @@ export async function run(): Promise<void> {
   const viaExtension = (file: string, n: number, range: object = {}): Promise<Series> => prompt({ path: file, n, ...range });
   const bare = await startBare({ node, agentPath, cwd: ws });
 
-  const rounds = Number(process.env.BENCH_ROUNDS || 3);
+  const rounds = Number(process.env.BENCH_ROUNDS || 5);
   const n = Number(process.env.BENCH_N || 20);
   const out: Record<string, Series> = {};
   const add = (key: string, s: Series) => {
@@ -55,23 +57,34 @@ export async function run(): Promise<void> {
     out[key].chars = s.chars;
   };
   const ranged = { line: 1000, limit: 50 };
-  const cases: Array<[string, string, object]> = [
+  const only = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : undefined;
+  const cases: Array<[string, string, object]> = ([
     ['tiny-read', path.join(ws, 'tiny.txt'), {}],
     ['ranged-read', diskFile, ranged],
+    ['ranged-read-cold', coldFile, { ...ranged, touch: true }],
     ['disk-read', diskFile, {}],
     ['dirty-read', openFile, {}],
-  ];
+  ] as Array<[string, string, object]>).filter(([name]) => !only || only.includes(name));
+  const cacheCounts: Record<string, { hits: number; misses: number }> = {};
   try {
     for (const [name, file, range] of cases) {
       progress(name);
       await viaExtension(file, 3, range); // warm-up (also starts the agent)
       await bare.reads(file, 3, range);
+      const before = sb.files.readCacheCounts;
       for (let r = 0; r < rounds; r++) {
+        // Alternating: odd rounds start with the bare client.
+        if (r % 2) add(`bare ${name}`, await bare.reads(file, n, range));
         add(name, await viaExtension(file, n, range));
-        add(`bare ${name}`, await bare.reads(file, n, range));
+        if (!(r % 2)) add(`bare ${name}`, await bare.reads(file, n, range));
         await sb.chat.newConversation(); // keep the transcript small
       }
+      if (process.env.BENCH_PROFILE) await profile(() => viaExtension(file, n, range), `${process.env.BENCH_OUT}.${name}.cpuprofile`);
+      const after = sb.files.readCacheCounts;
+      cacheCounts[name] = { hits: after.hits - before.hits, misses: after.misses - before.misses };
     }
+    (out as Record<string, unknown>).cacheCounts = cacheCounts;
+    if (only && !only.includes('accept-latency')) return;
     // accept-latency: Accept in the review's diff → the agent has its write's answer, against the
     // user's answer to a permission request → the agent has that answer. Alternating rounds.
     const acceptFile = path.join(ws, 'accept.txt');
@@ -127,11 +140,27 @@ export async function run(): Promise<void> {
     bare.close();
     await sb.chat.stop();
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    fs.writeFileSync(process.env.BENCH_OUT!, JSON.stringify(out));
   }
-  fs.writeFileSync(process.env.BENCH_OUT!, JSON.stringify(out));
 }
 
 function isDiffOf(tab: vscode.Tab | undefined, reviewId: string): boolean {
   const input = tab?.input;
   return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'switchboard-diff' && input.modified.path.startsWith(`/${reviewId}/`);
+}
+
+/** A CPU profile of the extension host while `work` runs (BENCH_PROFILE=1), written to `file`. */
+async function profile(work: () => Promise<unknown>, file: string): Promise<void> {
+  const inspector = await import('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  await work();
+  const { profile: p } = await post('Profiler.stop');
+  session.disconnect();
+  fs.writeFileSync(file, JSON.stringify(p));
+  progress(`profile: ${file}`);
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The agent side of the fs-read benchmark: a minimal ACP agent whose prompt is JSON:
-//   {"path": "/abs/file", "n": 20, "line"?: 1000, "limit"?: 50}  n sequential fs/read_text_file,
-//       each round trip timed (request sent → response parsed);
+//   {"path": "/abs/file", "n": 20, "line"?: 1000, "limit"?: 50, "touch"?: true}  n sequential
+//       fs/read_text_file, each round trip timed (request sent → response parsed); `touch`: the
+//       file's times are set to now before each read (not timed), so nothing can be served from a cache;
 //   {"op": "write", "path": "/abs/file", "n": 5}  n sequential fs/write_text_file (each a new text);
 //   {"op": "permission", "n": 5}  n sequential session/request_permission.
 // For writes and permissions it records when each answer arrived (epoch ms, performance.timeOrigin
 // + now: comparable with the extension host's clock on the same machine). It answers with one
 // message chunk `BENCH {"ms":[…],"chars":…}` or `BENCH {"answeredAt":[…]}`.
 // Both sides of the benchmark talk to this same program.
+import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -44,6 +46,8 @@ const app = acp.agent({ name: 'fs-read-bench' })
       const ms = [];
       let chars = 0;
       for (let i = 0; i < n; i++) {
+        // `touch`: the file's times change before each read (untimed), so no reader can serve it from a cache.
+        if (job.touch) { const now = new Date(); fs.utimesSync(path, now, now); }
         const t = performance.now();
         const { content } = await client.request('fs/read_text_file', { sessionId: params.sessionId, path, line: job.line, limit: job.limit });
         ms.push(performance.now() - t);

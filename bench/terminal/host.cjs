@@ -1,8 +1,12 @@
-// Runs INSIDE the extension host (loaded as extensionTestsPath by run.mjs): the same 100 MB command
-// through Switchboard (scripted ACP agent → terminal/create → wait_for_exit → output → release,
-// integrated terminal mirrored) and through a bare child_process reader, alternating, measuring
-// wall time, CPU time and the extension host's memory; then the same pair again with the other core
-// busy (`yes > /dev/null` in its own session, as another program would be). Writes JSON to $SB_BENCH_OUT.
+// Runs INSIDE the extension host (loaded as extensionTestsPath by run.mjs). The headline pair: the
+// same 100 MB command run by one ACP agent (terminal-agent.mjs: terminal/create → tool call showing
+// it → wait_for_exit → output → release, timed from the agent's side) through Switchboard (the
+// integrated terminal mirrored, the chat card shown) and through a bare SDK client serving it with a
+// plain child process (bareClient.mjs, in this same process), alternating. The second pair: the
+// extension's terminal handlers called directly against a bare child_process reader (no transport).
+// Each run also records the extension host's CPU time and peak extra memory. Then the full-flow pair
+// again with the other core busy (`yes > /dev/null` in its own session, as another program would be).
+// Writes JSON to $SB_BENCH_OUT.
 const vscode = require('vscode');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -11,12 +15,42 @@ const path = require('node:path');
 
 const BYTES = Number(process.env.SB_BENCH_BYTES || 100 * 1024 * 1024);
 const LIMIT = 1024 * 1024;
-const ROUNDS = Number(process.env.SB_BENCH_ROUNDS || 3);
+const ROUNDS = Number(process.env.SB_BENCH_ROUNDS || 5);
 const BUSY = process.env.SB_BENCH_BUSY !== '0';
 const COMMAND = `yes 'switchboard terminal bench: a line of output 0123456789' | head -c ${BYTES}`;
 
 const status = () => fs.readFileSync('/proc/self/status', 'utf8');
 const kib = (key, text = status()) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)[1]);
+
+/**
+ * CPU time (ms) of every process of this workbench: the descendants of the bench's own process
+ * (server, extension host, renderer, the commands) including the children they reaped. Another
+ * program's load on the machine does not count, so it compares the two clients' whole cost.
+ */
+const ROOT = Number(process.env.SB_BENCH_ROOT_PID || 0);
+const TICK_MS = 1000 / 100;
+function workbenchCpuMs(detail) {
+  if (!ROOT || process.platform !== 'linux') return NaN;
+  const procs = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try { stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1'); } catch { continue; }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    procs.push({ pid: Number(name), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
+  }
+  const children = new Map();
+  for (const p of procs) (children.get(p.ppid) ?? children.set(p.ppid, []).get(p.ppid)).push(p);
+  let ticks = 0;
+  const stack = [...(children.get(ROOT) ?? [])];
+  while (stack.length) {
+    const p = stack.pop();
+    ticks += p.ticks;
+    if (detail) detail[`${p.pid} ${p.comm}`] = p.ticks * TICK_MS;
+    stack.push(...(children.get(p.pid) ?? []));
+  }
+  return ticks * TICK_MS;
+}
 
 /** Peak RSS above the level before `work`: VmHWM reset through clear_refs, plus 5 ms sampling. */
 async function measure(work) {
@@ -27,13 +61,21 @@ async function measure(work) {
   let sampled = before;
   const timer = setInterval(() => { sampled = Math.max(sampled, process.memoryUsage.rss() / 1024); }, 5);
   const cpu0 = process.cpuUsage();
+  const d0 = {};
+  const wb0 = workbenchCpuMs(d0);
   const t0 = performance.now();
   const detail = await work();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  // The work's own processes are reaped by now; what the renderer still does for it settles shortly.
+  await new Promise(r => setTimeout(r, 200));
+  const d1 = {};
+  const workbenchCpu = workbenchCpuMs(d1) - wb0;
+  // Which processes spent it (SB_BENCH_CPU_DETAIL=1).
+  const byProcess = process.env.SB_BENCH_CPU_DETAIL ? Object.fromEntries(Object.entries(d1).map(([k, v]) => [k, v - (d0[k] ?? 0)]).filter(([, v]) => v > 0)) : undefined;
   clearInterval(timer);
   const peak = hwmReset ? Math.max(kib('VmHWM'), sampled) : sampled;
-  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, ...detail };
+  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, workbenchCpuMs: workbenchCpu, byProcess, ...detail };
 }
 
 // The same shell Switchboard picks for a shell string.
@@ -67,36 +109,33 @@ exports.run = async function run() {
   const ext = vscode.extensions.getExtension('switchboard-acp.switchboard-acp');
   const sb = ext.isActive ? ext.exports : await ext.activate();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
-  const log = path.join(tmp, 'agent.jsonl');
-  const script = path.join(tmp, 'script.json');
-  fs.writeFileSync(script, JSON.stringify({
-    log,
-    turns: [
-      { match: 'big', steps: [{ type: 'terminal', command: COMMAND, outputByteLimit: LIMIT, quiet: true }] },
-      { match: 'small', steps: [{ type: 'terminal', command: 'true', outputByteLimit: LIMIT, quiet: true }] },
-    ],
-  }));
-  const agentScript = path.join(ext.extensionPath, 'test/fixtures/agent/scripted-agent.mjs');
+  const agentPath = path.join(__dirname, 'terminal-agent.mjs');
+  const ws = vscode.workspace.workspaceFolders[0].uri.fsPath;
+  // The same Node runs the agent on both sides.
+  const node = process.execPath;
   const config = vscode.workspace.getConfiguration('switchboard');
-  await config.update('agents', { Bench: { command: process.execPath, args: [agentScript, script] } }, vscode.ConfigurationTarget.Global);
+  await config.update('agents', { Bench: { command: node, args: [agentPath] } }, vscode.ConfigurationTarget.Global);
   await config.update('defaultAgent', 'Bench', vscode.ConfigurationTarget.Global);
   const reveal = process.env.SB_BENCH_REVEAL !== '0';
+  const card = process.env.SB_BENCH_CARD !== '0';
   await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', reveal, vscode.ConfigurationTarget.Global);
   // The bench measures the terminal, not the confirmation of a command nobody asked about.
   await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global);
 
-  const lastResult = () => {
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map(l => JSON.parse(l)).filter(e => e.event === 'result' && e.type === 'terminal');
-    return lines[lines.length - 1];
+  const { startBare } = await import(path.join(__dirname, 'bareClient.mjs'));
+  const bareClient = await startBare({ node, agentPath, cwd: ws, shell: SHELL });
+  let jobs = 0;
+  /** One prompt to the agent; its own timing of the flow (ms of the last run). */
+  const flow = (send, command = COMMAND) => async () => {
+    const file = path.join(tmp, `job-${jobs++}.json`);
+    await send({ command, limit: LIMIT, n: 1, card, out: file });
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return { agentMs: r.ms[r.ms.length - 1], steps: r.steps, got: { outputBytes: r.outputBytes, truncated: r.truncated, exitCode: r.exitCode } };
   };
-  // The whole ACP flow: the scripted agent's create → wait_for_exit → output → release, so the
-  // time includes JSON-RPC and the agent's own handling of the 1 MB answer.
-  const viaAgent = async () => {
-    await sb.chat.sendPrompt('big');
-    return {};
-  };
+  const viaSwitchboard = flow(job => sb.chat.sendPrompt(JSON.stringify(job)));
+  const viaBareClient = flow(job => bareClient.run(job));
   // The extension's side alone: the very handlers the ACP connection calls, same flow, no transport.
-  const conn = sb.terminals.connect({ agentName: 'Bench', cwd: vscode.workspace.workspaceFolders[0].uri.fsPath });
+  const conn = sb.terminals.connect({ agentName: 'Bench', cwd: ws });
   const never = new AbortController().signal;
   let last;
   const viaService = async () => {
@@ -108,22 +147,31 @@ exports.run = async function run() {
     return {};
   };
 
-  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, reveal, busy: BUSY, rounds: [], overheadMs: [] };
+  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, reveal, card, busy: BUSY, rounds: [], overhead: [] };
   try {
     await sb.chat.start();
-    // Warm-up: agent, shell, code paths, JIT.
-    await sendAndTime(sb, 'small');
+    // Warm-up: agents, shell, code paths, JIT.
+    await flow(job => sb.chat.sendPrompt(JSON.stringify(job)), 'true')();
+    await flow(job => bareClient.run(job), 'true')();
     await bare();
     await viaService();
-    await viaAgent();
-    for (let i = 0; i < 3; i++) results.overheadMs.push(await sendAndTime(sb, 'small'));
-    if (process.env.SB_BENCH_PROFILE) {
-      // CPU and allocation profiles of the extension host during one bare and one extension run
-      // (.cpuprofile, .heapprofile: open in Chrome DevTools or VS Code), next to the results file.
-      results.heap = [await heapProfile(() => bare(), `${out}.bare.heapprofile`), await heapProfile(viaService, `${out}.extension.heapprofile`)];
-      results.profiles = [await profile(() => bare(), `${out}.bare.cpuprofile`), await profile(viaService, `${out}.extension.cpuprofile`)];
+    await viaSwitchboard();
+    await viaBareClient();
+    // The fixed cost of one flow (command `true`), alternating.
+    for (let i = 0; i < 5; i++) {
+      const s = await flow(job => sb.chat.sendPrompt(JSON.stringify(job)), 'true')();
+      const b = await flow(job => bareClient.run(job), 'true')();
+      results.overhead.push({ extension: s.agentMs, bare: b.agentMs, extensionSteps: s.steps, bareSteps: b.steps });
     }
-    // Odd rounds run the bare reader first, even rounds the extension: neither always gets the
+    if (process.env.SB_BENCH_PROFILE) {
+      // CPU and allocation profiles of the extension host during one bare and one Switchboard full
+      // flow (.cpuprofile, .heapprofile: open in Chrome DevTools or VS Code), next to the results file.
+      results.heap = [await heapProfile(viaBareClient, `${out}.bare.heapprofile`), await heapProfile(viaSwitchboard, `${out}.extension.heapprofile`)];
+      results.profiles = [await profile(viaBareClient, `${out}.bare.cpuprofile`), await profile(viaSwitchboard, `${out}.extension.cpuprofile`)];
+      const tiny = flow(job => sb.chat.sendPrompt(JSON.stringify(job)), 'true');
+      results.profiles.push(await profile(async () => { for (let i = 0; i < 10; i++) await tiny(); }, `${out}.extension-true.cpuprofile`));
+    }
+    // Odd rounds run the baseline first, even rounds Switchboard: neither always gets the
     // machine as the other left it.
     const pair = async ([k1, f1], [k2, f2]) => {
       const r = { [k1]: await measure(f1) };
@@ -133,27 +181,26 @@ exports.run = async function run() {
     for (let i = 0; i < ROUNDS; i++) {
       const order = (a, b) => (i % 2 ? [b, a] : [a, b]);
       const round = {
+        ...await pair(...order(['bareFlow', viaBareClient], ['agent', viaSwitchboard])),
         ...await pair(...order(['bare', () => bare()], ['extension', viaService])),
-        agent: await measure(viaAgent),
       };
       if (BUSY) {
         const busy = busyLoop();
         try {
-          Object.assign(round, await pair(...order(['bareBusy', () => bare()], ['extensionBusy', viaService])));
+          Object.assign(round, await pair(...order(['bareFlowBusy', viaBareClient], ['agentBusy', viaSwitchboard])));
         } finally { busy.kill('SIGKILL'); }
       }
       results.rounds.push(round);
     }
-    const r = lastResult();
-    if (!r?.result) throw new Error(`terminal step failed: ${JSON.stringify(r)}`);
-    results.agentGot = { outputBytes: Buffer.byteLength(r.result.output), truncated: r.result.truncated, exitCode: r.result.exitStatus?.exitCode };
+    results.agentGot = results.rounds[results.rounds.length - 1].agent.got;
+    results.bareGot = results.rounds[results.rounds.length - 1].bareFlow.got;
     results.serviceGot = last;
     results.shell = SHELL;
     conn.dispose();
-    results.heap = process.memoryUsage();
   } catch (err) {
     results.error = String(err && err.stack || err);
   } finally {
+    bareClient.close();
     await sb.chat.stop();
     fs.writeFileSync(out, JSON.stringify(results, null, 2));
   }
@@ -188,8 +235,3 @@ async function heapProfile(work, file) {
   return file;
 }
 
-async function sendAndTime(sb, text) {
-  const t0 = performance.now();
-  await sb.chat.sendPrompt(text);
-  return performance.now() - t0;
-}

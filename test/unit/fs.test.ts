@@ -49,6 +49,23 @@ describe('fs: sliceLines', () => {
     assert.equal(sliceLines(numbered(5, '\r\n'), 2, 2), 'line 2\r\nline 3\r\n');
   });
 
+  it('every window of seeded texts mixing \\n, \\r\\n, lone \\r and \\r\\r\\n is the lines splitLinesKeepEnds gives', () => {
+    let seed = 23;
+    const rand = (n: number) => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return (seed >>> 16) % n; };
+    const pieces = ['a', 'bé', '\n', '\r\n', '\r', '\r\r\n', '\n\r', ''];
+    for (let t = 0; t < 300; t++) {
+      const text = Array.from({ length: rand(30) }, () => pieces[rand(pieces.length)]).join('');
+      const lines = splitLinesKeepEnds(text);
+      for (let line = 0; line <= lines.length + 1; line++) {
+        for (const limit of [undefined, 0, 1, 2, 5, 100]) {
+          const from = Math.max(1, line) - 1;
+          const want = lines.slice(from, limit === undefined ? undefined : from + limit).join('');
+          assert.equal(sliceLines(text, line, limit), want, `${JSON.stringify(text)} line ${line} limit ${limit}`);
+        }
+      }
+    }
+  });
+
   it('splits lines keeping their endings', () => {
     assert.deepEqual(splitLinesKeepEnds('a\r\nb\n\nc'), ['a\r\n', 'b\n', '\n', 'c']);
     assert.deepEqual(splitLinesKeepEnds(''), []);

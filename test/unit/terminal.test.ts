@@ -76,10 +76,37 @@ describe('Terminal OutputBuffer', () => {
     assert.equal(b.capacity, limit);
     assert.equal(b.size, limit);
     assert.equal(b.total, 1600 * chunk.length);
-    // Tiny writes cost no per-chunk overhead either: a ring, not a list of chunks.
+    // Tiny writes cost no per-chunk overhead either: they are copied into shared 4 KB blocks.
     const small = new OutputBuffer(4096);
     for (let i = 0; i < 200_000; i++) small.push(enc('y'));
-    assert.equal(small.capacity, 4096);
+    assert.equal(small.size, 4096);
+    assert.ok(small.capacity <= 2 * 4096, `capacity ${small.capacity}`);
+  });
+
+  it('keeps exactly the last bytes for seeded mixes of tiny, small, pipe-sized and oversized chunks', () => {
+    let seed = 7;
+    const rand = (n: number) => { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; return (seed >>> 8) % n; };
+    const sizes = [1, 2, 7, 500, 1023, 1024, 1025, 4095, 4096, 5000, 65536];
+    for (const limit of [0, 1, 100, 1023, 4096, 10_000, 70_000]) {
+      const b = new OutputBuffer(limit);
+      const pushed: Uint8Array[] = [];
+      for (let i = 0; i < 400; i++) {
+        // Each chunk its own bytes: a counter, then a seeded fill.
+        const chunk = new Uint8Array(sizes[rand(sizes.length)]).fill(rand(256));
+        chunk[0] = i % 256;
+        pushed.push(chunk);
+        b.push(chunk);
+        if (i % 37 === 0 || i === 399) {
+          const all = Buffer.concat(pushed);
+          const want = all.subarray(Math.max(0, all.length - limit));
+          assert.ok(Buffer.from(b.bytes()).equals(want), `limit ${limit} after ${i + 1} chunks`);
+          assert.equal(b.size, want.length);
+          assert.equal(b.total, all.length);
+          assert.equal(b.dropped, all.length - want.length);
+          assert.ok(b.capacity <= limit + 4096, `capacity ${b.capacity} for limit ${limit}`);
+        }
+      }
+    }
   });
 
   it('grows lazily: a small output does not allocate the whole limit', () => {

@@ -20,20 +20,36 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   const first = Math.max(1, line ?? 1);
   if (limit === 0) return '';
   if (first === 1 && limit == null) return text;
+  const next = lineStarts(text);
   let start = 0;
   for (let n = 1; n < first; n++) {
-    start = nextLineStart(text, start);
+    start = next(start);
     if (start === -1) return '';
   }
   if (start >= text.length) return '';
   if (limit == null) return text.slice(start);
   let end = start;
   for (let n = 0; n < limit; n++) {
-    const next = nextLineStart(text, end);
-    if (next === -1) { end = text.length; break; }
-    end = next;
+    const following = next(end);
+    if (following === -1) { end = text.length; break; }
+    end = following;
   }
   return text.slice(start, end);
+}
+
+/**
+ * nextLineStart for calls with increasing positions, found with indexOf (a fast scan of the string)
+ * instead of a loop over its characters: the next `\r` is looked up again only once passed, so a
+ * text without any costs one indexOf for it.
+ */
+function lineStarts(text: string): (pos: number) => number {
+  let cr = text.indexOf('\r');
+  return pos => {
+    if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+    const lf = text.indexOf('\n', pos);
+    if (cr === -1 || (lf !== -1 && lf < cr)) return lf === -1 ? -1 : lf + 1;
+    return text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+  };
 }
 
 /** Splits into lines that keep their endings; joining the result gives `text` back. '' → []. */

@@ -1,16 +1,26 @@
 // The output an agent reads back through `terminal/output`: at most `limit` bytes, the oldest
-// dropped first. A ring buffer that grows (by doubling) up to the limit and never beyond it, so
-// memory is bounded by the limit whatever the command prints, and each push costs one copy of the
-// chunk (no concatenation of the whole stream). Text is decoded on read, starting on a UTF-8
-// character boundary when bytes were dropped, and holding back an incomplete last character while
-// the command may still finish it.
+// dropped first. The chunks read from the command are kept by reference (no copy: a 100 MB flood
+// through a 1 MB limit copied every byte into a ring before, the first cost of the extension host
+// in bench/terminal), and dropped from the front as newer ones arrive, so memory stays within the
+// limit plus one chunk whatever the command prints. Small chunks (a command writing a byte at a
+// time) are copied into shared blocks, so they cost no per-chunk overhead either. Chunks must not
+// be changed after push (pipe reads and Buffer.from never are). Text is decoded on read, starting
+// on a UTF-8 character boundary when bytes were dropped, and holding back an incomplete last
+// character while the command may still finish it.
 
-const MIN_CAPACITY = 4096;
+/** Chunks smaller than this are copied into a block of BLOCK bytes (a block is shared by many). */
+const SMALL = 1024;
+const BLOCK = 4096;
 
 export class OutputBuffer {
-  private ring: Uint8Array = new Uint8Array(0);
-  private start = 0;
+  /** Kept bytes, oldest first, from `head` on (views; the first may start inside its chunk). */
+  private segs: Uint8Array[] = [];
+  private head = 0;
   private length = 0;
+  /** The block small chunks are copied into; the last segment is its used part when `lastInBlock`. */
+  private block: Uint8Array | undefined;
+  private blockUsed = 0;
+  private lastInBlock = false;
   private droppedBytes = 0;
   private totalBytes = 0;
 
@@ -33,9 +43,9 @@ export class OutputBuffer {
     return this.length;
   }
 
-  /** Bytes allocated (≤ limit): what this buffer costs in memory. */
+  /** Bytes this buffer holds in memory: what it keeps, and the unused rest of its current block (≤ limit + BLOCK). */
   get capacity(): number {
-    return this.ring.length;
+    return this.length + (this.block && this.lastInBlock ? this.block.length - this.blockUsed : 0);
   }
 
   get truncated(): boolean {
@@ -50,27 +60,57 @@ export class OutputBuffer {
     if (n >= limit) {
       // The chunk alone fills the limit: keep its last `limit` bytes.
       this.droppedBytes += this.length + n - limit;
-      if (limit === 0) return;
-      if (this.ring.length < limit) this.ring = new Uint8Array(limit);
-      this.ring.set(chunk.subarray(n - limit), 0);
-      this.start = 0;
+      this.segs = limit === 0 ? [] : [chunk.subarray(n - limit)];
+      this.head = 0;
       this.length = limit;
+      this.lastInBlock = false;
       return;
     }
-    const needed = this.length + n;
-    if (needed > this.ring.length && this.ring.length < limit) this.grow(Math.min(limit, needed));
-    const cap = this.ring.length;
-    const overflow = this.length + n - cap;
-    if (overflow > 0) {
-      this.start = (this.start + overflow) % cap;
-      this.length -= overflow;
-      this.droppedBytes += overflow;
+    if (n >= SMALL) {
+      this.segs.push(chunk);
+      this.lastInBlock = false;
+    } else {
+      this.append(chunk);
     }
-    const at = (this.start + this.length) % cap;
-    const first = Math.min(n, cap - at);
-    this.ring.set(first === n ? chunk : chunk.subarray(0, first), at);
-    if (first < n) this.ring.set(chunk.subarray(first), 0);
     this.length += n;
+    this.trim();
+  }
+
+  /** Copies a small chunk into the current block (a new one when it is full), growing the last segment. */
+  private append(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let block = this.block;
+    if (!block || !this.lastInBlock || this.blockUsed + n > block.length) {
+      block = this.block = new Uint8Array(Math.max(n, Math.min(BLOCK, this.limit)));
+      this.blockUsed = 0;
+      this.segs.push(block.subarray(0, 0));
+      this.lastInBlock = true;
+    }
+    block.set(chunk, this.blockUsed);
+    const last = this.segs.length - 1;
+    const from = this.blockUsed - this.segs[last].length;
+    this.blockUsed += n;
+    this.segs[last] = block.subarray(from, this.blockUsed);
+  }
+
+  /** Drops the oldest bytes beyond the limit. */
+  private trim(): void {
+    const segs = this.segs;
+    while (this.length - segs[this.head].length >= this.limit) {
+      this.length -= segs[this.head].length;
+      this.droppedBytes += segs[this.head].length;
+      segs[this.head++] = EMPTY;
+    }
+    const over = this.length - this.limit;
+    if (over > 0) {
+      segs[this.head] = segs[this.head].subarray(over);
+      this.length -= over;
+      this.droppedBytes += over;
+    }
+    if (this.head > 64 && this.head * 2 > segs.length) {
+      this.segs = segs.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** The kept bytes, oldest first (a copy). */
@@ -104,25 +144,21 @@ export class OutputBuffer {
     return out;
   }
 
+  /** The last `n` kept bytes, copied into one array. */
   private lastBytes(n: number): Uint8Array {
     const out = new Uint8Array(n);
-    if (n === 0) return out;
-    const cap = this.ring.length;
-    const from = (this.start + this.length - n) % cap;
-    const first = Math.min(n, cap - from);
-    out.set(this.ring.subarray(from, from + first), 0);
-    if (first < n) out.set(this.ring.subarray(0, n - first), first);
+    let at = n;
+    for (let i = this.segs.length - 1; i >= this.head && at > 0; i--) {
+      const seg = this.segs[i];
+      const take = Math.min(seg.length, at);
+      out.set(take === seg.length ? seg : seg.subarray(seg.length - take), at - take);
+      at -= take;
+    }
     return out;
   }
-
-  private grow(atLeast: number): void {
-    const cap = Math.min(this.limit, Math.max(atLeast, this.ring.length * 2, MIN_CAPACITY));
-    const next = new Uint8Array(cap);
-    next.set(this.bytes(), 0);
-    this.ring = next;
-    this.start = 0;
-  }
 }
+
+const EMPTY = new Uint8Array(0);
 
 const decoder = new TextDecoder('utf-8');
 

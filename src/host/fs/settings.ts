@@ -1,4 +1,5 @@
-// The file-system settings, read fresh on every request (changes apply without a restart).
+// The file-system settings: changes apply without a restart. The user's own values (inspect(), which
+// costs milliseconds on a busy extension host) are kept until a change of switchboard.fs.*.
 import * as vscode from 'vscode';
 import { OutsideWorkspacePolicy, parseOutsideWorkspacePolicy, parseReviewWrites, ReviewWritesMode } from '../../common/fs/pathPolicy';
 
@@ -15,9 +16,15 @@ const config = () => vscode.workspace.getConfiguration('switchboard');
  * switched off by a repository's .vscode/settings.json.
  */
 function userValue<T>(key: string): T | undefined {
+  watch ??= vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('switchboard.fs')) userValues.clear(); });
+  if (userValues.has(key)) return userValues.get(key) as T | undefined;
   const i = config().inspect<T>(key);
-  return i?.globalValue ?? i?.defaultValue;
+  const value = i?.globalValue ?? i?.defaultValue;
+  userValues.set(key, value);
+  return value;
 }
+const userValues = new Map<string, unknown>();
+let watch: vscode.Disposable | undefined;
 
 export function readOutsideWorkspacePolicy(): OutsideWorkspacePolicy {
   return parseOutsideWorkspacePolicy(userValue(FsSettings.outsideWorkspace));
