@@ -175,13 +175,17 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
 
-  /** The agent went away: pending questions are answered `cancelled`, the tab stays readable. */
-  unbind(): void {
+  /**
+   * The agent went away: pending questions are answered `cancelled`, the tab stays readable. `ended`:
+   * what a running turn (or a prompt waiting for its session) says where it stopped.
+   */
+  unbind(ended?: string): void {
     if (this.runtimeValue && this.sessionId) this.runtimeValue.detach(this.sessionId);
     this.runtimeValue = undefined;
     this.cancelPermissions();
-    if (this.turn) {
+    if (this.turn || this.reserved || this.startingSession) {
       this.turn = undefined;
+      if (ended) this.addNotice(ended);
     }
     this.stateEmitter.fire();
   }
