@@ -487,10 +487,12 @@ export class ChatController extends Disposable {
   async closeTab(id: string): Promise<void> {
     const tab = this.tabs.get(id);
     if (!tab) return;
-    if (tab.busy) await tab.cancel();
+    // A permission still open is answered `cancelled` (never an allow), the turn cancelled, the session released.
+    const effects = this.decide({ type: 'closed', conversation: id }).effects;
+    if (effects.some(e => e.type === 'cancelTurn' || e.type === 'cancelRequests')) await tab.cancel();
     const runtime = tab.runtime;
     if (runtime && tab.sessionId) {
-      if (runtime.capabilities.sessionCapabilities?.close) {
+      if (effects.some(e => e.type === 'closeSession') && runtime.capabilities.sessionCapabilities?.close) {
         await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
       }
       runtime.releaseSession(tab.sessionId);

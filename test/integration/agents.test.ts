@@ -103,7 +103,8 @@ describe('Several agents at once', () => {
 
     sb.chat.answerPermission(permission.id, 'allow', tabA.id);
     assert.equal(await turnA, 'sent');
-    assert.equal(answer(tabA), 'permission: allow\nA allowed.', dump(tabA.items), 'the scripted agent reports the answer it got, then goes on');
+    // The scripted agent reports the answer it got, then goes on.
+    assert.equal(answer(tabA), 'permission: allow\nA allowed.', dump(tabA.items));
     assert.ok(agentEvents(agents[A].log).some(e => e.event === 'result' && e.type === 'permission' && JSON.stringify(e).includes('allow')), JSON.stringify(agentEvents(agents[A].log)));
   });
 
