@@ -23,7 +23,7 @@ import { pickAgent } from '../host/agentPicker';
 import { launchSpec } from '../host/installedAgents';
 import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
-import { openSettings, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
+import { openSettings, readAgentIdleMs, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
 import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
 import { listenerGuard } from '../host/log';
@@ -281,6 +281,34 @@ export class ChatController extends Disposable {
     return true;
   }
 
+  /** Idle timers of the running agents, by name (switchboard.agentIdleMinutes). */
+  private readonly idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /**
+   * (Re)arms agent `name`'s idle timer: with no turn and no open question in any of its
+   * conversations for the idle time, its process stops; the next prompt starts it again and resumes
+   * or loads the conversations. An agent that cannot reopen its sessions is never stopped this way.
+   */
+  private watchIdle(name: string): void {
+    clearTimeout(this.idleTimers.get(name));
+    this.idleTimers.delete(name);
+    const runtime = this.runtimes.get(name);
+    const ms = readAgentIdleMs();
+    const caps = runtime?.isRunning ? runtime.capabilities : undefined;
+    if (!runtime || !caps || !ms || !(caps.loadSession || caps.sessionCapabilities?.resume)) return;
+    if (this.sessions.some(t => t.agentName === name && (t.busy || t.waiting))) return;
+    this.idleTimers.set(name, setTimeout(() => void this.stopIdle(name, runtime), ms));
+  }
+
+  private async stopIdle(name: string, runtime: AgentRuntime): Promise<void> {
+    this.idleTimers.delete(name);
+    if (this.runtimes.get(name) !== runtime) return;
+    if (!this.decide({ type: 'idleTimeout', agent: name }).effects.some(e => e.type === 'kill')) { this.watchIdle(name); return; }
+    this.log.info(`${name} had nothing to do for the idle time (switchboard.agentIdleMinutes): its process is stopped; the next prompt starts it again`);
+    await this.stopRuntime(name);
+    this.setStatus('stopped', vscode.l10n.t('{0} was stopped after it had nothing to do for a while; your next prompt starts it again.', name), name);
+  }
+
   /** Ends the agent `name` without asking (Update / Remove Agent asked already); resolves when it is gone. */
   async stopAgentProcess(name: string): Promise<void> {
     await this.starting.get(name)?.catch(() => undefined);
@@ -290,6 +318,8 @@ export class ChatController extends Disposable {
   /** Ends the agent `name`; only its own conversations are detached, each turn it ends says so there. */
   private async stopRuntime(name: string): Promise<void> {
     const runtime = this.runtimes.get(name);
+    clearTimeout(this.idleTimers.get(name));
+    this.idleTimers.delete(name);
     if (!runtime) return;
     const t = this.decide({ type: 'stopConfirmed', agent: name });
     this.runtimes.delete(name);
@@ -611,6 +641,7 @@ export class ChatController extends Disposable {
     this.saved.flush(this.sessions);
     void this.stop();
     for (const abort of this.startAborts.values()) abort.abort();
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
     for (const tab of this.tabs.values()) tab.dispose();
     super.dispose();
   }
@@ -708,6 +739,7 @@ export class ChatController extends Disposable {
       this.setStatus('error', ended, spec.name);
     });
     this.setStatus('ready', '', spec.name);
+    this.watchIdle(spec.name);
     completeWalkthroughStep('agentChosen');
     void this.signIn.noteRuntime(runtime);
     return runtime;
@@ -872,7 +904,12 @@ export class ChatController extends Disposable {
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
     tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
-    tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });
+    tab.onTurn(phase => {
+      if (phase === 'start') completeWalkthroughStep('promptSent');
+      this.turnEmitter.fire({ tab, phase });
+      // A turn holds its agent; the last one ended, the agent's idle time begins.
+      if (tab.agentName) this.watchIdle(tab.agentName);
+    });
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;

@@ -140,6 +140,38 @@ describe('Several agents at once', () => {
     assert.ok(!answer(tab1).includes('never shown'));
   });
 
+  it('an idle agent that can resume its sessions stops after the idle time and resumes on the next prompt; a working one runs on', async () => {
+    const busy = gate('b-busy');
+    const agents = await useScriptedAgents({
+      [A]: { agentCapabilities: { sessionCapabilities: { resume: {} } }, turns: [] },
+      [B]: { agentCapabilities: { sessionCapabilities: { resume: {} } }, turns: [{ steps: [{ type: 'text', text: 'B working.' }, { type: 'waitFile', path: busy.path }] }] },
+    });
+    const tabB = await tabWith(agents[B].spec);
+    const turnB = sb.chat.sendPrompt('work');
+    await waitFor(() => `B works: ${dump(tabB.items)}`, () => answer(tabB) === 'B working.');
+    const tabA = await tabWith(agents[A].spec);
+    const config = vscode.workspace.getConfiguration('switchboard');
+    try {
+      await config.update('agentIdleMinutes', 0.01, vscode.ConfigurationTarget.Global);
+      assert.equal(await sb.chat.sendPrompt('hi'), 'sent');
+      const session = tabA.sessionId;
+      await waitFor(() => `the status to say A stopped for being idle: ${JSON.stringify(sb.chat.status)}`, () => /Scripted A was stopped after it had nothing to do/.test(sb.chat.status.detail));
+      assert.equal(sb.chat.agentPidOf(A), undefined);
+      assert.equal(tabA.info.state, 'detached');
+      assert.ok(sb.chat.agentPidOf(B), 'B, in a turn, runs on');
+      assert.equal(tabB.busy, true);
+      // On demand again: the same conversation, resumed.
+      assert.equal(await sb.chat.sendPrompt('again'), 'sent');
+      assert.equal(tabA.sessionId, session);
+      assert.deepEqual(tabA.items.filter(i => i.kind === 'user').map(i => (i as Extract<Item, { kind: 'user' }>).text), ['hi', 'again']);
+      assert.ok(agentEvents(agents[A].log).some(e => e.event === 'session/resume'), 'the session was resumed');
+    } finally {
+      await config.update('agentIdleMinutes', undefined, vscode.ConfigurationTarget.Global);
+      busy.open();
+      await turnB;
+    }
+  });
+
   it('choosing another agent for a conversation with history asks first, then starts a new conversation', async () => {
     const agents = await useScriptedAgents({ [A]: { turns: [] }, [B]: { turns: [] } });
     assert.equal(await sb.chat.sendPrompt('hi A'), 'sent');
