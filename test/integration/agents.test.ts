@@ -108,6 +108,35 @@ describe('Several agents at once', () => {
     assert.ok(agentEvents(agents[A].log).some(e => e.event === 'result' && e.type === 'permission' && JSON.stringify(e).includes('allow')), JSON.stringify(agentEvents(agents[A].log)));
   });
 
+  it('a tab closed during a permission: the request is answered cancelled, the other tab of the same agent streams on', async () => {
+    const go = gate('a-second');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [
+        { match: '^ask', steps: [{ type: 'permission', toolCall: { toolCallId: 'p1', title: 'Delete the build' } }, { type: 'text', text: 'never shown' }] },
+        { match: '^stream', steps: [{ type: 'text', text: 'A streams. ' }, { type: 'waitFile', path: go.path }, { type: 'chunks', count: 40, texts: ['e{{n}} '] }] },
+      ] },
+    });
+    const tab1 = sb.chat.active;
+    const asking = sb.chat.sendPrompt('ask');
+    await waitFor(() => `A asks: ${dump(tab1.items)}`, () => lastOf(tab1.items, 'permission'));
+    await sb.chat.newConversation();
+    const tab2 = sb.chat.active;
+    const streaming = sb.chat.sendPrompt('stream');
+    await waitFor(() => `A streams in tab 2: ${dump(tab2.items)}`, () => answer(tab2) === 'A streams. ');
+    const pid = sb.chat.agentPidOf(A)!;
+
+    await sb.chat.closeTab(tab1.id);
+    assert.equal(await asking, 'sent');
+    assert.ok(!sb.chat.tabInfos.some(t => t.id === tab1.id));
+    go.open();
+    assert.equal(await streaming, 'sent');
+    assert.equal(answer(tab2), 'A streams. ' + chunks('e', 40), dump(tab2.items));
+    assert.equal(sb.chat.agentPidOf(A), pid, 'the agent runs on');
+    const log = agentEvents(agents[A].log);
+    assert.ok(log.some(e => e.event === 'result' && e.type === 'permission' && JSON.stringify(e).includes('cancelled')), JSON.stringify(log));
+    assert.ok(!log.some(e => e.event === 'result' && e.type === 'permission' && JSON.stringify(e).includes('"allow')), 'never allowed');
+  });
+
   it('stopping an agent whose turn runs in another tab asks first; declined, nothing stops; agreed, that turn says it was stopped', async () => {
     const go = gate('a-stop');
     await useScriptedAgents({
