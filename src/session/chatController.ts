@@ -79,7 +79,7 @@ export class ChatController extends Disposable {
   };
   /** The queued messages of a tab changed (its id). */
   readonly onQueue = this.queueEmitter.event;
-  private readonly queue: QueueRunner;
+  private readonly queue: QueueRunner<ChatSession>;
   /** Turns starting and ending in any tab. */
   readonly onTurn = this.turnEmitter.event;
   /** Every session/update of any tab, before the transcript applies it. */

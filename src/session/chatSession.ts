@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { escapeBidi } from '../common/bidi';
+import { errorMessage } from '../common/errorText';
 import { Disposable } from '../common/disposable';
 import { describeChoice, isAllow, isMisleading, orderOptions } from '../common/permissionOptions';
 import { CommandKey, permittedCommands } from '../common/requestGuard';
@@ -480,9 +481,8 @@ function runtimeSerial(runtime: AgentRuntime): number {
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
-export function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+/** The message of a thrown value (common/errorText.ts). */
+export const describe = errorMessage;
 
 function errorDetails(err: unknown): string | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;
