@@ -424,9 +424,12 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   override dispose(): void {
+    // Read before unbind, which forgets the turn: a turn still running ends here for everyone
+    // listening (the review stops attributing to it); its prompt's own end comes after the
+    // listeners are gone.
+    const running = this.turn !== undefined;
     this.unbind();
-    // A turn still running ends here for everyone listening (the review stops attributing to it).
-    if (this.turn) { this.turn = undefined; this.turnEmitter.fire('end'); }
+    if (running) this.turnEmitter.fire('end');
     super.dispose();
   }
 

@@ -117,6 +117,10 @@ describe('Several agents at once', () => {
       ] },
     });
     const tab1 = sb.chat.active;
+    // The review follows turns by these events: a turn that starts must end, or its changes and
+    // every later turn's are attributed wrongly.
+    const phases: string[] = [];
+    const listener = sb.chat.onTurn(({ tab, phase }) => { if (tab === tab1) phases.push(phase); });
     const asking = sb.chat.sendPrompt('ask');
     await waitFor(() => `A asks: ${dump(tab1.items)}`, () => lastOf(tab1.items, 'permission'));
     await sb.chat.newConversation();
@@ -126,6 +130,8 @@ describe('Several agents at once', () => {
     const pid = sb.chat.agentPidOf(A)!;
 
     await sb.chat.closeTab(tab1.id);
+    listener.dispose();
+    assert.deepEqual(phases, ['start', 'end'], 'the closed tab\'s turn ended');
     assert.equal(await asking, 'sent');
     assert.ok(!sb.chat.tabInfos.some(t => t.id === tab1.id));
     go.open();
