@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   });
   command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });
   command('switchboard.restartAgent', () => chat.restart());
-  command('switchboard.stopAgent', () => chat.stop());
+  command('switchboard.stopAgent', () => chat.stopAgent());
   command('switchboard.signOut', () => chat.signOut());
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
@@ -132,8 +132,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   let registry: AgentRegistry | undefined;
   const loadRegistry = (): AgentRegistry => (registry ??= new (require('./host/registry/agentRegistry') as typeof import('./host/registry/agentRegistry')).AgentRegistry(
     context.globalStorageUri.fsPath, context.asAbsolutePath('media/registry-snapshot.json'), context.globalState, log, {
-      list: () => (chat.runningAgent ? [{ name: chat.runningAgent.name, command: chat.runningAgent.command }] : []),
-      stop: () => chat.stop(),
+      list: () => chat.runningAgents.map(a => ({ name: a.name, command: a.command })),
+      stop: a => chat.stopAgentProcess(a.name),
     }));
   // The agent picker also looks for the registry's agents on PATH (from its offline copy).
   setRegistryAgentSource(loadRegistry);

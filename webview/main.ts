@@ -618,7 +618,9 @@ function buildTabs(list: readonly TabInfo[], active: string | undefined): void {
       role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1',
       title: l10n.t('{0} — {1} ({2}). Delete closes it.', tab.title, tab.agentName, STATE_LABELS[tab.state]),
     });
+    // Each conversation shows its agent (agents run side by side; a reload keeps it).
     label.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-hidden': 'true' }), h('span', 'tab-title', {}, tab.title),
+      ...(tab.agentName && !tab.title.includes(tab.agentName) ? [h('span', 'tab-agent', {}, tab.agentName)] : []),
       h('span', 'visually-hidden', {}, `, ${STATE_LABELS[tab.state]}`));
     const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: l10n.t('Close {0}', tab.title), 'aria-hidden': 'true', tabindex: '-1' });
     close.addEventListener('click', e => { e.stopPropagation(); send({ type: 'tab/close', tab: tab.id }); });

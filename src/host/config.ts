@@ -11,6 +11,7 @@ export const Settings = {
   agents: 'agents',
   defaultAgent: 'defaultAgent',
   initializeTimeoutSeconds: 'initializeTimeoutSeconds',
+  agentIdleMinutes: 'agentIdleMinutes',
 } as const;
 
 function userValue<T>(key: string): T | undefined {
@@ -53,6 +54,12 @@ export function readStartInAskingMode(): boolean {
 export function readInitializeTimeoutMs(): number {
   const s = vscode.workspace.getConfiguration(SECTION).get<number>(Settings.initializeTimeoutSeconds, 60);
   return Math.max(1, Number.isFinite(s) ? s : 60) * 1000;
+}
+
+/** How long an agent may have nothing to do before its process stops (ms); 0: never. */
+export function readAgentIdleMs(): number {
+  const m = vscode.workspace.getConfiguration(SECTION).get<number>(Settings.agentIdleMinutes, 30);
+  return Number.isFinite(m) && m > 0 ? m * 60_000 : 0;
 }
 
 export function openSettings(key: string): Thenable<unknown> {

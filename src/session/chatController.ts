@@ -1,4 +1,8 @@
-// The chat's brain: which agent runs, which conversations (tabs) exist and which one is shown.
+// The chat's brain: which agents run, which conversations (tabs) exist and which one is shown.
+// Each conversation is bound to one agent; each agent has one process (an AgentRuntime), shared by
+// the conversations bound to it; agents run side by side (docs/decisions/0024). What a change means
+// for the other conversations (ask before stopping, which turns end and say so, ask before another
+// agent takes a conversation) is decided by the pure lifecycle model (common/conversation/lifecycle).
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
@@ -13,12 +17,13 @@ import { isAuthRequired, MAX_SIGN_INS } from '../common/signIn';
 import type { Logger } from '../common/logger';
 import type { ChatStatus, PastedImage, PromptAbilities, QueueAction, QueueView, TabInfo } from '../common/protocol';
 import type { SessionMeta } from '../common/sessionMeta';
+import { LifecycleEvent, LifecycleState, transition, TurnPhase, type AgentState, type Transition } from '../common/conversation/lifecycle';
 import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
 import { launchSpec } from '../host/installedAgents';
 import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
-import { openSettings, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
+import { openSettings, readAgentIdleMs, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
 import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
 import { listenerGuard } from '../host/log';
@@ -34,9 +39,20 @@ import type { RawValue } from '../common/elicitation';
 import type { SignIn } from './signIn';
 import type { ModeChoices } from './modeChoices';
 
+/** What the controller asks the user in a modal dialog; tests replace `confirm` (like the agent picker's `pick`). */
+export interface ChatUi {
+  confirm(message: string, detail: string | undefined, action: string): Promise<boolean>;
+}
+
 export class ChatController extends Disposable {
-  private runtime: AgentRuntime | undefined;
-  private starting: Promise<AgentRuntime | undefined> | undefined;
+  /** The running agents, by name: one process each, shared by the conversations bound to it. */
+  private readonly runtimes = new Map<string, AgentRuntime>();
+  /** Agents starting now, by name (a second prompt for one waits for the same start). */
+  private readonly starting = new Map<string, Promise<AgentRuntime | undefined>>();
+  /** The agent started last (what "the running agent" means where no conversation says which). */
+  private lastRuntime: AgentRuntime | undefined;
+  /** The status of each agent (starting, ready, stopped, error); the shown conversation's agent's is shown. */
+  private readonly agentStatus = new Map<string, ChatStatus>();
   private readonly tabs = new Map<string, ChatSession>();
   private activeId: string;
   private nextTab = 1;
@@ -55,11 +71,15 @@ export class ChatController extends Disposable {
   private draftValue: Draft | undefined;
   /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
   private unsent: Draft | undefined;
-  /** Cancels the agent start under way (Cancel in the chat, Esc). */
-  private startAbort: AbortController | undefined;
+  /** Cancels an agent's start under way (Cancel in the chat, Esc), by agent name. */
+  private readonly startAborts = new Map<string, AbortController>();
+  /** Modal questions (stop an agent other conversations use, another agent for a conversation). */
+  readonly ui: ChatUi = {
+    confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+  };
   /** The queued messages of a tab changed (its id). */
   readonly onQueue = this.queueEmitter.event;
-  private readonly queue: QueueRunner;
+  private readonly queue: QueueRunner<ChatSession>;
   /** Turns starting and ending in any tab. */
   readonly onTurn = this.turnEmitter.event;
   /** Every session/update of any tab, before the transcript applies it. */
@@ -134,17 +154,28 @@ export class ChatController extends Disposable {
 
   /** The agent picker; while it is open the status says it waits for the user's choice. */
   async pickAgent(useDefault: boolean): Promise<AgentSpec | undefined> {
-    const before = this.statusValue;
+    const before = this.status;
     const waiting = vscode.l10n.t('Waiting for you to choose an agent…');
+    const show = (value: ChatStatus) => { this.statusValue = value; this.statusEmitter.fire(this.status); };
+    const picking = this.picking;
+    this.picking = true;
     try {
-      return await pickAgent({ useDefault, onShow: () => this.setStatus(before.status, waiting, before.agentName) });
+      return await pickAgent({ useDefault, onShow: () => show({ ...before, detail: waiting }) });
     } finally {
+      this.picking = picking;
       // Nothing else changed the status meanwhile: it says again what it said.
-      if (this.statusValue.detail === waiting) this.setStatus(before.status, before.detail, before.agentName);
+      if (this.statusValue.detail === waiting) show(before);
     }
   }
 
-  get status(): ChatStatus { return this.statusValue; }
+  /** The picker is open: the status says the chat waits for the user's choice, whatever the shown tab's agent. */
+  private picking = false;
+
+  /** The status of the shown conversation's agent (while the picker is open, or for a conversation with no agent yet: the last one set). */
+  get status(): ChatStatus {
+    const name = this.active.agentName;
+    return (!this.picking && name && this.agentStatus.get(name)) || this.statusValue;
+  }
   /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
   hasSignInKeys(agentName: string): Promise<boolean> { return this.signIn.hasKeys(agentName); }
   get active(): ChatSession { return this.tabs.get(this.activeId)!; }
@@ -153,10 +184,24 @@ export class ChatController extends Disposable {
   get items(): readonly Item[] { return this.active.items; }
   get tabInfos(): TabInfo[] { return [...this.tabs.values()].map(t => t.info); }
   get sessions(): readonly ChatSession[] { return [...this.tabs.values()]; }
-  /** The running agent's process id (shown in the log; used by tests to prove cleanup). */
-  get agentPid(): number | undefined { return this.runtime?.isRunning ? this.runtime.process.pid : undefined; }
-  /** The agent running now (what Update / Remove Agent must stop before replacing its files). */
-  get runningAgent(): AgentSpec | undefined { return this.runtime?.isRunning ? this.runtime.spec : undefined; }
+  /** The shown conversation's agent's process id, else the one started last (shown in the log; used by tests to prove cleanup). */
+  get agentPid(): number | undefined { return this.runtime?.process.pid; }
+  /** The process id of the agent named `name`, while it runs. */
+  agentPidOf(name: string): number | undefined {
+    const runtime = this.runtimes.get(name);
+    return runtime?.isRunning ? runtime.process.pid : undefined;
+  }
+  /** The shown conversation's agent if it runs, else the one started last, if it runs. */
+  get runningAgent(): AgentSpec | undefined { return this.runtime?.spec; }
+  /** Every agent running now (what Update / Remove Agent must stop before replacing its files). */
+  get runningAgents(): AgentSpec[] { return [...this.runtimes.values()].filter(r => r.isRunning).map(r => r.spec); }
+
+  /** The runtime of the shown conversation's agent, else the one started last; running only. */
+  private get runtime(): AgentRuntime | undefined {
+    const mine = this.runtimes.get(this.active.agentName);
+    if (mine?.isRunning) return mine;
+    return !this.active.agentName && this.lastRuntime?.isRunning ? this.lastRuntime : undefined;
+  }
   get sessionId(): string | undefined { return this.active.sessionId; }
 
   get abilities(): PromptAbilities {
@@ -174,38 +219,163 @@ export class ChatController extends Disposable {
 
   // ---- agent lifecycle ---------------------------------------------------------------------------
 
-  /** Starts the agent (the default one, or the user's pick) and a session in the shown tab. */
+  /**
+   * Starts an agent (`spec`, else the shown conversation's, else the default or the user's pick) and
+   * a session in the shown tab. Another agent for a conversation with history asks first, then gets
+   * a new conversation; other agents are never stopped for it.
+   */
   async start(spec?: AgentSpec): Promise<boolean> {
-    // Another agent does not continue this agent's conversation: it gets a tab of its own.
-    if (spec && this.active.agentName && this.active.agentName !== spec.name && this.active.items.length > 0) {
-      this.activeId = this.addTab(this.newTab(spec.name)).id;
-      this.changedTabs(true);
+    let tab = this.active;
+    if (spec && tab.agentName !== spec.name) {
+      const t = this.decide({ type: 'agentChosen', conversation: tab.id, agent: spec.name });
+      const ask = t.effects.find(e => e.type === 'confirmSwitch');
+      if (ask) {
+        const go = vscode.l10n.t('Start a New Conversation');
+        const ok = await this.ui.confirm(
+          vscode.l10n.t('This conversation is with {0}. Continue with {1} in a new conversation?', tab.agentName, spec.name),
+          vscode.l10n.t('{0} does not see this conversation; it stays with {1}, which keeps running.', spec.name, tab.agentName), go);
+        if (!ok) return false;
+        tab = this.addTab(this.newTab(spec.name));
+        this.activeId = tab.id;
+        this.changedTabs(true);
+      } else {
+        // A fresh conversation takes the agent chosen last, even while another one starts for it.
+        this.rebind(tab, spec.name);
+      }
     }
-    const runtime = await this.ensureRuntime(spec);
-    return !!runtime && (await this.ensureSession(this.active, runtime));
+    const runtime = await this.ensureRuntime(spec, tab);
+    return !!runtime && (await this.ensureSession(tab, runtime));
   }
 
+  /** Restarts the shown conversation's agent (asks first when its turns run in other conversations). */
   async restart(): Promise<boolean> {
-    const spec = this.runtime?.spec ?? this.lastSpec;
-    await this.stop();
+    const spec = this.runtime?.spec ?? this.specForActiveTab() ?? this.lastSpec;
+    if (spec && !(await this.stopAgent(spec.name))) return false;
     return this.start(spec);
   }
 
-  /** Ends the agent process for sure; resolves when it is gone. Tabs stay, detached. */
+  /** Ends every agent process for sure; resolves when they are gone. Tabs stay, detached. */
   async stop(): Promise<void> {
     // Stop during start: let the start finish, then stop what it started.
-    await this.starting?.catch(() => undefined);
-    await this.stopRuntime();
+    await Promise.all([...this.starting.values()].map(p => p.catch(() => undefined)));
+    await Promise.all([...this.runtimes.keys()].map(name => this.stopRuntime(name)));
   }
 
-  private async stopRuntime(): Promise<void> {
-    const runtime = this.runtime;
+  /**
+   * Stop Agent: the shown conversation's agent (else `name`). When its turns run in other
+   * conversations the user is asked first. False: the user kept it running.
+   */
+  async stopAgent(name = this.active.agentName || this.lastRuntime?.spec.name): Promise<boolean> {
+    if (!name) return true;
+    const asked = this.decide({ type: 'stopAsked', agent: name, from: this.activeId });
+    const confirm = asked.effects.find(e => e.type === 'confirmStop');
+    if (confirm?.type === 'confirmStop') {
+      const titles = confirm.conversations.map(id => `“${this.tabs.get(id)?.info.title ?? id}”`).join(', ');
+      const ok = await this.ui.confirm(
+        vscode.l10n.t('Stop {0}? It is working in other conversations.', name),
+        vscode.l10n.t('Their turns end where they are: {0}.', titles), vscode.l10n.t('Stop {0}', name));
+      if (!ok) return false;
+    }
+    await this.starting.get(name)?.catch(() => undefined);
+    await this.stopRuntime(name);
+    return true;
+  }
+
+  /** Idle timers of the running agents, by name (switchboard.agentIdleMinutes). */
+  private readonly idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /**
+   * (Re)arms agent `name`'s idle timer: with no turn and no open question in any of its
+   * conversations for the idle time, its process stops; the next prompt starts it again and resumes
+   * or loads the conversations. An agent that cannot reopen its sessions is never stopped this way.
+   */
+  private watchIdle(name: string): void {
+    clearTimeout(this.idleTimers.get(name));
+    this.idleTimers.delete(name);
+    const runtime = this.runtimes.get(name);
+    const ms = readAgentIdleMs();
+    const caps = runtime?.isRunning ? runtime.capabilities : undefined;
+    if (!runtime || !caps || !ms || !(caps.loadSession || caps.sessionCapabilities?.resume)) return;
+    if (this.sessions.some(t => t.agentName === name && (t.busy || t.waiting))) return;
+    this.idleTimers.set(name, setTimeout(() => void this.stopIdle(name, runtime), ms));
+  }
+
+  private async stopIdle(name: string, runtime: AgentRuntime): Promise<void> {
+    this.idleTimers.delete(name);
+    if (this.runtimes.get(name) !== runtime) return;
+    if (!this.decide({ type: 'idleTimeout', agent: name }).effects.some(e => e.type === 'kill')) { this.watchIdle(name); return; }
+    this.log.info(`${name} had nothing to do for the idle time (switchboard.agentIdleMinutes): its process is stopped; the next prompt starts it again`);
+    await this.stopRuntime(name);
+    this.setStatus('stopped', vscode.l10n.t('{0} was stopped after it had nothing to do for a while; your next prompt starts it again.', name), name);
+  }
+
+  /** Ends the agent `name` without asking (Update / Remove Agent asked already); resolves when it is gone. */
+  async stopAgentProcess(name: string): Promise<void> {
+    await this.starting.get(name)?.catch(() => undefined);
+    await this.stopRuntime(name);
+  }
+
+  /** Ends the agent `name`; only its own conversations are detached, each turn it ends says so there. */
+  private async stopRuntime(name: string): Promise<void> {
+    const runtime = this.runtimes.get(name);
+    clearTimeout(this.idleTimers.get(name));
+    this.idleTimers.delete(name);
     if (!runtime) return;
-    this.runtime = undefined;
-    for (const tab of this.tabs.values()) if (tab.runtime === runtime) tab.unbind();
-    this.endOwnQuestions(runtime.spec.name);
+    const t = this.decide({ type: 'stopConfirmed', agent: name });
+    this.runtimes.delete(name);
+    if (this.lastRuntime === runtime) this.lastRuntime = undefined;
+    this.endTurns(t, runtime);
+    this.endOwnQuestions(name);
     await runtime.stop();
-    this.setStatus('stopped', '');
+    this.setStatus('stopped', '', name);
+  }
+
+  /**
+   * The agent's process went away (`t`: the model's transition for it): its conversations are
+   * detached, and each turn that ends this way says so where it stopped, never a silent freeze.
+   */
+  private endTurns(t: Transition, runtime: AgentRuntime): void {
+    const name = runtime.spec.name;
+    const ended = new Set(t.effects.flatMap(e => (e.type === 'turnEndedBy' ? [e.conversation] : [])));
+    for (const tab of this.sessions) {
+      if (tab.runtime !== runtime) continue;
+      tab.unbind(ended.has(tab.id) && t.effects.some(e => e.type === 'kill')
+        ? vscode.l10n.t('{0} was stopped: this turn ended here, unfinished.', name) : undefined);
+    }
+  }
+
+  /** The model's view of every conversation and agent now, and what `event` would change (pure; nothing is run). */
+  private decide(event: LifecycleEvent): Transition {
+    return transition(this.lifecycle(), event);
+  }
+
+  /** The conversations and agents as the lifecycle model sees them (common/conversation/lifecycle). */
+  lifecycle(): LifecycleState {
+    const agents: Record<string, AgentState> = {};
+    for (const name of this.starting.keys()) agents[name] = { phase: 'starting' };
+    for (const [name, runtime] of this.runtimes) if (runtime.isRunning) agents[name] = { phase: 'ready' };
+    const turn = (t: ChatSession): TurnPhase => (t.waiting ? 'waiting' : t.inTurn ? 'running' : t.busy ? 'opening' : 'none');
+    return {
+      agents,
+      conversations: this.sessions.map(t => ({
+        id: t.id, agent: t.agentName, ...(t.sessionId ? { sessionId: t.sessionId } : {}),
+        attached: !!t.runtime?.isRunning && !!t.sessionId,
+        hasHistory: t.items.some(i => i.kind === 'user') || t.archived.length > 0,
+        turn: turn(t),
+      })),
+    };
+  }
+
+  /** A conversation without history takes another agent: its session on the old one is released. */
+  private rebind(tab: ChatSession, agentName: string): void {
+    if (tab.agentName === agentName) return;
+    if (tab.runtime && tab.sessionId) tab.runtime.releaseSession(tab.sessionId);
+    tab.unbind();
+    tab.sessionId = undefined;
+    tab.agentName = agentName;
+    this.changedTabs(false);
+    // The status line follows the shown conversation's agent.
+    if (tab.id === this.activeId) this.statusEmitter.fire(this.status);
   }
 
   // ---- conversation ------------------------------------------------------------------------------
@@ -234,9 +404,10 @@ export class ChatController extends Disposable {
     const held = typed ? this.holdUnsent({ text, mentions, images }) : undefined;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
-      const agent = await agentForPrompt(tab, this.runtime?.isRunning ? this.runtime.spec : undefined);
+      const running = this.runtimes.get(tab.agentName);
+      const agent = running?.isRunning ? running.spec : await agentForPrompt(tab);
       if (!agent) return 'notSent';
-      const runtime = await this.ensureRuntime(agent === 'running' ? undefined : agent);
+      const runtime = await this.ensureRuntime(agent === 'pick' ? undefined : agent, tab);
       if (!runtime || !(await this.ensureSession(tab, runtime))) return 'notSent';
       const built = await buildPrompt(text, mentions, images, runtime.capabilities.promptCapabilities ?? {});
       if ('refused' in built) {
@@ -276,23 +447,27 @@ export class ChatController extends Disposable {
 
   /** Sign out of the running (else the shown conversation's) agent: `logout`, and its stored keys deleted. */
   async signOut(): Promise<void> {
-    const runtime = this.runtime?.isRunning ? this.runtime : undefined;
+    const runtime = this.runtime;
     const name = runtime?.spec.name ?? (this.active.agentName || this.lastSpec?.name);
     // The running agent got the deleted keys in its environment: it ends; the next prompt starts it without.
-    if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.stop();
+    if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.stopRuntime(runtime.spec.name);
   }
 
-  /** Stop (Esc): the shown conversation's turn, or the agent start under way (its process ends). */
+  /** Stop (Esc): the shown conversation's turn, or its agent's start under way (its process ends). */
   cancelTurn(): Promise<void> {
-    if (this.startAbort && !this.active.inTurn) {
-      this.startAbort.abort();
+    const abort = this.startAborts.get(this.active.agentName) ?? (this.active.agentName ? undefined : this.lastStartAbort);
+    if (abort && !this.active.inTurn) {
+      abort.abort();
       return Promise.resolve();
     }
     return this.active.cancel();
   }
 
-  /** True while an agent is starting (its start can be cancelled). */
-  get startingAgent(): boolean { return !!this.startAbort; }
+  /** The start begun last (a conversation with no agent yet waits for it). */
+  private get lastStartAbort(): AbortController | undefined { return [...this.startAborts.values()].pop(); }
+
+  /** True while the shown conversation's agent is starting (its start can be cancelled). */
+  get startingAgent(): boolean { return !!(this.startAborts.get(this.active.agentName) ?? (this.active.agentName ? undefined : this.lastStartAbort)); }
 
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
   answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
@@ -310,7 +485,7 @@ export class ChatController extends Disposable {
       case 'retry': {
         const tab = this.active;
         const blocks = tab.lastPrompt;
-        const runtime = await this.ensureRuntime();
+        const runtime = await this.ensureRuntime(undefined, tab);
         if (blocks && runtime && (await this.ensureSession(tab, runtime)) && (await this.runPrompt(tab, blocks, promptText(blocks)))) this.queue.drain(tab);
         break;
       }
@@ -325,10 +500,12 @@ export class ChatController extends Disposable {
   /** A new conversation in a new tab (an empty shown tab is reused). */
   async newConversation(): Promise<void> {
     if (this.active.items.length > 0 || this.active.sessionId) {
+      // With the shown conversation's agent if it runs (else the one started last); none: the next prompt chooses.
       this.activeId = this.addTab(this.newTab(this.runtime?.spec.name ?? '')).id;
       this.changedTabs(true);
     }
-    if (this.runtime?.isRunning) await this.ensureSession(this.active, this.runtime);
+    const runtime = this.runtime;
+    if (runtime) await this.ensureSession(this.active, runtime);
   }
 
   selectTab(id: string): void {
@@ -340,10 +517,12 @@ export class ChatController extends Disposable {
   async closeTab(id: string): Promise<void> {
     const tab = this.tabs.get(id);
     if (!tab) return;
-    if (tab.busy) await tab.cancel();
+    // A permission still open is answered `cancelled` (never an allow), the turn cancelled, the session released.
+    const effects = this.decide({ type: 'closed', conversation: id }).effects;
+    if (effects.some(e => e.type === 'cancelTurn' || e.type === 'cancelRequests')) await tab.cancel();
     const runtime = tab.runtime;
     if (runtime && tab.sessionId) {
-      if (runtime.capabilities.sessionCapabilities?.close) {
+      if (effects.some(e => e.type === 'closeSession') && runtime.capabilities.sessionCapabilities?.close) {
         await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
       }
       runtime.releaseSession(tab.sessionId);
@@ -352,14 +531,14 @@ export class ChatController extends Disposable {
     this.questionTabs.delete(id);
     if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
-    if (this.tabs.size === 0) this.addTab(this.newTab(this.runtime?.spec.name ?? ''));
+    if (this.tabs.size === 0) this.addTab(this.newTab(tab.agentName));
     if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
     this.changedTabs(true);
   }
 
   /** The agent's own session list (`session/list`, paged), to reopen one with load or resume. */
   async browseSessions(): Promise<void> {
-    const runtime = await this.ensureRuntime();
+    const runtime = await this.ensureRuntime(undefined);
     if (!runtime) return;
     const caps = runtime.capabilities;
     if (!caps.sessionCapabilities?.list) {
@@ -461,33 +640,57 @@ export class ChatController extends Disposable {
   override dispose(): void {
     this.saved.flush(this.sessions);
     void this.stop();
+    for (const abort of this.startAborts.values()) abort.abort();
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
     for (const tab of this.tabs.values()) tab.dispose();
     super.dispose();
   }
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  private ensureRuntime(spec?: AgentSpec): Promise<AgentRuntime | undefined> {
-    if (this.runtime?.isRunning && (!spec || spec.name === this.runtime.spec.name)) return Promise.resolve(this.runtime);
-    this.starting ??= this.startRuntime(spec).finally(() => { this.starting = undefined; });
-    return this.starting;
+  /**
+   * The runtime of `spec` (else of `tab`'s agent, else the default agent or the user's pick), started
+   * if it does not run: one process per agent, never stopping another. A conversation with no agent
+   * yet is bound to the one chosen here.
+   */
+  private async ensureRuntime(spec: AgentSpec | undefined, tab: ChatSession = this.active): Promise<AgentRuntime | undefined> {
+    const running = this.runtimes.get(spec?.name ?? tab.agentName);
+    if (running?.isRunning) return running;
+    const pending = this.starting.get(spec?.name ?? tab.agentName);
+    if (pending) return pending;
+    if (!this.mayStart(tab)) return undefined;
+    const chosen = spec ?? this.specFor(tab) ?? (await this.pickAgent(true));
+    if (!chosen) return undefined;
+    // Picked for a conversation that had none (or, with no history, another one): it is this conversation's agent now.
+    if (tab.agentName !== chosen.name && !this.lifecycle().conversations.find(c => c.id === tab.id)?.hasHistory) this.rebind(tab, chosen.name);
+    const again = this.runtimes.get(chosen.name);
+    if (again?.isRunning) return again;
+    let start = this.starting.get(chosen.name);
+    if (!start) {
+      start = this.startRuntime(chosen, tab).finally(() => this.starting.delete(chosen.name));
+      this.starting.set(chosen.name, start);
+    }
+    return start;
   }
 
-  private async startRuntime(requested?: AgentSpec): Promise<AgentRuntime | undefined> {
+  /** Agents start only in a trusted workspace with a folder; else the conversation says why. */
+  private mayStart(tab: ChatSession): boolean {
     if (!vscode.workspace.isTrusted) {
-      this.fail(vscode.l10n.t('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.'), undefined, []);
-      return undefined;
+      this.fail(tab, vscode.l10n.t('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.'), undefined, []);
+      return false;
     }
+    if (!workspaceCwd()) {
+      this.fail(tab, vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
+      return false;
+    }
+    return true;
+  }
+
+  private async startRuntime(chosen: AgentSpec, tab: ChatSession): Promise<AgentRuntime | undefined> {
     const cwd = workspaceCwd();
-    if (!cwd) {
-      this.fail(vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
-      return undefined;
-    }
-    const chosen = requested ?? this.specForActiveTab() ?? (await this.pickAgent(true));
-    if (!chosen) return undefined;
+    if (!cwd) return undefined;
     // An installed preset runs its own binary rather than through npx / uvx (host/installedAgents).
     const spec = await launchSpec(chosen);
-    if (this.runtime) await this.stopRuntime();
     this.lastSpec = spec;
     // The status says what the start waits for: the first download of a runner's package, then the seconds.
     const pkg = runnerPackage(spec.command, spec.args);
@@ -497,39 +700,46 @@ export class ChatController extends Disposable {
     const progress = () => this.setStatus('starting', startStatus({ agentName: spec.name, downloading, elapsedMs: Date.now() - since }), spec.name);
     progress();
     const ticker = setInterval(progress, 1000);
-    const abort = (this.startAbort = new AbortController());
+    const abort = new AbortController();
+    this.startAborts.set(spec.name, abort);
     let runtime: AgentRuntime;
     try {
       runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name), this.ownQuestions(spec.name), abort.signal);
     } catch (err) {
       if (abort.signal.aborted) {
         this.log.info(`The start of ${spec.name} was cancelled`);
-        this.active.addNotice(vscode.l10n.t('The start of {0} was cancelled.', spec.name));
+        tab.addNotice(vscode.l10n.t('The start of {0} was cancelled.', spec.name));
         this.setStatus('stopped', '', spec.name);
       } else {
-        this.reportStartFailure(spec, err);
+        this.reportStartFailure(spec, err, tab);
       }
       return undefined;
     } finally {
       clearInterval(ticker);
-      if (this.startAbort === abort) this.startAbort = undefined;
+      if (this.startAborts.get(spec.name) === abort) this.startAborts.delete(spec.name);
     }
     if (pkg) void this.machine?.update(STARTED_LAUNCHES, rememberLaunch(this.machine.get(STARTED_LAUNCHES), key));
-    this.runtime = runtime;
+    this.runtimes.set(spec.name, runtime);
+    this.lastRuntime = runtime;
     runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
-      if (exit.requested) return;
-      if (this.runtime === runtime) this.runtime = undefined;
+      if (exit.requested || this.runtimes.get(spec.name) !== runtime) return;
       const ended = describeAgentEnd(spec.name, exit);
+      // Only this agent's conversations: its turns end here, the other agents' run on.
+      const t = this.decide({ type: 'crashed', agent: spec.name, reason: ended });
+      this.runtimes.delete(spec.name);
+      if (this.lastRuntime === runtime) this.lastRuntime = undefined;
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
-      for (const tab of bound) tab.unbind();
+      this.endTurns(t, runtime);
       this.endOwnQuestions(spec.name);
-      for (const tab of bound.length ? bound : [this.active]) tab.addError(ended, stderr, ['restart', 'showLog']);
+      const own = bound.length ? bound : this.sessions.filter(t => t.agentName === spec.name);
+      for (const t of own.length ? own : [tab]) t.addError(ended, stderr, ['restart', 'showLog']);
       this.log.error(`${ended}${stderr ? '\n' + stderr : ''}`);
-      this.setStatus('error', ended);
+      this.setStatus('error', ended, spec.name);
     });
-    this.setStatus('ready', '');
+    this.setStatus('ready', '', spec.name);
+    this.watchIdle(spec.name);
     completeWalkthroughStep('agentChosen');
     void this.signIn.noteRuntime(runtime);
     return runtime;
@@ -562,8 +772,8 @@ export class ChatController extends Disposable {
         const auth = isAuthRequired(err);
         tab.addError(vscode.l10n.t('Could not start a session with {0}: {1}', runtime.spec.name, describe(err)), runtime.process.stderrTail.text() || undefined,
           auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
-        this.setStatus('error', describe(err));
-        if (auth) await this.stop();
+        this.setStatus('error', describe(err), runtime.spec.name);
+        if (auth) await this.stopRuntime(runtime.spec.name);
         return false;
       }
     }
@@ -624,8 +834,8 @@ export class ChatController extends Disposable {
   private async signInFor(tab: ChatSession, runtime: AgentRuntime): Promise<AgentRuntime | undefined> {
     const next = await this.signIn.offer(tab, runtime);
     if (next !== 'restart') return next === 'retry' ? runtime : undefined;
-    if (this.runtime === runtime) await this.stopRuntime();
-    return this.ensureRuntime(runtime.spec);
+    if (this.runtimes.get(runtime.spec.name) === runtime) await this.stopRuntime(runtime.spec.name);
+    return this.ensureRuntime(runtime.spec, tab);
   }
 
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
@@ -671,8 +881,12 @@ export class ChatController extends Disposable {
   }
 
   private specForActiveTab(): AgentSpec | undefined {
+    return this.specFor(this.active);
+  }
+
+  private specFor(tab: ChatSession): AgentSpec | undefined {
     // A conversation continues with its own agent; a fresh one uses the default (or asks).
-    const name = this.active.agentName;
+    const name = tab.agentName;
     return name ? readAgents().agents.find(a => a.name === name) : undefined;
   }
 
@@ -690,7 +904,12 @@ export class ChatController extends Disposable {
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
     tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
-    tab.onTurn(phase => { if (phase === 'start') completeWalkthroughStep('promptSent'); this.turnEmitter.fire({ tab, phase }); });
+    tab.onTurn(phase => {
+      if (phase === 'start') completeWalkthroughStep('promptSent');
+      this.turnEmitter.fire({ tab, phase });
+      // A turn holds its agent; the last one ended, the agent's idle time begins.
+      if (tab.agentName) this.watchIdle(tab.agentName);
+    });
     // An edit asked for through a permission request is reviewed in the diff editor before the answer.
     tab.onPermissionRequest(({ itemId, params }) => {
       const content = params.toolCall.content;
@@ -729,38 +948,42 @@ export class ChatController extends Disposable {
       if (count === 20) this.log.warn(vscode.l10n.t('Further lines of {0} that are not ACP messages are not logged.', name));
       if (count > 1) return;
       const bound = this.sessions.filter(t => t.runtime === runtime);
-      for (const tab of bound.length ? bound : [this.active]) {
+      const own = bound.length ? bound : this.sessions.filter(t => t.agentName === name);
+      for (const tab of own.length ? own : [this.active]) {
         tab.addNoticeAfterTurn(vscode.l10n.t('{0} wrote text to its output that is not an ACP (JSON-RPC) message; it was ignored. First line: “{1}”. The log (Switchboard: Show Log) lists more. An agent that prints to stdout may be misconfigured.', name, line));
       }
     };
   }
 
   /** A failed start, once, in the conversation and in words; what the agent printed (its stack trace too) goes to the log only. */
-  private reportStartFailure(spec: AgentSpec, err: unknown): void {
+  private reportStartFailure(spec: AgentSpec, err: unknown, tab: ChatSession): void {
     const stderr = startStderr(err);
     if (stderr) this.log.error(`${spec.name} printed on stderr before it failed to start:\n${stderr}`);
     const short = vscode.l10n.t({ message: '{0} could not start', args: [spec.name], comment: 'The status line after a failed start; the conversation says why' });
     if (err instanceof AgentSpawnError) {
       // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
-      this.fail(describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog'], short);
+      this.fail(tab, describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog'], short, spec.name);
       return;
     }
     const words = stderr ? startFailureWords(stderr) : undefined;
-    this.fail(words
+    this.fail(tab, words
       ? vscode.l10n.t({ message: 'Could not start {0}: {1}. It said: “{2}”', args: [spec.name, describe(err).replace(/[.\s]+$/, ''), words], comment: '{1} is why, {2} the error line the agent printed' })
-      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog'], short);
+      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog'], short, spec.name);
   }
 
   /** `status`: what the status line says instead of the whole message (shown once, in the conversation). */
-  private fail(message: string, details: string | undefined, actions: readonly ItemAction[], status = message): void {
+  private fail(tab: ChatSession, message: string, details: string | undefined, actions: readonly ItemAction[], status = message, agentName = tab.agentName || undefined): void {
     this.log.error(details ? `${message}\n${details}` : message);
-    this.active.addError(message, details, actions);
-    this.setStatus('error', status);
+    tab.addError(message, details, actions);
+    this.setStatus('error', status, agentName);
   }
 
-  private setStatus(status: ChatStatus['status'], detail: string, agentName = this.runtime?.spec.name ?? this.statusValue.agentName): void {
-    this.statusValue = { agentName, status, detail };
-    this.statusEmitter.fire(this.statusValue);
+  /** The status of agent `agentName`; the view shows the shown conversation's agent's. */
+  private setStatus(status: ChatStatus['status'], detail: string, agentName: string | undefined): void {
+    const value = { agentName, status, detail };
+    if (agentName) this.agentStatus.set(agentName, value);
+    this.statusValue = value;
+    this.statusEmitter.fire(this.status);
   }
 }
 

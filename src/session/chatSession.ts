@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { escapeBidi } from '../common/bidi';
+import { errorMessage } from '../common/errorText';
 import { Disposable } from '../common/disposable';
 import { describeChoice, isAllow, isMisleading, orderOptions } from '../common/permissionOptions';
 import { CommandKey, permittedCommands } from '../common/requestGuard';
@@ -175,13 +176,17 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
 
-  /** The agent went away: pending questions are answered `cancelled`, the tab stays readable. */
-  unbind(): void {
+  /**
+   * The agent went away: pending questions are answered `cancelled`, the tab stays readable. `ended`:
+   * what a running turn (or a prompt waiting for its session) says where it stopped.
+   */
+  unbind(ended?: string): void {
     if (this.runtimeValue && this.sessionId) this.runtimeValue.detach(this.sessionId);
     this.runtimeValue = undefined;
     this.cancelPermissions();
-    if (this.turn) {
+    if (this.turn || this.reserved || this.startingSession) {
       this.turn = undefined;
+      if (ended) this.addNotice(ended);
     }
     this.stateEmitter.fire();
   }
@@ -419,9 +424,12 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   override dispose(): void {
+    // Read before unbind, which forgets the turn: a turn still running ends here for everyone
+    // listening (the review stops attributing to it); its prompt's own end comes after the
+    // listeners are gone.
+    const running = this.turn !== undefined;
     this.unbind();
-    // A turn still running ends here for everyone listening (the review stops attributing to it).
-    if (this.turn) { this.turn = undefined; this.turnEmitter.fire('end'); }
+    if (running) this.turnEmitter.fire('end');
     super.dispose();
   }
 
@@ -476,9 +484,8 @@ function runtimeSerial(runtime: AgentRuntime): number {
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
-export function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+/** The message of a thrown value (common/errorText.ts). */
+export const describe = errorMessage;
 
 function errorDetails(err: unknown): string | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;

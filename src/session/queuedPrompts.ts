@@ -11,7 +11,22 @@ import { NewPrompt, PromptQueue, QueuedPrompt } from '../common/promptQueue';
 import type { QueueAction, QueueView } from '../common/protocol';
 import { steeringOutcome, supportsSteering } from '../common/steering';
 import { buildPrompt } from '../host/promptBuilder';
-import { describe, type ChatSession } from './chatSession';
+import { errorMessage as describe } from '../common/errorText';
+import type { AgentRuntime } from './agentRuntime';
+
+/**
+ * What the queue needs of a conversation. ChatSession is one; declared here so that the queue does
+ * not import the session that holds it (no import circle).
+ */
+export interface QueueTab {
+  readonly queue: QueuedPrompts;
+  readonly busy: boolean;
+  readonly inTurn: boolean;
+  readonly runtime: AgentRuntime | undefined;
+  readonly sessionId?: string;
+  readonly agentName: string;
+  addSteered(text: string): void;
+}
 
 /** One conversation's queue; listeners hear of every change (the chat view shows it). */
 export class QueuedPrompts extends Disposable {
@@ -48,16 +63,16 @@ export class QueuedPrompts extends Disposable {
 }
 
 /** Sends one message as a prompt in a conversation; resolves when its turn ended ('notSent': it never reached the agent). */
-export type PromptSender = (tab: ChatSession, prompt: QueuedPrompt) => Promise<'sent' | 'notSent'>;
+export type PromptSender<T extends QueueTab> = (tab: T, prompt: QueuedPrompt) => Promise<'sent' | 'notSent'>;
 
-export class QueueRunner {
-  constructor(private readonly sendPrompt: PromptSender, private readonly log: Logger) {}
+export class QueueRunner<T extends QueueTab> {
+  constructor(private readonly sendPrompt: PromptSender<T>, private readonly log: Logger) {}
 
-  add(tab: ChatSession, prompt: NewPrompt): void {
+  add(tab: T, prompt: NewPrompt): void {
     tab.queue.update(q => q.add(prompt));
   }
 
-  view(tab: ChatSession): QueueView {
+  view(tab: T): QueueView {
     return {
       items: tab.queue.items.map(i => ({
         id: i.id, text: i.text, mentions: i.mentions, images: i.images.length, editing: !!i.editing, steering: !!i.steering,
@@ -69,18 +84,18 @@ export class QueueRunner {
   }
 
   /** The conversation is idle (its turn ended, or what held the queue is gone): the next message goes out. */
-  drain(tab: ChatSession): void {
+  drain(tab: T): void {
     if (tab.busy || !tab.queue.size) return;
     const next = tab.queue.update(q => q.takeNext());
     if (next) void this.send(tab, next);
   }
 
   /** Nothing is sent by itself until a turn starts (the prompt before them never reached the agent). */
-  hold(tab: ChatSession): void {
+  hold(tab: T): void {
     if (tab.queue.size && !tab.queue.paused) tab.queue.update(q => q.pause());
   }
 
-  async act(tab: ChatSession, id: string, action: QueueAction): Promise<void> {
+  async act(tab: T, id: string, action: QueueAction): Promise<void> {
     switch (action) {
       case 'edit': tab.queue.update(q => q.beginEdit(id)); return;
       case 'cancelEdit': tab.queue.update(q => q.endEdit(id)); break;
@@ -91,12 +106,12 @@ export class QueueRunner {
   }
 
   /** The edited text of a message (an empty one removes it). */
-  save(tab: ChatSession, id: string, text: string): void {
+  save(tab: T, id: string, text: string): void {
     tab.queue.update(q => q.endEdit(id, text));
     this.drain(tab);
   }
 
-  private async sendNow(tab: ChatSession, id: string): Promise<void> {
+  private async sendNow(tab: T, id: string): Promise<void> {
     if (!tab.busy) {
       const taken = tab.queue.update(q => q.take(id));
       if (taken) await this.send(tab, taken);
@@ -105,12 +120,12 @@ export class QueueRunner {
     }
   }
 
-  private async send(tab: ChatSession, prompt: QueuedPrompt): Promise<void> {
+  private async send(tab: T, prompt: QueuedPrompt): Promise<void> {
     if ((await this.sendPrompt(tab, prompt)) === 'notSent') tab.queue.update(q => q.putBack(prompt));
   }
 
   /** `_session/steering`: into the running turn; shown in the conversation where it was delivered. */
-  private async steer(tab: ChatSession, id: string): Promise<void> {
+  private async steer(tab: T, id: string): Promise<void> {
     const runtime = tab.runtime;
     const sessionId = tab.sessionId;
     const prompt = runtime && sessionId ? tab.queue.update(q => q.beginSteer(id)) : undefined;
@@ -140,6 +155,6 @@ export class QueueRunner {
 }
 
 /** A turn runs in the conversation and its agent announced steering. */
-function canSteer(tab: ChatSession): boolean {
+function canSteer(tab: QueueTab): boolean {
   return tab.inTurn && !!tab.runtime?.isRunning && supportsSteering(tab.runtime.info);
 }

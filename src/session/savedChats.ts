@@ -11,7 +11,21 @@ import type { NewPrompt } from '../common/promptQueue';
 import type { PastedImage } from '../common/protocol';
 import type { Item } from '../common/transcript';
 import type { TurnSummary } from '../common/turns';
-import type { ChatSession } from './chatSession';
+
+/**
+ * What is saved of a conversation. ChatSession is one; declared here so that saving does not import
+ * the session (no import circle).
+ */
+export interface SavableChat {
+  readonly id: string;
+  readonly agentName: string;
+  readonly sessionId?: string;
+  readonly meta: { readonly title?: string };
+  readonly items: readonly Item[];
+  readonly archived: readonly TurnSummary[];
+  readonly archiveKey: string | undefined;
+  readonly queue: { readonly size: number; readonly items: readonly NewPrompt[] };
+}
 
 export interface SavedChat {
   readonly id: string;
@@ -64,11 +78,11 @@ export class SavedChats implements TurnArchive {
   }
 
   /** Saves within a second; a burst of changes (a streamed answer) costs one write per second. */
-  schedule(sessions: () => readonly ChatSession[]): void {
+  schedule(sessions: () => readonly SavableChat[]): void {
     this.timer ??= setTimeout(() => this.flush(sessions()), DELAY_MS);
   }
 
-  flush(sessions: readonly ChatSession[]): void {
+  flush(sessions: readonly SavableChat[]): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     const chats = sessions.filter(s => s.items.length > 0).slice(-MAX_TABS).map((s): SavedChat => ({

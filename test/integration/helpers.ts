@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
+import type { AgentSpec } from '../../src/common/agentConfig';
 import type { Item } from '../../src/common/transcript';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
@@ -121,3 +122,26 @@ export function activeDiffTab(): Promise<vscode.TabInputTextDiff> {
     return input instanceof vscode.TabInputTextDiff ? input : undefined;
   });
 }
+
+/**
+ * Configures several scripted agents at once, one script each (`{ 'Scripted A': scriptA, … }`); the
+ * first is the default agent. Returns each agent's spec and event log.
+ */
+export async function useScriptedAgents(scripts: Readonly<Record<string, object>>): Promise<Record<string, { log: string; spec: AgentSpec }>> {
+  const out: Record<string, { log: string; spec: AgentSpec }> = {};
+  const config = vscode.workspace.getConfiguration('switchboard');
+  const agents: Record<string, unknown> = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) };
+  for (const [name, script] of Object.entries(scripts)) {
+    const n = ++scripts_;
+    const log = path.join(tmpDir, `agents-${n}.jsonl`);
+    const scriptPath = path.join(tmpDir, `agents-script-${n}.json`);
+    fs.writeFileSync(scriptPath, JSON.stringify({ log, ...script }));
+    const entry = { command: NODE, args: [path.join(extensionRoot(), 'test/fixtures/agent/scripted-agent.mjs'), scriptPath] };
+    agents[name] = entry;
+    out[name] = { log, spec: { name, ...entry, env: {}, preset: false } };
+  }
+  await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  await config.update('defaultAgent', Object.keys(scripts)[0], vscode.ConfigurationTarget.Global);
+  return out;
+}
+let scripts_ = 0;

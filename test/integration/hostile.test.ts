@@ -389,7 +389,7 @@ describe('Hostile agent', function () {
 
   // ---- 4. a conversation stays with its agent ---------------------------------------------------
 
-  it('a tab started with agent A asks before another agent continues it', async () => {
+  it('a tab started with agent A is never continued by another agent without asking', async () => {
     const agentScript = (name: string) => {
       const log = path.join(tmpDir, `${name.replace(/\W/g, '')}-${Date.now()}.jsonl`);
       const script = path.join(tmpDir, `${name.replace(/\W/g, '')}-${Date.now()}.json`);
@@ -403,17 +403,31 @@ describe('Hostile agent', function () {
     assert.equal(await sb.chat.sendPrompt('hello A'), 'sent');
     const tabA = sb.chat.activeTab;
     assert.equal(sb.chat.active.agentName, 'Agent A');
-    assert.ok(await sb.chat.start({ name: 'Agent B', command: b.entry.command, args: b.entry.args, env: {}, preset: false }));
+    // Agent B chosen for this conversation: asked first, then B gets a conversation of its own.
+    const confirm = sb.chat.ui.confirm;
+    const asked: string[] = [];
+    sb.chat.ui.confirm = async message => { asked.push(message); return true; };
+    try {
+      assert.ok(await sb.chat.start({ name: 'Agent B', command: b.entry.command, args: b.entry.args, env: {}, preset: false }));
+    } finally {
+      sb.chat.ui.confirm = confirm;
+    }
+    assert.match(asked.join('\n'), /This conversation is with Agent A\. Continue with Agent B in a new conversation\?/);
     assert.notEqual(sb.chat.activeTab, tabA, 'Agent B got a tab of its own');
     sb.chat.selectTab(tabA);
-    const sent = sb.chat.sendPrompt('hello again');
+    // Agent A still runs beside B: the conversation goes on with it.
+    assert.equal(await sb.chat.sendPrompt('hello again'), 'sent');
+    assert.equal(lastOf(sb.chat.items, 'agent')?.text, 'Agent A here', dump(sb.chat.items));
+    // Agent A gone from the settings: the conversation asks before anyone else continues it.
+    await sb.chat.stopAgentProcess('Agent A');
+    await configureAgent('Agent A', null);
+    const sent = sb.chat.sendPrompt('hello once more');
     const question = await openQuestion('the question before switching agents');
     assert.match(question.permission.title, /Agent A/);
     sb.chat.answerPermission(question.id, null);
     assert.equal(await sent, 'notSent');
     assert.equal(sb.chat.active.agentName, 'Agent A', 'the conversation is still with Agent A');
-    assert.ok(!agentEvents(b.log).some(e => e.event === 'prompt'), 'Agent B never got the prompt');
-    await configureAgent('Agent A', null);
+    assert.ok(!agentEvents(b.log).some(e => e.event === 'prompt'), 'Agent B never got a prompt');
     await configureAgent('Agent B', null);
   });
 
