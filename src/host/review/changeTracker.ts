@@ -147,18 +147,24 @@ export class ChangeTracker extends Disposable {
     };
   }
 
-  /** A gate the end of turns waits at, held by a test (see holdTurnEnds). */
-  private endGate: Promise<void> | undefined;
+  /** Gates held by a test: the end of turns (see holdTurnEnds), undo's last step (see holdUndos). */
+  private readonly endGate = new TestGate();
+  private readonly undoGate = new TestGate();
 
   /**
    * Tests: a turn that ends stays ending (ended, its last checks not yet run) until the returned
    * function is called: what a busy machine does for seconds while the user goes on.
    */
   holdTurnEnds(): () => void {
-    let open!: () => void;
-    const gate = new Promise<void>(resolve => { open = resolve; });
-    this.endGate = gate;
-    return () => { if (this.endGate === gate) this.endGate = undefined; open(); };
+    return this.endGate.hold().release;
+  }
+
+  /**
+   * Tests: an undo that wrote its file waits, before it notes what it wrote, until `release` is
+   * called (`reached` resolves when one waits): the last steps of a slow write, driven.
+   */
+  holdUndos(): { reached: Promise<void>; release(): void } {
+    return this.undoGate.hold();
   }
 
   /** Tests: the snapshots taken anew, as when the extension activates with the editor as it is now. */
@@ -206,7 +212,7 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get(turnId)!;
     const endedAt = Date.now();
     turn.ended = endedAt;
-    await this.endGate;
+    await this.endGate.pass();
     await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
     // The file watcher may merge or drop a second quick write to a file it just reported (Claude's
@@ -300,7 +306,9 @@ export class ChangeTracker extends Disposable {
   private announce(turn: Turn, filePath: string): void {
     if (this.ownerOf(filePath) || this.seen(filePath) !== undefined || !isInWorkspace(filePath)) return;
     const file = readDiskSync(filePath);
-    if (file && file.mtimeMs < turn.started) this.see(filePath, file.data);
+    // Not when it may have been modified since the turn began (the clock file times are taken from
+    // lags a few ms: an agent's write right after the prompt can look older than the turn).
+    if (file && !modifiedDuring(file.mtimeMs, turn.started)) this.see(filePath, file.data);
   }
 
   views(): TurnView[] {
@@ -373,6 +381,7 @@ export class ChangeTracker extends Disposable {
       }
     }
     const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
+    await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
   }
 
@@ -804,4 +813,26 @@ function asSides(before: Content, after: Content): { before: string | null; afte
     return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
   }
   return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
+}
+
+/** A point that code passes at once, unless a test holds it (test seams of the tracker). */
+class TestGate {
+  private held: { gate: Promise<void>; arrived(): void } | undefined;
+
+  hold(): { reached: Promise<void>; release(): void } {
+    let open!: () => void;
+    let arrived!: () => void;
+    const gate = new Promise<void>(resolve => { open = resolve; });
+    const reached = new Promise<void>(resolve => { arrived = resolve; });
+    const held = { gate, arrived };
+    this.held = held;
+    return { reached, release: () => { if (this.held === held) this.held = undefined; open(); } };
+  }
+
+  async pass(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    held.arrived();
+    await held.gate;
+  }
 }
