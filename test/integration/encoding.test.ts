@@ -181,6 +181,45 @@ describe('Encodings and binary files, byte for byte (issue 24.3)', function () {
     }
   }
 
+  // '… Undo (all): nothing left to decide' failed in full runs: the watcher's late report of the
+  // agent's write was checked while Undo wrote the file (the snapshot still the agent's, the disk
+  // already the undone bytes), and Undo's own write was listed as a new change.
+  it("invalid UTF-8, edited in-process, Undo while the watcher's late report of the agent's write is handled: Undo's own write is never listed", async () => {
+    const file = path.join(root(), 'encoding-it', 'undo-late-report.txt');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const setup = sb.review.holdDiskEvents();
+    fs.writeFileSync(file, invalid);
+    await setup.reported(file);
+    await setup.release();
+    // Asked first (the client sees the call, and snapshots the file, before the write).
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, base64: invalidEdited.toString('base64'), quiet: true }] }] });
+    // The turn is still ending (its last checks not run yet) when the user undoes its change.
+    const ending = sb.review.holdTurnEnds();
+    const held = sb.review.holdDiskEvents();
+    const undos = sb.review.holdUndos();
+    try {
+      const done = sb.chat.sendPrompt('edit undo-late-report');
+      await allowPermissions(done);
+      await done;
+      await held.reported(file);
+      const change = await waitFor(() => `the change to be listed (listed: ${listed()})`, () => changeOf(file));
+      const undoing = sb.review.undo(change.turnId);
+      await undos.reached;
+      assert.equal(hex(fs.readFileSync(file)), hex(invalid), 'Undo wrote the file');
+      await held.release();
+      undos.release();
+      await undoing;
+    } finally {
+      undos.release();
+      ending();
+      await held.release();
+    }
+    await sb.review.turnsEnded();
+    await sb.review.settled();
+    assert.equal(listed(), 'nothing', 'nothing left to decide');
+    assert.equal(hex(fs.readFileSync(file)), hex(invalid));
+  });
+
   // The open document's encoding is what VS Code uses (a user's "Reopen with Encoding"; files.encoding
   // is left at UTF-8 here): reads, the review and Undo follow it, and unsaved edits stay the user's.
   for (const state of ['open and clean', 'open and dirty'] as const) {

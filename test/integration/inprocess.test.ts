@@ -143,6 +143,90 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace('line 4\n', 'line four\n'));
   });
 
+  /**
+   * A 12-line file written before the turn, its watcher report handled (no turn running), with a
+   * folder of gate files; `both`: its text once line 4 and line 9 are edited.
+   */
+  async function twoEditFile(name: string) {
+    const file = path.join(root(), name);
+    const gates = fs.mkdtempSync(path.join(path.dirname(root()), 'gates-'));
+    const before = numbered(12);
+    const both = before.replace('line 4\n', 'line four\n').replace('line 9\n', 'line nine\n');
+    const setup = sb.review.holdDiskEvents();
+    fs.writeFileSync(file, before);
+    await setup.reported(file);
+    await setup.release();
+    return { file, gate: (g: string) => path.join(gates, g), before, both };
+  }
+
+  /** Once the turn ended: both edits listed, as a modification; Undo all restores `before`. */
+  async function bothEditsListed(file: string, before: string) {
+    await sb.review.turnsEnded();
+    const change = changeOf(file);
+    assert.deepEqual(change && [change.file.kind, change.file.hunks.map(h => h.curLine)], ['modified', [4, 9]]);
+    await sb.review.undo(change!.turnId);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  }
+
+  // The flake of 'accept-edits' above, driven: under load the client read both edits' tool calls
+  // only after both writes landed, placed the first edit's snippet in a disk that already held the
+  // second, and listed that as the baseline (only line 4 listed); the first edit's tool response,
+  // whose originalFile says what the file held, came second and could no longer correct it.
+  for (const order of ['the watcher first', 'the tool calls first'] as const) {
+    it(`Claude in accept-edits mode, both edits on disk before the client reads either tool call (${order}): both listed against the file before the turn`, async () => {
+      const { file, gate, before, both } = await twoEditFile(`inproc-late-${order.split(' ')[1]}.txt`);
+      const [updates, end] = [gate('updates'), gate('end')];
+      await useScriptedAgent({ turns: [{ holdUpdates: updates, steps: [
+        { type: 'claudeEdit', path: file, old: 'line 4\n', new: 'line four\n', permission: false, quiet: true },
+        { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true },
+        { type: 'awaitFile', path: end },
+      ] }] });
+      const held = sb.review.holdDiskEvents();
+      const done = sb.chat.sendPrompt('edit inproc-late');
+      try {
+        await waitFor('both edits on disk', () => fs.readFileSync(file, 'utf8') === both);
+        await held.reported(file);
+        if (order === 'the watcher first') await held.release();
+        fs.writeFileSync(updates, '');
+        await waitFor('both tool calls completed', () => sb.chat.items.filter(i => i.kind === 'tool' && i.tool.status === 'completed').length === 2);
+        await sb.review.settled();
+        await held.release();
+      } finally {
+        fs.writeFileSync(end, '');
+      }
+      await done;
+      await bothEditsListed(file, before);
+    });
+  }
+
+  it('Claude in accept-edits mode, tools in parallel (another call completes before the first edit does), both edits on disk before the client reads any: both listed against the file before the turn', async () => {
+    const { file, gate, before, both } = await twoEditFile('inproc-parallel.txt');
+    const [updates, firstDone, end] = [gate('updates'), gate('first-done'), gate('end')];
+    await useScriptedAgent({ turns: [{ holdUpdates: updates, steps: [
+      { type: 'claudeEdit', path: file, old: 'line 4\n', new: 'line four\n', permission: false, quiet: true, completeAfter: firstDone },
+      { type: 'toolCall', toolCall: { toolCallId: 'other', title: 'Read notes', kind: 'read', status: 'completed' } },
+      { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true },
+      { type: 'awaitFile', path: end },
+    ] }] });
+    const held = sb.review.holdDiskEvents();
+    const done = sb.chat.sendPrompt('edit inproc-parallel');
+    try {
+      await waitFor('both edits on disk', () => fs.readFileSync(file, 'utf8') === both);
+      fs.writeFileSync(updates, '');
+      await waitFor('the second edit completed', () => sb.chat.items.some(i => i.kind === 'tool' && i.tool.toolCallId === 'claudeEdit-2' && i.tool.status === 'completed'));
+      await sb.review.settled();
+      fs.writeFileSync(firstDone, '');
+      await waitFor('the first edit completed', () => sb.chat.items.some(i => i.kind === 'tool' && i.tool.toolCallId === 'claudeEdit-0' && i.tool.status === 'completed'));
+      await sb.review.settled();
+      await held.release();
+    } finally {
+      fs.writeFileSync(firstDone, '');
+      fs.writeFileSync(end, '');
+    }
+    await done;
+    await bothEditsListed(file, before);
+  });
+
   it('a tracked file replaced by a rename nobody announced is restored from git, never deleted, by Undo all', async () => {
     const { file } = trackedRepo('inproc-git');
     await useScriptedAgent({ turns: [{ steps: [

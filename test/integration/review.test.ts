@@ -145,6 +145,52 @@ describe('Review of agent changes', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
+  // Real adapters 'asking mode, reads a file' listed the file the test had just written as the
+  // previous turn's creation: the watcher reported it while that turn was still ending (its last
+  // checks running), or while the next turn ran, and any report went to the running turn.
+  it('a file the user wrote before the turn began, reported by the watcher during the turn, is not listed', async () => {
+    const file = path.join(root(), 'review-users-before.txt');
+    const gate = path.join(fs.mkdtempSync(path.join(path.dirname(root()), 'gates-')), 'end');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'thinking' }, { type: 'awaitFile', path: gate }] }] });
+    const held = sb.review.holdDiskEvents();
+    fs.writeFileSync(file, 'the user\'s\n');
+    await held.reported(file);
+    // The turn begins after the write, as the file's modification time tells (beyond the clock's lag).
+    await waitFor('the clock to pass the write', () => Date.now() > fs.statSync(file).mtimeMs + 100);
+    const done = sb.chat.sendPrompt('think');
+    try {
+      await waitFor('the turn to run', () => sb.chat.items.some(i => i.kind === 'agent' && i.text.includes('thinking')));
+      await held.release();
+    } finally {
+      fs.writeFileSync(gate, '');
+    }
+    await done;
+    await sb.review.turnsEnded();
+    assert.deepEqual(sb.review.views().flatMap(t => t.files.map(f => [f.path, f.kind])), [], 'nothing listed');
+  });
+
+  it('a file the user writes while the turn is still ending (its last checks running) is not listed', async () => {
+    const file = path.join(root(), 'review-users-after.txt');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'done' }] }] });
+    const ending = sb.review.holdTurnEnds();
+    const held = sb.review.holdDiskEvents();
+    try {
+      await sb.chat.sendPrompt('answer');
+      // The user writes a moment later: beyond the lag of the clock file times are taken from (a
+      // write within it cannot be told from the agent's last one).
+      const ended = Date.now();
+      await waitFor('a moment to pass', () => Date.now() > ended + 100);
+      fs.writeFileSync(file, 'the user\'s\n');
+      await held.reported(file);
+      await held.release();
+    } finally {
+      ending();
+      await held.release();
+    }
+    await sb.review.turnsEnded();
+    assert.deepEqual(sb.review.views().flatMap(t => t.files.map(f => [f.path, f.kind])), [], 'nothing listed');
+  });
+
   it('a created file is removed and a deleted file restored by Undo', async () => {
     const created = path.join(root(), 'new-dir', 'created.txt');
     const deleted = path.join(root(), 'review-d.txt');

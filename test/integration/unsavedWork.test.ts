@@ -67,7 +67,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
           ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) }
           : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, writeFirst: order === 'watcher first', ...(order !== 'tool call first' && { awaitAfterWrite: gate }) };
         await useScriptedAgent({ turns: [{ steps: [edit, { type: 'awaitFile', path: gate }] }] });
-        const release = order === 'tool call first' ? sb.review.holdDiskEvents() : undefined;
+        const held = order === 'tool call first' ? sb.review.holdDiskEvents() : undefined;
         const done = sb.chat.sendPrompt(`edit ${path.basename(file)}`);
         const expectedTab = user(agentText);
         // The tab holds both, the list follows the tab (its current text is the tab's) and shows the agent's line only.
@@ -83,7 +83,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
           // of the same change arrives (the slower order: a user typing, a busy editor).
           await settled();
         } finally {
-          await release?.();
+          await held?.release();
           fs.writeFileSync(gate, '');
         }
         await done;

@@ -67,4 +67,14 @@ describe('TurnChanges', () => {
     const again = new TurnChanges('t9', JSON.parse(JSON.stringify(t.pending())));
     assert.deepEqual(again.pending(), t.pending());
   });
+
+  it('rebase: a better-known baseline replaces the one listed, and the hunks follow', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'one\nTWO\n', 'ONE\nTWO\n');
+    t.rebase('/w/a.txt', 'one\ntwo\n');
+    assert.deepEqual(t.get('/w/a.txt'), { path: '/w/a.txt', baseline: 'one\ntwo\n', current: 'ONE\nTWO\n' });
+    assert.deepEqual(t.view().map(v => [v.added, v.removed]), [[2, 2]]);
+    t.rebase('/w/a.txt', 'ONE\nTWO\n');
+    assert.equal(t.get('/w/a.txt'), undefined, 'nothing left once the baseline is the current text');
+  });
 });

@@ -66,6 +66,15 @@ export class TurnChanges {
     this.set({ ...known, baseline, current });
   }
 
+  /**
+   * What the file held before the turn, learnt late and better (the agent's own account of the file
+   * before its edit, after the list took it from a diff placed in a disk that had moved on).
+   */
+  rebase(path: string, baseline: string | null): void {
+    const known = this.files.get(path);
+    if (known && known.baseline !== baseline) this.set({ ...known, baseline });
+  }
+
   get(path: string): FileChange | undefined {
     return this.files.get(path);
   }

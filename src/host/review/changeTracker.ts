@@ -13,6 +13,7 @@ import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { diffMetaOf } from '../../common/review/snippet';
+import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
@@ -37,6 +38,8 @@ interface Turn {
   readonly inflight: Set<Promise<void>>;
   /** When the turn began (ms): a file modified since may already hold the agent's change. */
   readonly started: number;
+  /** When the turn ended (ms; its last checks may still run): a file modified later is not its agent's. */
+  ended?: number;
 }
 
 interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
@@ -111,24 +114,57 @@ export class ChangeTracker extends Disposable {
   }
 
   /** Reports of the file watcher held back by a test (see holdDiskEvents). */
-  private heldDiskEvents: (() => Promise<void>)[] | undefined;
+  private heldDiskEvents: { path: string; run: () => Promise<void> }[] | undefined;
+  private readonly heldEmitter = this.register(new vscode.EventEmitter<string>());
 
   private diskEvent(uri: vscode.Uri, created: boolean): void {
     const run = () => this.onDiskChange(uri, created);
-    if (this.heldDiskEvents) this.heldDiskEvents.push(run);
-    else void run();
+    if (this.heldDiskEvents) {
+      this.heldDiskEvents.push({ path: uri.fsPath, run });
+      this.heldEmitter.fire(uri.fsPath);
+    } else {
+      void run();
+    }
   }
 
   /**
-   * Tests: the file watcher's reports wait until the returned function is called (it resolves once
-   * they were handled), as a watcher that reports late: each order of disk events and tool calls, driven.
+   * Tests: the file watcher's reports wait until `release` is called (it resolves once they were
+   * handled), as a watcher that reports late: each order of disk events and tool calls, driven.
+   * `reported(path)` resolves once a report of that file is held.
    */
-  holdDiskEvents(): () => Promise<void> {
+  holdDiskEvents(): { release(): Promise<void>; reported(filePath: string): Promise<void> } {
     const held = (this.heldDiskEvents ??= []);
-    return async () => {
-      if (this.heldDiskEvents === held) this.heldDiskEvents = undefined;
-      await Promise.all(held.splice(0).map(run => run()));
+    return {
+      release: async () => {
+        if (this.heldDiskEvents === held) this.heldDiskEvents = undefined;
+        await Promise.all(held.splice(0).map(e => e.run()));
+      },
+      reported: filePath => new Promise<void>(resolve => {
+        const p = normalize(filePath);
+        if (held.some(e => e.path === p)) return resolve();
+        const sub = this.heldEmitter.event(q => { if (q === p) { sub.dispose(); resolve(); } });
+      }),
     };
+  }
+
+  /** Gates held by a test: the end of turns (see holdTurnEnds), undo's last step (see holdUndos). */
+  private readonly endGate = new TestGate();
+  private readonly undoGate = new TestGate();
+
+  /**
+   * Tests: a turn that ends stays ending (ended, its last checks not yet run) until the returned
+   * function is called: what a busy machine does for seconds while the user goes on.
+   */
+  holdTurnEnds(): () => void {
+    return this.endGate.hold().release;
+  }
+
+  /**
+   * Tests: an undo that wrote its file waits, before it notes what it wrote, until `release` is
+   * called (`reached` resolves when one waits): the last steps of a slow write, driven.
+   */
+  holdUndos(): { reached: Promise<void>; release(): void } {
+    return this.undoGate.hold();
   }
 
   /** Tests: the snapshots taken anew, as when the extension activates with the editor as it is now. */
@@ -175,13 +211,15 @@ export class ChangeTracker extends Disposable {
     if (!turnId) return;
     const turn = this.turns.get(turnId)!;
     const endedAt = Date.now();
+    turn.ended = endedAt;
+    await this.endGate.pass();
     await Promise.all([...turn.inflight]);
     await this.settlePendingDiffs(turn);
     // The file watcher may merge or drop a second quick write to a file it just reported (Claude's
     // edits in accept-edits mode): read once more the files this turn changed. Not those open with
     // unsaved edits: their disk lags the tab, which the buffer reconciliation follows.
     const dirty = new Set(vscode.workspace.textDocuments.filter(d => d.isDirty).map(d => d.uri.fsPath));
-    await Promise.all(turn.changes.pending().filter(f => f.current !== null && !dirty.has(f.path)).map(f => this.compareWithSnapshot(turn, f.path)));
+    await Promise.all(turn.changes.pending().filter(f => f.current !== null && !dirty.has(f.path)).map(f => this.compareInOrder(turn, f.path)));
     turn.running = false;
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
@@ -234,7 +272,7 @@ export class ChangeTracker extends Disposable {
       // `oldText: null` claims a new file (Claude's Write says so even over an existing one): the
       // file's text seen before the change wins.
       const filePath = normalize(c.path);
-      this.pendingDiffs.set(filePath, { turn, oldText: c.oldText ?? null, seen: c.oldText == null ? this.seen(filePath) : undefined, newText: c.newText });
+      this.pendingDiffs.set(filePath, { turn, toolCallId: update.toolCallId, oldText: c.oldText ?? null, seen: c.oldText == null ? this.seen(filePath) : undefined, newText: c.newText });
     }
     if (finished) {
       // Claude's tool response carries the whole file before the edit (null: the tool created it).
@@ -242,15 +280,18 @@ export class ChangeTracker extends Disposable {
       if (response && path.isAbsolute(response.filePath) && response.originalFile !== undefined) {
         const filePath = normalize(response.filePath);
         const original = response.originalFile;
+        // The file as the agent read it before its edit: better evidence than this call's diff, which
+        // may have been placed in a disk that already held the agent's later edits.
+        if (this.pendingDiffs.get(filePath)?.toolCallId === update.toolCallId) this.pendingDiffs.delete(filePath);
         // Only a claim the disk confirms: the file is there and was written during the turn.
-        this.track(turn, readDisk(filePath).then(now => {
+        this.track(turn, this.inOrder(filePath, () => readDisk(filePath).then(now => {
           const before = original === null ? null : textData(original, now?.kind === 'text' ? now.form : defaultForm(filePath));
-          if (!sameData(now ?? null, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now ?? null, true);
-        }));
+          if (!sameData(now ?? null, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now ?? null, true, { responseOf: update.toolCallId });
+        })));
       }
       this.track(turn, this.settlePendingDiffs(turn));
       if (mayWrite) {
-        for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareWithSnapshot(turn, normalize(loc.path)));
+        for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareInOrder(turn, normalize(loc.path)));
       }
     }
   }
@@ -265,7 +306,9 @@ export class ChangeTracker extends Disposable {
   private announce(turn: Turn, filePath: string): void {
     if (this.ownerOf(filePath) || this.seen(filePath) !== undefined || !isInWorkspace(filePath)) return;
     const file = readDiskSync(filePath);
-    if (file && file.mtimeMs < turn.started) this.see(filePath, file.data);
+    // Not when it may have been modified since the turn began (the clock file times are taken from
+    // lags a few ms: an agent's write right after the prompt can look older than the turn).
+    if (file && !modifiedDuring(file.mtimeMs, turn.started)) this.see(filePath, file.data);
   }
 
   views(): TurnView[] {
@@ -313,27 +356,33 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get(turnId);
     if (!turn) return;
     completeWalkthroughStep('changeReviewed');
-    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
-      // What the file holds now (a formatter, git or the user may have changed it since).
-      this.syncFromEditor(f);
-      const now = await readText(f);
-      const known = turn.changes.get(f);
-      if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
-      const entry = turn.changes.get(f);
-      const undone = turn.changes.undo(f, hunkId);
-      let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
-      if (undone?.text === null && turn.changes.get(f) === undefined) {
-        // Undo never destroys what existed before the turn: a "created" file that git tracks is restored instead.
-        const indexed = await gitIndexText(f);
-        if (indexed !== undefined) {
-          this.log.warn(`${f} was listed as created, but git tracks it: restored from the index instead of deleted`);
-          target = indexed;
-        }
-      }
-      const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
-      this.see(f, onDisk ?? undefined);
-    }
+    // In the file's queue of checks: a check of the disk (the watcher's late report of the agent's
+    // write, the turn's last checks) never runs halfway through the undo, where it would take the
+    // undo's own write for a new change of the agent's and list the file again.
+    for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) await this.inOrder(f, () => this.undoFile(turn, f, hunkId));
     this.cleanup(turnId);
+  }
+
+  private async undoFile(turn: Turn, f: string, hunkId: string | undefined): Promise<void> {
+    // What the file holds now (a formatter, git or the user may have changed it since).
+    this.syncFromEditor(f);
+    const now = await readText(f);
+    const known = turn.changes.get(f);
+    if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
+    const entry = turn.changes.get(f);
+    const undone = turn.changes.undo(f, hunkId);
+    let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
+    if (undone?.text === null && turn.changes.get(f) === undefined) {
+      // Undo never destroys what existed before the turn: a "created" file that git tracks is restored instead.
+      const indexed = await gitIndexText(f);
+      if (indexed !== undefined) {
+        this.log.warn(`${f} was listed as created, but git tracks it: restored from the index instead of deleted`);
+        target = indexed;
+      }
+    }
+    const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
+    await this.undoGate.pass();
+    this.see(f, onDisk ?? undefined);
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -362,21 +411,42 @@ export class ChangeTracker extends Disposable {
   }
 
   /** Diffs reported by tool calls, waiting for the disk to hold their new text (`seen`: the file before, when the diff claims a new file). */
-  private readonly pendingDiffs = new Map<string, { turn: Turn; oldText: string | null; seen: Content | undefined; newText: string }>();
+  private readonly pendingDiffs = new Map<string, { turn: Turn; toolCallId: string; oldText: string | null; seen: Content | undefined; newText: string }>();
 
   /** A reported diff counts once the file on disk holds its new text. */
   private async settlePendingDiffs(turn: Turn): Promise<void> {
-    for (const [filePath, d] of [...this.pendingDiffs]) {
-      if (d.turn !== turn) continue;
+    await Promise.all([...this.pendingDiffs].filter(([, d]) => d.turn === turn).map(([filePath, d]) => this.inOrder(filePath, async () => {
       const now = await readDisk(filePath);
       // The disk holds the diff's new text, and not since before the turn (a diff naming a file's current text changed nothing).
       if (now?.kind === 'text' && now.text === d.newText && writtenSince(filePath, turn.started)) {
-        this.pendingDiffs.delete(filePath);
-        this.record(turn, filePath, d.oldText !== null ? textData(d.oldText, now.form) : d.seen ?? null, now, true);
-      } else if (!turn.running) {
+        if (this.pendingDiffs.get(filePath) === d) this.pendingDiffs.delete(filePath);
+        this.record(turn, filePath, d.oldText !== null ? textData(d.oldText, now.form) : d.seen ?? null, now, true, { diffOf: d.toolCallId });
+      } else if (!turn.running && this.pendingDiffs.get(filePath) === d) {
         this.pendingDiffs.delete(filePath);
       }
-    }
+    })));
+  }
+
+  /** The tail of each file's queue of checks (see inOrder). */
+  private readonly fileQueues = new Map<string, Promise<void>>();
+
+  /**
+   * Runs a check that may record a change of `filePath` after the checks queued before it for that
+   * file: each reads the disk, and reads finish in any order, but what each report says (the file
+   * before this tool call's edit, the snapshot before the watcher's event) is only true in the order
+   * the reports arrived. The first recorded baseline of a file stays, so a later edit's report
+   * recorded first would hide the earlier edit.
+   */
+  private inOrder(filePath: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.fileQueues.get(filePath) ?? Promise.resolve()).then(work);
+    const tail = next.catch(() => undefined);
+    this.fileQueues.set(filePath, tail);
+    void tail.then(() => { if (this.fileQueues.get(filePath) === tail) this.fileQueues.delete(filePath); });
+    return next;
+  }
+
+  private compareInOrder(turn: Turn, filePath: string): Promise<void> {
+    return this.inOrder(filePath, () => this.compareWithSnapshot(turn, filePath));
   }
 
   /** Takes the text of the file's open buffer as its current text (the user may have typed since). */
@@ -424,11 +494,21 @@ export class ChangeTracker extends Disposable {
    * One file lives in one turn's list: a later turn's change to a file still undecided from an
    * earlier turn joins that earlier entry (its baseline stays the text before the first change).
    */
-  private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false): void {
+  private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false, evidence: { diffOf?: string; responseOf?: string } = {}): void {
     const owner = this.ownerOf(filePath) ?? turn;
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
     const seen = this.seen(filePath);
     const known = owner.changes.get(filePath);
+    if (!known) {
+      if (evidence.diffOf) this.baselineFrom.set(filePath, { turn, toolCallId: evidence.diffOf });
+      else this.baselineFrom.delete(filePath);
+    } else if (evidence.responseOf && this.baselineFrom.get(filePath)?.turn === turn && this.baselineFrom.get(filePath)?.toolCallId === evidence.responseOf && before !== null) {
+      // The baseline came from this tool call's diff, placed by us in the disk as it was when we read
+      // it (maybe already holding the agent's later edits); its tool response tells what the file held.
+      const old = sideIn(known, before);
+      if (old !== undefined) owner.changes.rebase(filePath, old);
+      this.baselineFrom.delete(filePath);
+    }
     if (before === null && !known && seen !== undefined) before = seen;
     // The same disk content reported again (the watcher, then the tool call): listed already, and its
     // current text may follow the tab's unsaved edits since, which stay the user's.
@@ -505,6 +585,9 @@ export class ChangeTracker extends Disposable {
     owner.changes.record(filePath, sides.before, sides.after, sides.how);
   }
 
+  /** The tool call whose diff gave a changed file its baseline (its tool response may correct it). */
+  private readonly baselineFrom = new Map<string, { turn: Turn; toolCallId: string }>();
+
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
 
@@ -533,7 +616,7 @@ export class ChangeTracker extends Disposable {
       // (a rename over a tracked file is an edit, not a creation). A mere change of such a file is
       // not listed: nothing knows what it held before the turn.
       if (!created || looksGenerated(filePath)) return;
-      this.track(turn, (async () => {
+      this.track(turn, this.inOrder(filePath, async () => {
         const [now, indexed] = await Promise.all([readDisk(filePath), gitIndexText(filePath)]);
         if (now === undefined || (now.kind === 'text' ? now.text.length : now.bytes.byteLength) > MAX_TRACKED_CHARS) return;
         if (indexed !== undefined) {
@@ -542,28 +625,32 @@ export class ChangeTracker extends Disposable {
         } else {
           this.record(turn, filePath, null, now);
         }
-      })());
+      }));
       return;
     }
-    this.track(turn, this.compareWithSnapshot(turn, filePath));
+    this.track(turn, this.compareInOrder(turn, filePath));
   }
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
   private lastEnded: { turn: Turn; endedAt: number } | undefined;
 
   /**
-   * The turn a disk change belongs to. One running turn: the change is its agent's; with several it
-   * cannot be attributed safely. With none: a change the watcher reports shortly after the turn
-   * ended is still that turn's when the file was modified before the end (the agent's last write,
-   * reported late); a later modification, or a deletion nobody can date, is the user's.
+   * The turn a disk change belongs to: the file watcher reports late (seconds, on a busy machine),
+   * so a change is dated by the file's modification time. One running turn: the change is its
+   * agent's, unless the file was modified before the turn began (the user wrote it just before
+   * sending) or after it ended (the turn still finishing its checks while the user goes on); with
+   * several it cannot be attributed safely. With none: a change reported shortly after the turn
+   * ended is still that turn's when the file was modified during it (the agent's last write,
+   * reported late). A deletion cannot be dated: the running turn's, never an ended one's.
    */
   private async attributeTo(filePath: string): Promise<Turn | undefined> {
-    if (this.runningTurn.size === 1) return this.turns.get([...this.runningTurn.values()][0]);
     if (this.runningTurn.size > 1) return undefined;
+    const running = this.runningTurn.size === 1 ? this.turns.get([...this.runningTurn.values()][0]) : undefined;
     const last = this.lastEnded;
-    if (!last || Date.now() - last.endedAt > LATE_REPORT_MS) return undefined;
+    if (!running && (!last || Date.now() - last.endedAt > LATE_REPORT_MS)) return undefined;
     const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
-    return mtime !== undefined && mtime <= last.endedAt && this.runningTurn.size === 0 ? last.turn : undefined;
+    if (running) return mtime === undefined || modifiedDuring(mtime, running.started, running.ended) ? running : undefined;
+    return mtime !== undefined && last && modifiedDuring(mtime, last.turn.started, last.endedAt) && this.runningTurn.size === 0 ? last.turn : undefined;
   }
 
   private turnFor(tabId: string | undefined): Turn | undefined {
@@ -621,6 +708,7 @@ function looksGenerated(filePath: string): boolean {
 
 /** Slack for file systems that keep modification times in whole (or even two) seconds. */
 const MTIME_SLACK_MS = 2000;
+
 
 /**
  * Whether the file was modified at or after `since` (ms): what an agent's claim about it needs to be
@@ -725,4 +813,26 @@ function asSides(before: Content, after: Content): { before: string | null; afte
     return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
   }
   return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
+}
+
+/** A point that code passes at once, unless a test holds it (test seams of the tracker). */
+class TestGate {
+  private held: { gate: Promise<void>; arrived(): void } | undefined;
+
+  hold(): { reached: Promise<void>; release(): void } {
+    let open!: () => void;
+    let arrived!: () => void;
+    const gate = new Promise<void>(resolve => { open = resolve; });
+    const reached = new Promise<void>(resolve => { arrived = resolve; });
+    const held = { gate, arrived };
+    this.held = held;
+    return { reached, release: () => { if (this.held === held) this.held = undefined; open(); } };
+  }
+
+  async pass(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    held.arrived();
+    await held.gate;
+  }
 }
