@@ -617,6 +617,9 @@ export class ChangeTracker extends Disposable {
       // not listed: nothing knows what it held before the turn.
       if (!created || looksGenerated(filePath)) return;
       this.track(turn, this.inOrder(filePath, async () => {
+        await untilWritten(filePath);
+        // Seen meanwhile (the agent read it, a write of its was recorded): compared with what was seen.
+        if (this.seen(filePath) !== undefined || this.ownerOf(filePath)) return this.compareWithSnapshot(turn, filePath);
         const [now, indexed] = await Promise.all([readDisk(filePath), gitIndexText(filePath)]);
         if (now === undefined || (now.kind === 'text' ? now.text.length : now.bytes.byteLength) > MAX_TRACKED_CHARS) return;
         if (indexed !== undefined) {
@@ -628,7 +631,10 @@ export class ChangeTracker extends Disposable {
       }));
       return;
     }
-    this.track(turn, this.compareInOrder(turn, filePath));
+    this.track(turn, this.inOrder(filePath, async () => {
+      await untilWritten(filePath);
+      await this.compareWithSnapshot(turn, filePath);
+    }));
   }
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
@@ -704,6 +710,24 @@ function looksGenerated(filePath: string): boolean {
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
   const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
   return GENERATED.test(rel) || TEMPORARY.test(path.basename(filePath));
+}
+
+/** A file modified less than this long ago may still be being written (in place: truncated first, then filled). */
+const WRITE_SETTLE_MS = 500;
+
+/**
+ * Resolves once the file was last modified WRITE_SETTLE_MS ago (or is gone): a watcher's report read
+ * while the file is half written (empty after the truncation of an in-place write) would be taken
+ * for the agent's change, and a tab with unsaved edits merged with it. A file written without pause
+ * for seconds is read after about ten.
+ */
+async function untilWritten(filePath: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
+    const wait = mtime === undefined ? 0 : Math.min(WRITE_SETTLE_MS, mtime + WRITE_SETTLE_MS - Date.now());
+    if (wait <= 0) return;
+    await new Promise(resolve => setTimeout(resolve, wait));
+  }
 }
 
 /** Slack for file systems that keep modification times in whole (or even two) seconds. */
