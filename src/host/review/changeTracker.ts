@@ -12,6 +12,7 @@ import { Disposable } from '../../common/disposable';
 import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
+import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
 import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
@@ -26,14 +27,24 @@ export interface TurnView {
   readonly turnId: string;
   readonly tabId: string;
   readonly agentName: string;
+  /** What the Agent Changes view calls the turn: its agent, or "Changed while A and B were working". */
+  readonly title: string;
+  /** Changes no running turn could be given: the agents that were working (their turns ran at once). */
+  readonly working?: readonly string[];
   readonly files: readonly FileChangeView[];
 }
 
 interface Turn {
   readonly changes: TurnChanges;
   readonly tabId: string;
-  readonly agentName: string;
+  agentName: string;
   running: boolean;
+  /** Files its tool calls named (diffs, locations, paths in their input): a disk change of one is its agent's. */
+  readonly named: Set<string>;
+  /** Changes nobody could attribute (see attributeTo): the agents working when they happened. */
+  readonly working?: string[];
+  /** Another turn ran while it did: its disk changes are attributed among them (see attributeTo). */
+  overlapped?: boolean;
   /** Disk checks still running for this turn: the turn ends after them. */
   readonly inflight: Set<Promise<void>>;
   /** When the turn began (ms): a file modified since may already hold the agent's change. */
@@ -42,7 +53,7 @@ interface Turn {
   ended?: number;
 }
 
-interface SavedTurn { turnId: string; tabId: string; agentName: string; files: readonly FileChange[] }
+interface SavedTurn { turnId: string; tabId: string; agentName: string; working?: string[]; files: readonly FileChange[] }
 
 const STATE_KEY = 'switchboard.review.v1';
 const EDIT_DEBOUNCE_MS = 300;
@@ -55,6 +66,8 @@ const GENERATED = /[\\/](node_modules|\.git|dist|out|build|target|coverage|__pyc
 const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
 /** Files named by one tool call that are snapshotted when it is announced (a search may name hundreds). */
 const MAX_ANNOUNCED_FILES = 20;
+/** Files remembered per turn as named by its tool calls (attribution of disk changes while several turns run). */
+const MAX_NAMED_FILES = 1000;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
@@ -88,7 +101,8 @@ export class ChangeTracker extends Disposable {
     super();
     this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, inflight: new Set(), started: 0 });
+      const working = Array.isArray(saved.working) ? saved.working.filter(n => typeof n === 'string') : undefined;
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, ...(working ? { working } : {}) });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
@@ -175,7 +189,12 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    this.turns.set(turnId, { changes: new TurnChanges(turnId), tabId, agentName, running: true, inflight: new Set(), started: Date.now() });
+    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now() };
+    this.turns.set(turnId, turn);
+    for (const id of this.runningTurn.values()) {
+      const other = this.turns.get(id);
+      if (other) { other.overlapped = true; turn.overlapped = true; }
+    }
     this.runningTurn.set(tabId, turnId);
     return turnId;
   }
@@ -223,7 +242,9 @@ export class ChangeTracker extends Disposable {
     turn.running = false;
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
+    if (this.runningTurn.size <= 1) this.endOverlap();
     this.lastEnded = { turn, endedAt };
+    if (turn.overlapped) this.recentlyEnded = [...this.recentlyEnded.filter(e => endedAt - e.endedAt <= LATE_REPORT_MS), { turn, endedAt }];
     if (turn.changes.isEmpty) this.turns.delete(turnId);
     this.changed();
   }
@@ -257,8 +278,10 @@ export class ChangeTracker extends Disposable {
     const turnId = this.runningTurn.get(tabId);
     const turn = turnId ? this.turns.get(turnId) : undefined;
     if (!turn) return;
-    if (update.kind) this.kindOf.set(update.toolCallId, update.kind);
-    const kind = this.kindOf.get(update.toolCallId);
+    // Per tab: two agents may give their tool calls the same ids.
+    const callKey = `${tabId}\0${update.toolCallId}`;
+    if (update.kind) this.kindOf.set(callKey, update.kind);
+    const kind = this.kindOf.get(callKey);
     const mayWrite = kind === 'edit' || kind === 'delete' || kind === 'move' || kind === undefined;
     const finished = update.status === 'completed' || update.status === 'failed';
     // The files a tool call names are read now, before the agent's change lands: their baselines.
@@ -266,6 +289,7 @@ export class ChangeTracker extends Disposable {
       const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput)];
       for (const p of named.filter((p): p is string => !!p && path.isAbsolute(p)).slice(0, MAX_ANNOUNCED_FILES)) this.announce(turn, normalize(p));
     }
+    if (mayWrite) this.noteNamed(turn, update);
     for (const c of update.content ?? []) {
       // An edit not found in its file (`unlocated`) is a bare snippet: no baseline to take from it.
       if (c.type !== 'diff' || !path.isAbsolute(c.path) || isUnlocated(c)) continue;
@@ -298,6 +322,40 @@ export class ChangeTracker extends Disposable {
 
   private readonly kindOf = new Map<string, string>();
 
+  /** Remembers the files a tool call of the turn names that may write: a disk change of one is its agent's (see attributeTo). */
+  private noteNamed(turn: Turn, update: acp.ToolCall | acp.ToolCallUpdate): void {
+    const response = claudeToolResponse(update._meta);
+    const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput), response?.filePath];
+    for (const p of named) {
+      if (turn.named.size >= MAX_NAMED_FILES) return;
+      if (p && path.isAbsolute(p)) turn.named.add(normalize(p));
+    }
+  }
+
+  /** The turn that holds, while several turns run, the disk changes none of them can be given. */
+  private shared: Turn | undefined;
+
+  private sharedTurn(running: readonly Turn[]): Turn {
+    let shared = this.shared;
+    if (!shared) {
+      const turnId = `turn${this.nextTurn++}`;
+      shared = { changes: new TurnChanges(turnId), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), working: [] };
+      this.shared = shared;
+    }
+    // Kept while empty (its checks are waited for), listed once it holds a change.
+    this.turns.set(shared.changes.turnId, shared);
+    for (const t of running) if (!shared.working!.includes(t.agentName)) shared.working!.push(t.agentName);
+    shared.agentName = agentList(shared.working!);
+    return shared;
+  }
+
+  /** At most one turn runs again: disk changes from now on are attributed as before; an empty shared turn goes. */
+  private endOverlap(): void {
+    const shared = this.shared;
+    this.shared = undefined;
+    if (shared && shared.changes.isEmpty && shared.inflight.size === 0) this.turns.delete(shared.changes.turnId);
+  }
+
   /**
    * A file a tool call names: remember its text on disk now, unless it is already known, or was
    * modified since the turn began (the agent may have written it before this announcement was read:
@@ -314,7 +372,7 @@ export class ChangeTracker extends Disposable {
   views(): TurnView[] {
     return [...this.turns.entries()]
       .filter(([, t]) => !t.changes.isEmpty)
-      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.view() }));
+      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, title: t.working ? changedWhileTitle(t.working) : t.agentName, ...(t.working ? { working: [...t.working] } : {}), files: t.changes.view() }));
   }
 
   viewOf(turnId: string): TurnView | undefined {
@@ -639,6 +697,8 @@ export class ChangeTracker extends Disposable {
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
   private lastEnded: { turn: Turn; endedAt: number } | undefined;
+  /** Turns that ran alongside another and ended lately: a late report may still be theirs. */
+  private recentlyEnded: { turn: Turn; endedAt: number }[] = [];
 
   /**
    * The turn a disk change belongs to: the file watcher reports late (seconds, on a busy machine),
@@ -647,15 +707,28 @@ export class ChangeTracker extends Disposable {
    * sending) or after it ended (the turn still finishing its checks while the user goes on); with
    * several it cannot be attributed safely. With none: a change reported shortly after the turn
    * ended is still that turn's when the file was modified during it (the agent's last write,
-   * reported late). A deletion cannot be dated: the running turn's, never an ended one's.
+   * reported late). A deletion cannot be dated: the running turn's, never an ended one's. With
+   * several running: the one whose tool calls named the file, else a turn of its own titled with
+   * the agents that were working (see attributeAmong), never dropped, never given to one of them.
    */
   private async attributeTo(filePath: string): Promise<Turn | undefined> {
-    if (this.runningTurn.size > 1) return undefined;
-    const running = this.runningTurn.size === 1 ? this.turns.get([...this.runningTurn.values()][0]) : undefined;
+    // Turns that ran at once (running, or ended lately alongside another): the change goes to the
+    // one whose tool calls named the file. A deletion, undated, goes to a running one only.
+    const now = Date.now();
+    const running = [...this.runningTurn.values()].map(id => this.turns.get(id)).filter((t): t is Turn => !!t);
+    const lately = this.recentlyEnded.filter(e => now - e.endedAt <= LATE_REPORT_MS && !running.includes(e.turn)).map(e => e.turn);
+    if (running.length > 1 || (running.length + lately.length > 1 && (running.length === 0 || running.some(t => t.overlapped)))) {
+      const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
+      const among = mtime === undefined ? running : [...running, ...lately];
+      const to = attributeAmong(among.map(t => ({ turnId: t.changes.turnId, started: t.started, ended: t.ended, named: t.named.has(filePath) })), mtime);
+      if (to === undefined) return undefined;
+      return to === 'shared' ? this.sharedTurn(among) : among.find(t => t.changes.turnId === to);
+    }
+    const only = running[0];
     const last = this.lastEnded;
-    if (!running && (!last || Date.now() - last.endedAt > LATE_REPORT_MS)) return undefined;
+    if (!only && (!last || Date.now() - last.endedAt > LATE_REPORT_MS)) return undefined;
     const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
-    if (running) return mtime === undefined || modifiedDuring(mtime, running.started, running.ended) ? running : undefined;
+    if (only) return mtime === undefined || modifiedDuring(mtime, only.started, only.ended) ? only : undefined;
     return mtime !== undefined && last && modifiedDuring(mtime, last.turn.started, last.endedAt) && this.runningTurn.size === 0 ? last.turn : undefined;
   }
 
@@ -664,10 +737,9 @@ export class ChangeTracker extends Disposable {
     if (id) return this.turns.get(id);
     // A write outside a turn (late, or from a restored tab): keep it in a turn of its own.
     if (!tabId) return undefined;
-    const turnId = this.beginTurn(tabId, 'agent');
-    this.runningTurn.delete(tabId);
-    const turn = this.turns.get(turnId)!;
-    turn.running = false;
+    const turnId = `turn${this.nextTurn++}`;
+    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now() };
+    this.turns.set(turnId, turn);
     return turn;
   }
 
@@ -687,7 +759,7 @@ export class ChangeTracker extends Disposable {
     const small = (f: FileChange) => (f.baseline?.length ?? 0) + (f.current?.length ?? 0) <= MAX_TRACKED_CHARS;
     const saved: SavedTurn[] = [...this.turns.entries()]
       .filter(([, t]) => !t.changes.isEmpty)
-      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, files: t.changes.pending().filter(small) }));
+      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, ...(t.working ? { working: t.working } : {}), files: t.changes.pending().filter(small) }));
     void this.state.update(STATE_KEY, saved);
   }
 }

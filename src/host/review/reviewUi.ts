@@ -120,9 +120,11 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.type) {
       case 'turn': {
-        const item = new vscode.TreeItem(node.turn.files.length === 1 ? vscode.l10n.t('{0}: 1 file', node.turn.agentName) : vscode.l10n.t('{0}: {1} files', node.turn.agentName, node.turn.files.length), vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(node.turn.files.length === 1 ? vscode.l10n.t('{0}: 1 file', node.turn.title) : vscode.l10n.t('{0}: {1} files', node.turn.title, node.turn.files.length), vscode.TreeItemCollapsibleState.Expanded);
         item.description = vscode.l10n.t({ message: 'written, undoable', comment: 'The agent already wrote these changes to disk; they can be undone' });
-        item.tooltip = vscode.l10n.t('The agent already wrote these changes: keep them, or undo them.');
+        item.tooltip = node.turn.working
+          ? vscode.l10n.t('These files changed on disk while several agents were working, and no agent reported changing them: keep them, or undo them.')
+          : vscode.l10n.t('The agent already wrote these changes: keep them, or undo them.');
         // A string tooltip would become the row's accessible name and hide what the row says.
         item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
         item.contextValue = 'switchboard.turn';

@@ -1,0 +1,106 @@
+// Review with several turns running at once (issue 19, point 3): two scripted agents, each in its
+// own tab, both turns running. A change goes to the turn whose agent's tool call named it; a disk
+// change no tool call names is listed once, as changed while both agents were working, never
+// dropped and never given to one of them; Undo of one turn never undoes another's change.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { SwitchboardApi } from '../../src/extension';
+import type { ChatSession } from '../../src/session/chatSession';
+import { api, dump, freshReviewPerTest, gate, useScriptedAgents, waitFor } from './helpers';
+
+const A = 'Scripted A';
+const B = 'Scripted B';
+const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+
+describe('Review of several turns at once', () => {
+  let sb: SwitchboardApi;
+  before(async () => { sb = await api(); });
+  freshReviewPerTest(() => sb);
+
+  /** A new tab talking to `spec`'s agent (its own process), shown. */
+  async function tabWith(spec: { name: string }): Promise<ChatSession> {
+    await sb.chat.newConversation();
+    assert.equal(await sb.chat.start(spec as never), true, dump(sb.chat.items));
+    assert.equal(sb.chat.active.agentName, spec.name);
+    return sb.chat.active;
+  }
+
+  const turnsListing = (file: string) => sb.review.views().filter(t => t.files.some(f => f.path === file));
+  const listing = () => JSON.stringify(sb.review.views().map(t => ({ title: t.title, agent: t.agentName, files: t.files.map(f => path.basename(f.path)) })));
+
+  it('A and B edit a file each in turns running at once: each under its own turn, a silent disk change under "changed while A and B were working"; Undo of one leaves the others', async () => {
+    const a = path.join(root(), 'multi-a.txt');
+    const b = path.join(root(), 'multi-b.txt');
+    const shared = path.join(root(), 'multi-shared.txt');
+    fs.writeFileSync(a, 'a one\na two\n');
+    fs.writeFileSync(b, 'b one\nb two\n');
+    fs.writeFileSync(shared, 'shared one\n');
+    // Open (and so seen) before the turns: its text then is what a change is compared with.
+    await vscode.workspace.openTextDocument(shared);
+    const both = gate('both-running');
+    const endA = gate('end-a');
+    const endB = gate('end-b');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [{ steps: [
+        { type: 'waitFile', path: both.path },
+        { type: 'codexEdit', path: a, content: 'a one\nA WROTE\n', permission: false },
+        { type: 'waitFile', path: endA.path },
+      ] }] },
+      [B]: { turns: [{ steps: [
+        { type: 'waitFile', path: both.path },
+        { type: 'claudeEdit', path: b, old: 'b one\n', new: 'B WROTE\n', permission: false },
+        // Something B ran (a script): no tool call names the file.
+        { type: 'claudeWrite', path: shared, content: 'shared changed\n', silent: true },
+        { type: 'waitFile', path: endB.path },
+      ] }] },
+    });
+    const tabA = sb.chat.active;
+    const turnA = sb.chat.sendPrompt('edit a');
+    await waitFor(() => `A's turn to run: ${dump(tabA.items)}`, () => tabA.busy && tabA.items.some(i => i.kind === 'user'));
+    const tabB = await tabWith(agents[B].spec);
+    const turnB = sb.chat.sendPrompt('edit b');
+    await waitFor(() => `B's turn to run: ${dump(tabB.items)}`, () => tabB.busy && tabB.items.some(i => i.kind === 'user'));
+    assert.notEqual(tabB.id, tabA.id);
+    both.open();
+    try {
+      await waitFor(() => `the three files listed while both turns run: ${listing()}; B: ${dump(tabB.items)}; B's log: ${fs.readFileSync(agents[B].log, 'utf8').slice(-1500)}`,
+        () => turnsListing(a).length && turnsListing(b).length && turnsListing(shared).length);
+      assert.ok(tabA.busy && tabB.busy, 'both turns still run');
+    } finally {
+      endA.open();
+      endB.open();
+    }
+    assert.equal(await turnA, 'sent');
+    assert.equal(await turnB, 'sent');
+    await sb.review.settled();
+
+    const [ofA] = turnsListing(a);
+    const [ofB] = turnsListing(b);
+    const ofShared = turnsListing(shared);
+    assert.equal(ofShared.length, 1, `listed once: ${listing()}`);
+    assert.deepEqual(ofA.files.map(f => f.path), [a], listing());
+    assert.equal(ofA.agentName, A);
+    assert.equal(ofA.tabId, tabA.id);
+    assert.deepEqual(ofB.files.map(f => f.path), [b], listing());
+    assert.equal(ofB.agentName, B);
+    assert.equal(ofB.tabId, tabB.id);
+    assert.deepEqual(ofShared[0].files.map(f => f.path), [shared], listing());
+    assert.notEqual(ofShared[0].turnId, ofA.turnId);
+    assert.notEqual(ofShared[0].turnId, ofB.turnId);
+    assert.equal(ofShared[0].title, `Changed while ${A} and ${B} were working`, listing());
+    assert.equal(ofA.title, A);
+
+    await sb.review.undo(ofA.turnId);
+    assert.equal(fs.readFileSync(a, 'utf8'), 'a one\na two\n');
+    assert.equal(fs.readFileSync(b, 'utf8'), 'B WROTE\nb two\n', 'Undo of A\'s turn leaves B\'s change');
+    assert.equal(fs.readFileSync(shared, 'utf8'), 'shared changed\n', 'and the change nobody can be sure of');
+    assert.deepEqual(turnsListing(b).map(t => t.turnId), [ofB.turnId]);
+
+    await sb.review.undo(ofShared[0].turnId);
+    assert.equal(fs.readFileSync(shared, 'utf8'), 'shared one\n');
+    assert.equal(fs.readFileSync(b, 'utf8'), 'B WROTE\nb two\n');
+    assert.equal(turnsListing(shared).length, 0);
+  });
+});
