@@ -717,7 +717,9 @@ export class ChangeTracker extends Disposable {
     const now = Date.now();
     const running = [...this.runningTurn.values()].map(id => this.turns.get(id)).filter((t): t is Turn => !!t);
     const lately = this.recentlyEnded.filter(e => now - e.endedAt <= LATE_REPORT_MS && !running.includes(e.turn)).map(e => e.turn);
-    if (running.length > 1 || (running.length + lately.length > 1 && (running.length === 0 || running.some(t => t.overlapped)))) {
+    // Only around turns that ran alongside another: one turn at a time keeps the rules below.
+    const alongside = running.length > 1 || (running.length === 1 ? running[0].overlapped && lately.length > 0 : !!this.lastEnded?.turn.overlapped && lately.length > 1);
+    if (alongside) {
       const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
       const among = mtime === undefined ? running : [...running, ...lately];
       const to = attributeAmong(among.map(t => ({ turnId: t.changes.turnId, started: t.started, ended: t.ended, named: t.named.has(filePath) })), mtime);
