@@ -103,4 +103,46 @@ describe('Review of several turns at once', () => {
     assert.equal(fs.readFileSync(b, 'utf8'), 'B WROTE\nb two\n');
     assert.equal(turnsListing(shared).length, 0);
   });
+  it("the watcher's report of a file A's tool call named goes to A's turn while B's runs too, before A's call completes", async () => {
+    const a = path.join(root(), 'multi-named.txt');
+    fs.writeFileSync(a, 'named one\nnamed two\n');
+    const both = gate('both-running');
+    const complete = gate('complete-a');
+    const end = gate('end');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [{ steps: [
+        { type: 'waitFile', path: both.path },
+        // Written at once, its tool call completes later: until then only the watcher tells.
+        { type: 'claudeEdit', path: a, old: 'named two\n', new: 'A WROTE\n', permission: false, completeAfter: complete.path },
+        { type: 'waitFile', path: end.path },
+      ] }] },
+      [B]: { turns: [{ steps: [{ type: 'waitFile', path: both.path }, { type: 'text', text: 'B works.' }, { type: 'waitFile', path: end.path }] }] },
+    });
+    const tabA = sb.chat.active;
+    const turnA = sb.chat.sendPrompt('edit named');
+    await waitFor(() => `A's turn to run: ${dump(tabA.items)}`, () => tabA.busy && tabA.items.some(i => i.kind === 'user'));
+    const tabB = await tabWith(agents[B].spec);
+    const turnB = sb.chat.sendPrompt('work');
+    await waitFor(() => `B's turn to run: ${dump(tabB.items)}`, () => tabB.busy && tabB.items.some(i => i.kind === 'user'));
+    assert.notEqual(tabB.id, tabA.id);
+    both.open();
+    try {
+      await waitFor(() => `A's write on disk: ${fs.readFileSync(a, 'utf8')}`, () => fs.readFileSync(a, 'utf8') === 'named one\nA WROTE\n');
+      const [turn] = await waitFor(() => `the file listed before A's call completes: ${listing()}`, () => turnsListing(a).length ? turnsListing(a) : undefined);
+      assert.equal(turn.agentName, A, listing());
+      assert.equal(turn.tabId, tabA.id);
+      assert.ok(tabA.busy && tabB.busy, 'both turns still run');
+    } finally {
+      complete.open();
+      end.open();
+    }
+    assert.equal(await turnA, 'sent');
+    assert.equal(await turnB, 'sent');
+    await sb.review.settled();
+    const listed = turnsListing(a);
+    assert.equal(listed.length, 1, listing());
+    assert.equal(listed[0].agentName, A);
+    await sb.review.undo(listed[0].turnId);
+    assert.equal(fs.readFileSync(a, 'utf8'), 'named one\nnamed two\n');
+  });
 });
