@@ -27,6 +27,23 @@ describe('Review of several turns at once', () => {
     return sb.chat.active;
   }
 
+  /**
+   * Sends `promptA` in the shown tab (agent A, the default), then `promptB` in a new tab with B's
+   * agent; opens `both` once both turns run (the scripted agents wait on it).
+   */
+  async function bothRunning(specB: { name: string }, promptA: string, promptB: string, both: { open(): void }) {
+    const tabA = sb.chat.active;
+    const turnA = sb.chat.sendPrompt(promptA);
+    // Seen: a conversation started before A's prompt was shown took A's tab again.
+    await waitFor(() => `A's turn to run: ${dump(tabA.items)}`, () => tabA.busy && tabA.items.some(i => i.kind === 'user'));
+    const tabB = await tabWith(specB);
+    const turnB = sb.chat.sendPrompt(promptB);
+    await waitFor(() => `B's turn to run: ${dump(tabB.items)}`, () => tabB.busy && tabB.items.some(i => i.kind === 'user'));
+    assert.notEqual(tabB.id, tabA.id);
+    both.open();
+    return { tabA, tabB, turnA, turnB };
+  }
+
   const turnsListing = (file: string) => sb.review.views().filter(t => t.files.some(f => f.path === file));
   const listing = () => JSON.stringify(sb.review.views().map(t => ({ title: t.title, agent: t.agentName, files: t.files.map(f => path.basename(f.path)) })));
 
@@ -56,14 +73,7 @@ describe('Review of several turns at once', () => {
         { type: 'waitFile', path: endB.path },
       ] }] },
     });
-    const tabA = sb.chat.active;
-    const turnA = sb.chat.sendPrompt('edit a');
-    await waitFor(() => `A's turn to run: ${dump(tabA.items)}`, () => tabA.busy && tabA.items.some(i => i.kind === 'user'));
-    const tabB = await tabWith(agents[B].spec);
-    const turnB = sb.chat.sendPrompt('edit b');
-    await waitFor(() => `B's turn to run: ${dump(tabB.items)}`, () => tabB.busy && tabB.items.some(i => i.kind === 'user'));
-    assert.notEqual(tabB.id, tabA.id);
-    both.open();
+    const { tabA, tabB, turnA, turnB } = await bothRunning(agents[B].spec, 'edit a', 'edit b', both);
     try {
       await waitFor(() => `the three files listed while both turns run: ${listing()}; B: ${dump(tabB.items)}; B's log: ${fs.readFileSync(agents[B].log, 'utf8').slice(-1500)}`,
         () => turnsListing(a).length && turnsListing(b).length && turnsListing(shared).length);
@@ -118,14 +128,7 @@ describe('Review of several turns at once', () => {
       ] }] },
       [B]: { turns: [{ steps: [{ type: 'waitFile', path: both.path }, { type: 'text', text: 'B works.' }, { type: 'waitFile', path: end.path }] }] },
     });
-    const tabA = sb.chat.active;
-    const turnA = sb.chat.sendPrompt('edit named');
-    await waitFor(() => `A's turn to run: ${dump(tabA.items)}`, () => tabA.busy && tabA.items.some(i => i.kind === 'user'));
-    const tabB = await tabWith(agents[B].spec);
-    const turnB = sb.chat.sendPrompt('work');
-    await waitFor(() => `B's turn to run: ${dump(tabB.items)}`, () => tabB.busy && tabB.items.some(i => i.kind === 'user'));
-    assert.notEqual(tabB.id, tabA.id);
-    both.open();
+    const { tabA, tabB, turnA, turnB } = await bothRunning(agents[B].spec, 'edit named', 'work', both);
     try {
       await waitFor(() => `A's write on disk: ${fs.readFileSync(a, 'utf8')}`, () => fs.readFileSync(a, 'utf8') === 'named one\nA WROTE\n');
       const [turn] = await waitFor(() => `the file listed before A's call completes: ${listing()}`, () => turnsListing(a).length ? turnsListing(a) : undefined);
