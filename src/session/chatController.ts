@@ -499,7 +499,8 @@ export class ChatController extends Disposable {
 
   /** A new conversation in a new tab (an empty shown tab is reused). */
   async newConversation(): Promise<void> {
-    if (this.active.items.length > 0 || this.active.sessionId) {
+    // A tab whose prompt is on its way (its agent still starting, nothing shown yet) is not empty either.
+    if (this.active.items.length > 0 || this.active.sessionId || this.active.busy) {
       // With the shown conversation's agent if it runs (else the one started last); none: the next prompt chooses.
       this.activeId = this.addTab(this.newTab(this.runtime?.spec.name ?? '')).id;
       this.changedTabs(true);

@@ -115,6 +115,20 @@ describe('Chat panel model', () => {
     assert.equal(lastOf(sb.chat.items, 'user')?.text, 'one');
   });
 
+  it('a new conversation asked for while the first prompt still waits for its agent opens a new tab: the next prompt never joins the first', async () => {
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'answer to {{sessionId}}' }] }] });
+    // No agent runs: the first prompt waits for the start, its tab has no session and nothing shown yet.
+    const first = sb.chat.activeTab;
+    const firstTurn = sb.chat.sendPrompt('one');
+    await sb.chat.newConversation();
+    const second = sb.chat.activeTab;
+    assert.notEqual(second, first, 'a new tab');
+    assert.equal(await sb.chat.sendPrompt('two'), 'sent');
+    await firstTurn;
+    const users = (id: string) => sb.chat.sessions.find(s => s.id === id)!.items.filter(i => i.kind === 'user').map(i => i.kind === 'user' && i.text);
+    assert.deepEqual({ first: users(first), second: users(second) }, { first: ['one'], second: ['two'] });
+  });
+
   it('a second Enter while the agent is still starting opens no second session: it is queued and sent after the first', async () => {
     const { log } = await useScriptedAgent({ turns: [{ steps: [{ type: 'text', text: 'one answer' }] }] });
     const first = sb.chat.sendPrompt('first');
