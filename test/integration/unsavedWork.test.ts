@@ -45,21 +45,30 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     const turn = sb.review.views().find(t => t.files.some(f => f.path === file));
     return turn ? { turnId: turn.turnId, file: turn.files.find(f => f.path === file)! } : undefined;
   };
+  /**
+   * A 12-line file in the workspace, open with the user's unsaved line 2; the agent's version of it
+   * renames line 9.
+   */
+  async function fileWithUserLine(name: string) {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, name);
+    const before = numbered(12);
+    const agentText = before.replace('line 9\n', 'line nine\n');
+    const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
+    fs.writeFileSync(file, before);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+    assert.equal(doc.isDirty, true);
+    return { file, before, agentText, user, doc };
+  }
+
   const listed = (file: string) => JSON.stringify(changeOf(file)?.file.hunks.map(h => [h.curLine, h.added, h.removed]));
 
   for (const activated of ['before', 'after'] as const) {
     for (const [agent, order] of CASES) {
       it(`${agent}, ${order}, extension activated ${activated} the user typed: the tab keeps the user's line, only the agent's is listed, Undo all saves nothing of the user's`, async () => {
-        const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-${agent}.txt`);
+        const { file, before, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-${agent}.txt`);
         const gate = path.join(gates, `gate-${n}`);
-        const before = numbered(12);
-        const agentText = before.replace('line 9\n', 'line nine\n');
-        const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
-        fs.writeFileSync(file, before);
-        const doc = await vscode.workspace.openTextDocument(file);
-        const editor = await vscode.window.showTextDocument(doc);
-        assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
-        assert.equal(doc.isDirty, true);
         // The extension activates now, the tab already dirty.
         if (activated === 'after') sb.review.resetSnapshots();
 
@@ -170,14 +179,7 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
   it("an agent that read the unsaved tab through the client, then rewrote the file on disk with a command: the tab keeps the user's line, only the agent's is listed", async () => {
     // As Gemini CLI does: reads through fs/read_text_file (served the unsaved tab), shell commands
     // (`sed -i`) in its own process, on the disk.
-    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-read.txt`);
-    const before = numbered(12);
-    const agentText = before.replace('line 9\n', 'line nine\n');
-    const user = (t: string) => t.replace('line 2\n', `${USER_LINE}\n`);
-    fs.writeFileSync(file, before);
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(doc);
-    assert.ok(await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), USER_LINE)));
+    const { file, before, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-read.txt`);
     await useScriptedAgent({ turns: [{ steps: [
       { type: 'read', path: file, quiet: true },
       { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', silent: true },
