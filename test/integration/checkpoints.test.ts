@@ -93,8 +93,8 @@ describe('Checkpoints', () => {
     // The unsaved edit stays, merged onto the restored text, unsaved.
     await waitFor(() => `the unsaved edit kept on the restored text: ${JSON.stringify(diskDoc.getText())}`, () => diskDoc.getText() === 'my unsaved line\na\nb\nc\nd\ne\n');
     assert.ok(diskDoc.isDirty, 'the user\'s edit is still unsaved');
-    const labels = vscode.window.tabGroups.all.flatMap(g => g.tabs).map(t => t.label);
-    assert.ok(labels.some(l => l.startsWith('Restore files to before this turn')), `the changes were shown: ${JSON.stringify(labels)}`);
+    const labels = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).map(t => t.label);
+    await waitFor(() => `the changes shown in a multi-file diff: ${JSON.stringify(labels())}`, () => labels().some(l => l.startsWith('Restore files to before this turn')));
 
     // Restoring again: nothing differs any more.
     assert.equal(await restore(tab.id, userItem(tab.items, 'change everything').id), false);
