@@ -1,7 +1,7 @@
 // One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
 // No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
-import * as vscode from 'vscode';
+import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk';
 import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
@@ -75,7 +75,7 @@ export class AgentConnection {
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`))
       .onRequest('*', ({ method }) => {
-        this.refusals.refuse(vscode.l10n.t('unknown method'), JSON.stringify(String(method).slice(0, 80)));
+        this.refusals.refuse(l10n.t('unknown method'), JSON.stringify(String(method).slice(0, 80)));
         throw sdk.RequestError.methodNotFound(String(method));
       });
     const { fs, terminal } = services;
@@ -143,8 +143,8 @@ export class AgentConnection {
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
         this.process.exited.then(exit => {
           throw new AgentStartError(exit.signal
-            ? vscode.l10n.t('The agent exited during initialization (signal {0}).', exit.signal)
-            : vscode.l10n.t('The agent exited during initialization (exit code {0}).', String(exit.code)), 'closed');
+            ? l10n.t('The agent exited during initialization (signal {0}).', exit.signal)
+            : l10n.t('The agent exited during initialization (exit code {0}).', String(exit.code)), 'closed');
         }),
       ]);
       if (result.protocolVersion !== ACP_VERSION) throw new AgentStartError(versionRefusal(result.protocolVersion), 'protocol');
@@ -154,7 +154,7 @@ export class AgentConnection {
       return result;
     } catch (err) {
       if (controller.signal.aborted) {
-        throw new AgentStartError(vscode.l10n.t({ message: 'The agent did not answer "initialize" within {0} s.', args: [Math.round(timeoutMs / 1000)], comment: '"initialize" is the name of an ACP request; {0} is a number of seconds' }), 'timeout');
+        throw new AgentStartError(l10n.t({ message: 'The agent did not answer "initialize" within {0} s.', args: [Math.round(timeoutMs / 1000)], comment: '"initialize" is the name of an ACP request; {0} is a number of seconds' }), 'timeout');
       }
       throw err;
     } finally {
@@ -286,8 +286,8 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
 export function versionRefusal(answered: unknown): string {
   const v = typeof answered === 'number' ? answered : JSON.stringify(answered);
   return answered === 2
-    ? vscode.l10n.t('The agent answered with ACP protocol version 2, a draft that has no file or terminal methods; Switchboard asked for version 1 and speaks only ACP v1. Use a version of the agent that speaks ACP v1.')
-    : vscode.l10n.t('The agent speaks ACP protocol version {0}; Switchboard asked for version 1 and speaks only ACP v1.', v);
+    ? l10n.t('The agent answered with ACP protocol version 2, a draft that has no file or terminal methods; Switchboard asked for version 1 and speaks only ACP v1. Use a version of the agent that speaks ACP v1.')
+    : l10n.t('The agent speaks ACP protocol version {0}; Switchboard asked for version 1 and speaks only ACP v1.', v);
 }
 
 const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));
