@@ -10,7 +10,7 @@ import { configureCommonL10n } from './host/l10n';
 import { createLogger, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
-import { PermissionAlert } from './host/permissionAlert';
+import { WaitingAlert } from './host/waitingAlert';
 import type { AgentRegistry } from './host/registry/agentRegistry';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
@@ -22,6 +22,7 @@ import { ModeChoices } from './session/modeChoices';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
+import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
@@ -43,6 +44,10 @@ export interface SwitchboardApi {
   readonly registry: AgentRegistry;
   /** The agent picker's quick pick (replaceable by tests). */
   readonly agentPicker: typeof agentPickerUi;
+  /** The Agents view: each agent, its conversations and what they do; what waits for the user. */
+  readonly agents: AgentsView;
+  /** The status-bar item and notifications for conversations waiting for the user. */
+  readonly waiting: WaitingAlert;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
 }
@@ -105,8 +110,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
   context.subscriptions.push(diffs, chat, view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-    new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
+  // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
+  const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
+  const waiting = new WaitingAlert(agents);
+  context.subscriptions.push(agents, waiting);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -143,7 +151,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
+  return { chat, view, agents, waiting, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>
