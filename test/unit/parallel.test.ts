@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { canApply, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../src/common/parallel/runSet';
+import { renderRunSet } from '../../src/common/parallel/panelHtml';
+import { mergeApplied } from '../../src/common/parallel/applyMerge';
 import { parseNameStatus, parseNumstat, runFiles, totals } from '../../src/common/parallel/diffStats';
 
 const start = (): RunSetState => newRunSet('set1', 'Fix the bug', [
@@ -98,5 +100,49 @@ describe('Parallel run diff stats', () => {
 
   it('empty output: no files', () => {
     assert.deepEqual(runFiles('', ''), []);
+  });
+});
+
+describe('Parallel run applied over the user\'s file', () => {
+  const b = (s: string) => new TextEncoder().encode(s);
+  const t = (r: Uint8Array | null | 'conflict') => (r instanceof Uint8Array ? new TextDecoder().decode(r) : r);
+  it('takes the run\'s version when the user did not change the file, deletes or creates likewise', () => {
+    assert.equal(t(mergeApplied(b('a\n'), b('a\n'), b('b\n'))), 'b\n');
+    assert.equal(t(mergeApplied(b('a\n'), b('a\n'), undefined)), null);
+    assert.equal(t(mergeApplied(undefined, undefined, b('new\n'))), 'new\n');
+  });
+  it('merges changes to different lines; the same lines changed by both are a conflict', () => {
+    const base = b('1\n2\n3\n4\n5\n6\n');
+    assert.equal(t(mergeApplied(base, b('one\n2\n3\n4\n5\n6\n'), b('1\n2\n3\n4\n5\nsix\n'))), 'one\n2\n3\n4\n5\nsix\n');
+    assert.equal(mergeApplied(base, b('1\nTWO\n3\n4\n5\n6\n'), b('1\ntwo\n3\n4\n5\n6\n')), 'conflict');
+    assert.equal(mergeApplied(base, undefined, b('x\n')), 'conflict', 'the user deleted what the run changed');
+    assert.equal(mergeApplied(b('\0a'), b('\0b'), b('\0c')), 'conflict', 'binary files are not merged');
+  });
+});
+
+describe('Parallel runs panel', () => {
+  it('shows each run side by side: status, time, tokens, files with counts, its answer escaped, Apply when it can', () => {
+    let s = play(start(), { type: 'runStarted', run: 'r1', at: 0 }, { type: 'runStarted', run: 'r2', at: 0 }, { type: 'runTokens', run: 'r1', tokens: 42 },
+      { type: 'runEnded', run: 'r1', at: 65_000, stopReason: 'end_turn', files: [file, { path: '<b>.png', change: 'added' }] }).state;
+    let html = renderRunSet({ state: s, now: 70_000, questions: { r2: { itemId: 'p1', title: 'Run <rm>?', options: [{ optionId: 'allow', name: 'Allow' }] } }, answers: { r1: '<script>x</script>' } });
+    assert.match(html, /Time: 1m 05s · Tokens: 42/);
+    assert.match(html, /Time: 1m 10s/, 'the run still working counts on');
+    assert.match(html, /2 file\(s\) changed <span class="add">\+1<\/span> <span class="del">−1<\/span>/);
+    assert.match(html, /&lt;b&gt;\.png<\/a> <span class="bin">binary/);
+    assert.ok(!html.includes('<script>') && html.includes('&lt;script&gt;'));
+    assert.match(html, /data-action="apply" data-run="r1">Apply this result/);
+    assert.match(html, /Run &lt;rm&gt;\?<\/p><button class="secondary" data-action="answer" data-run="r2" data-item="p1" data-option="allow">Allow/);
+    assert.match(html, /data-action="discard"/);
+    s = play(s, { type: 'applyAsked', run: 'r1' }, { type: 'applied', message: 'Applied 2 file(s)' }).state;
+    html = renderRunSet({ state: s, now: 0, questions: {}, answers: {} });
+    assert.ok(!/data-action="(apply|discard|diff|stop)"/.test(html), 'nothing left to act on');
+    assert.match(html, /Applied 2 file\(s\)/);
+  });
+
+  it('a set that could not start shows why, and no runs', () => {
+    const s = play(start(), { type: 'prepareFailed', message: 'not a <git> repository' }).state;
+    const html = renderRunSet({ state: s, now: 0, questions: {}, answers: {} });
+    assert.match(html, /not a &lt;git&gt; repository/);
+    assert.ok(!html.includes('class="runs"'));
   });
 });
