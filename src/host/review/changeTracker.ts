@@ -269,6 +269,12 @@ export class ChangeTracker extends Disposable {
     this.record(turn, filePath, old, textData(after, form));
   }
 
+  /** A change the client made itself for `tabId`'s running turn (a parallel run applied); null: no file. */
+  recordApplied(tabId: string, filePath: string, before: FileData | null, after: FileData | null): void {
+    const turn = this.turnFor(tabId);
+    if (turn) this.record(turn, normalize(filePath), before, after);
+  }
+
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
   rememberRead(filePath: string, text: string, form?: TextForm): void {
     const p = normalize(filePath);
