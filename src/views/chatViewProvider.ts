@@ -192,6 +192,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
         break;
       }
+      case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab ?? chat.activeTab, itemId: msg.itemId }); break;
       case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
