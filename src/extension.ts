@@ -25,6 +25,9 @@ import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
 import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { protocolTraffic } from './acp/protocolTap';
+import { InspectorPanel } from './views/inspectorPanel';
+import { FollowAgent } from './session/follow/followAgent';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
@@ -53,6 +56,11 @@ export interface SwitchboardApi {
   readonly checkpoints: Checkpoints;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
+  /** The protocol inspector and the traffic it shows. */
+  readonly inspector: InspectorPanel;
+  readonly traffic: typeof protocolTraffic;
+  /** Follow the agent (the editor shows the file of each tool call). */
+  readonly follow: FollowAgent;
 }
 
 let controller: ChatController | undefined;
@@ -168,8 +176,15 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.undoRestore', () => checkpoints.undoRestore());
   command('switchboard.checkpointStorage', () => checkpoints.showStorage());
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
+  // The protocol inspector, filtered to the shown conversation's session; follow the agent.
+  const inspector = new InspectorPanel(context.extensionUri, protocolTraffic, log);
+  const follow = new FollowAgent(chat, log);
+  context.subscriptions.push(inspector, follow);
+  command('switchboard.openInspector', () => inspector.open(chat.active.sessionId ? { session: chat.active.sessionId } : undefined));
+  command('switchboard.followAgent', () => follow.start());
+  command('switchboard.stopFollowingAgent', () => follow.stop());
 
-  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
+  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, inspector, traffic: protocolTraffic, follow, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

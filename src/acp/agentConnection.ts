@@ -13,6 +13,8 @@ import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
 import { StrayLines } from '../common/strayOutput';
 import { Refusals } from './refusals';
+import { ConnectionTap, protocolTraffic } from './protocolTap';
+import { secretEnvValues } from '../common/inspector/redact';
 
 export interface ClientHandlers {
   /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
@@ -92,7 +94,9 @@ export class AgentConnection {
     }
     const stray = new StrayLines();
     child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
-    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals));
+    // The protocol inspector's tap (protocolTap.ts): the keys it started with never reach the record.
+    const tap = protocolTraffic.connection(process.spec.name, [...process.secrets, ...secretEnvValues(process.spec.env)]);
+    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals, tap));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.
     child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
@@ -251,7 +255,7 @@ export class AgentConnection {
  * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
  * through a small transform. Both cost a branch when trace is off.
  */
-function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, pending: PendingRequests, refusals: Refusals): acp.Stream {
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, pending: PendingRequests, refusals: Refusals, tap: ConnectionTap): acp.Stream {
   let partial = '';
   stdout.on('data', (chunk: Buffer) => {
     if (!log.traceEnabled) { partial = ''; return; }
@@ -262,6 +266,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
   const outgoing = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
+      tap.outgoing(message);
       boundaries.outgoing(message as Parameters<TurnBoundaries['outgoing']>[0]);
       pending.outgoing(message as Parameters<PendingRequests['outgoing']>[0]);
       controller.enqueue(message);
@@ -271,6 +276,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
   // Incoming messages in wire order, before the SDK dispatches them; an invalid session/update is refused here.
   const incoming = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
+      tap.incoming(message);
       // Screened first: a response is passed on only while its request is pending.
       const screened = refusals.screen(message, id => pending.isPending(id));
       if (!screened) return;

@@ -317,7 +317,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 }
 
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
+/**
+ * The start of a Switchboard webview page up to `</head>`: the CSP (scripts only with a fresh nonce),
+ * codicons and the page's stylesheet, and the webview's translations.
+ */
+export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, stylesheet: string, title: string): { nonce: string; asset: (name: string) => string; head: string } {
   const nonce = randomBytes(16).toString('base64');
   const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, name)).toString();
   const csp = [
@@ -330,17 +334,23 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
   // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
   // in it can close the element. No bundle (English): the webview keeps its own text.
   const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
-  return `<!DOCTYPE html>
+  const head = `<!DOCTYPE html>
 <html lang="${attr(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset('chat.css')}">
-<title>Switchboard</title>
+<link rel="stylesheet" href="${asset(stylesheet)}">
+<title>${attr(title)}</title>
 <script type="application/json" id="l10n">${l10nData}</script>
-</head>
+</head>`;
+  return { nonce, asset, head };
+}
+
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
+  const { nonce, asset, head } = pageHead(webview, distUri, 'chat.css', 'Switchboard');
+  return `${head}
 <body>
 <header>
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
@@ -373,7 +383,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 }
 
 /** Text for an HTML attribute or element. */
-function attr(text: string): string {
+export function attr(text: string): string {
   return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 }
 
