@@ -144,6 +144,9 @@ export class TranscriptView {
     const ops = this.pending;
     this.pending = [];
     let newTurns = false;
+    // Something new below a streamed message: it is finished, shown in full at the end of this
+    // frame (once, however many operations the frame holds).
+    let finished = false;
     for (const op of ops) {
       if (op.op === 'append') {
         this.turns.apply(op);
@@ -151,8 +154,7 @@ export class TranscriptView {
         if (r?.stream) { r.stream.append(op.text); this.dirty.add(op.id); }
         continue;
       }
-      // Something new below a streamed message: it is finished, show all of it now.
-      this.renderDirty(true);
+      finished ||= this.dirty.size > 0;
       if (op.op === 'add') this.hooks.added(op.item);
       const change = this.turns.apply(op);
       if (!change) continue;
@@ -160,7 +162,7 @@ export class TranscriptView {
       else if (op.op === 'add' && change.index === this.turns.length - 1) this.addLive(op.item);
       else if (op.op === 'replace') this.replaceItem(op.item);
     }
-    this.renderDirty(false);
+    this.renderDirty(finished);
     const liveWindow = this.windows.get(this.live);
     if (this.dirty.size) this.frame ||= requestAnimationFrame(() => this.flush());
     if (newTurns) {
