@@ -98,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const mcp = McpServers.forContext(context, log);
   setMcpServers(mcp);
-  const diffs = new ToolDiffs(files.content);
+  const diffs = new ToolDiffs(files.edits);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
