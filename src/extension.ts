@@ -10,7 +10,7 @@ import { configureCommonL10n } from './host/l10n';
 import { createLogger, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
-import { PermissionAlert } from './host/permissionAlert';
+import { WaitingAlert } from './host/waitingAlert';
 import type { AgentRegistry } from './host/registry/agentRegistry';
 import { Checkpoints } from './host/checkpoints/checkpoints';
 import { ChangeTracker } from './host/review/changeTracker';
@@ -23,7 +23,11 @@ import { ModeChoices } from './session/modeChoices';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
+import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { protocolTraffic } from './acp/protocolTap';
+import { InspectorPanel } from './views/inspectorPanel';
+import { FollowAgent } from './session/follow/followAgent';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
@@ -44,10 +48,19 @@ export interface SwitchboardApi {
   readonly registry: AgentRegistry;
   /** The agent picker's quick pick (replaceable by tests). */
   readonly agentPicker: typeof agentPickerUi;
+  /** The Agents view: each agent, its conversations and what they do; what waits for the user. */
+  readonly agents: AgentsView;
+  /** The status-bar item and notifications for conversations waiting for the user. */
+  readonly waiting: WaitingAlert;
   /** The workspace's files before each turn, restored from the chat (host/checkpoints). */
   readonly checkpoints: Checkpoints;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
+  /** The protocol inspector and the traffic it shows. */
+  readonly inspector: InspectorPanel;
+  readonly traffic: typeof protocolTraffic;
+  /** Follow the agent (the editor shows the file of each tool call). */
+  readonly follow: FollowAgent;
 }
 
 let controller: ChatController | undefined;
@@ -85,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const mcp = McpServers.forContext(context, log);
   setMcpServers(mcp);
-  const diffs = new ToolDiffs(files.content);
+  const diffs = new ToolDiffs(files.edits);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
@@ -116,8 +129,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
   context.subscriptions.push(diffs, chat, view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-    new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
+  // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
+  const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
+  const waiting = new WaitingAlert(agents);
+  context.subscriptions.push(agents, waiting);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -160,8 +176,15 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.undoRestore', () => checkpoints.undoRestore());
   command('switchboard.checkpointStorage', () => checkpoints.showStorage());
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
+  // The protocol inspector, filtered to the shown conversation's session; follow the agent.
+  const inspector = new InspectorPanel(context.extensionUri, protocolTraffic, log);
+  const follow = new FollowAgent(chat, log);
+  context.subscriptions.push(inspector, follow);
+  command('switchboard.openInspector', () => inspector.open(chat.active.sessionId ? { session: chat.active.sessionId } : undefined));
+  command('switchboard.followAgent', () => follow.start());
+  command('switchboard.stopFollowingAgent', () => follow.stop());
 
-  return { chat, view, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
+  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, inspector, traffic: protocolTraffic, follow, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

@@ -51,6 +51,8 @@ export class ChatController extends Disposable {
   private readonly starting = new Map<string, Promise<AgentRuntime | undefined>>();
   /** The agent started last (what "the running agent" means where no conversation says which). */
   private lastRuntime: AgentRuntime | undefined;
+  /** Agents whose process ended unasked, with why (the Agents view says so until they start again). */
+  private readonly crashes = new Map<string, string>();
   /** The status of each agent (starting, ready, stopped, error); the shown conversation's agent's is shown. */
   private readonly agentStatus = new Map<string, ChatStatus>();
   private readonly tabs = new Map<string, ChatSession>();
@@ -355,6 +357,7 @@ export class ChatController extends Disposable {
   /** The conversations and agents as the lifecycle model sees them (common/conversation/lifecycle). */
   lifecycle(): LifecycleState {
     const agents: Record<string, AgentState> = {};
+    for (const [name, reason] of this.crashes) agents[name] = { phase: 'crashed', reason };
     for (const name of this.starting.keys()) agents[name] = { phase: 'starting' };
     for (const [name, runtime] of this.runtimes) if (runtime.isRunning) agents[name] = { phase: 'ready' };
     const turn = (t: ChatSession): TurnPhase => (t.waiting ? 'waiting' : t.inTurn ? 'running' : t.busy ? 'opening' : 'none');
@@ -365,6 +368,7 @@ export class ChatController extends Disposable {
         attached: !!t.runtime?.isRunning && !!t.sessionId,
         hasHistory: t.items.some(i => i.kind === 'user') || t.archived.length > 0,
         turn: turn(t),
+        ...(t.waiting ? { waitingFor: [...t.pendingPermissionIds.length ? ['permission' as const] : [], ...t.pendingQuestionIds.length ? ['question' as const] : []] } : {}),
       })),
     };
   }
@@ -538,6 +542,32 @@ export class ChatController extends Disposable {
     if (this.tabs.size === 0) this.addTab(this.newTab(tab.agentName));
     if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
     this.changedTabs(true);
+  }
+
+  /**
+   * Deletes a conversation: its tab closes (its session ends, `session/close` where offered) and the
+   * agent deletes its copy (`session/delete`, started for it if it does not run). False: the user
+   * kept it. Where the agent offers no `session/delete`, the user is told its copy stays there.
+   */
+  async deleteConversation(id: string): Promise<boolean> {
+    const tab = this.tabs.get(id);
+    if (!tab) return false;
+    const { title, agentName } = tab.info;
+    const ok = await this.ui.confirm(vscode.l10n.t('Delete the conversation “{0}”?', title),
+      tab.sessionId ? vscode.l10n.t('It is deleted here and by {0}.', agentName) : undefined, vscode.l10n.t('Delete'));
+    if (!ok) return false;
+    const sessionId = tab.sessionId;
+    const spec = tab.runtime?.isRunning ? tab.runtime.spec : this.specFor(tab);
+    await this.closeTab(id);
+    if (!sessionId || !spec) return true;
+    const runtime = await this.ensureRuntime(spec, this.active.agentName === spec.name ? this.active : this.newTab(spec.name));
+    if (!runtime) return true;
+    if (!runtime.capabilities.sessionCapabilities?.delete) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} cannot delete its sessions: its copy of “{1}” stays with it.', spec.name, title));
+      return true;
+    }
+    await runtime.connection.deleteSession(sessionId).catch(err => this.log.warn(`session/delete failed: ${describe(err)}`));
+    return true;
   }
 
   /** The agent's own session list (`session/list`, paged), to reopen one with load or resume. */
@@ -724,6 +754,7 @@ export class ChatController extends Disposable {
     }
     if (pkg) void this.machine?.update(STARTED_LAUNCHES, rememberLaunch(this.machine.get(STARTED_LAUNCHES), key));
     this.runtimes.set(spec.name, runtime);
+    this.crashes.delete(spec.name);
     this.lastRuntime = runtime;
     runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
@@ -732,6 +763,7 @@ export class ChatController extends Disposable {
       // Only this agent's conversations: its turns end here, the other agents' run on.
       const t = this.decide({ type: 'crashed', agent: spec.name, reason: ended });
       this.runtimes.delete(spec.name);
+      this.crashes.set(spec.name, ended);
       if (this.lastRuntime === runtime) this.lastRuntime = undefined;
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
