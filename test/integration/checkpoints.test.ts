@@ -134,5 +134,18 @@ describe('Checkpoints', () => {
     assert.ok(!fs.existsSync(file('a.txt')), 'the file A created is gone');
     assert.equal(fs.readFileSync(file('shared.txt'), 'utf8'), 'shared before\n');
     assert.equal(fs.readFileSync(file('b.txt'), 'utf8'), 'B wrote\n', "B's own change stays");
+
+    // Closed, A's checkpoints are kept until pruned: Show Checkpoint Storage says how much, Prune Now drops them.
+    const turns = (m: string) => Number(/\((\d+) turns/.exec(m)?.[1]);
+    const shown: string[] = [];
+    const inform = sb.checkpoints.ui.inform;
+    sb.checkpoints.ui.inform = async (message, ...actions) => { shown.push(message); return actions[0]; };
+    try {
+      await sb.chat.closeTab(tabA.id);
+      await vscode.commands.executeCommand('switchboard.checkpointStorage');
+      await vscode.commands.executeCommand('switchboard.checkpointStorage');
+    } finally { sb.checkpoints.ui.inform = inform; }
+    assert.match(shown[0], /^Checkpoints use [\d.]+ (KB|MB) of storage/);
+    assert.ok(turns(shown[1]) < turns(shown[0]), shown.join('\n'));
   });
 });

@@ -54,6 +54,8 @@ interface Manifest {
 /** What a restore confirmation asks; tests replace it (like the chat's `ui.confirm`). */
 export interface CheckpointUi {
   confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /** An information message with buttons; resolves the one chosen. */
+  inform(message: string, ...actions: string[]): Promise<string | undefined>;
 }
 
 export class Checkpoints extends Disposable {
@@ -68,6 +70,7 @@ export class Checkpoints extends Disposable {
   private readonly docEmitter = this.register(new vscode.EventEmitter<vscode.Uri>());
   readonly ui: CheckpointUi = {
     confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+    inform: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   };
 
   constructor(storageDir: string | undefined, private readonly log: Logger) {
@@ -417,7 +420,7 @@ export class Checkpoints extends Disposable {
     const used = await this.storageUsed();
     const m = this.load();
     const prune = vscode.l10n.t('Prune Now');
-    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Checkpoints use {0} of storage ({1} turns, in {2}).', formatBytes(used), m.turns.length, this.dir ?? '—'), prune);
+    const choice = await this.ui.inform(vscode.l10n.t('Checkpoints use {0} of storage ({1} turns, in {2}).', formatBytes(used), m.turns.length, this.dir ?? '—'), prune);
     if (choice === prune) await this.prune(true);
   }
 
@@ -432,15 +435,22 @@ export class Checkpoints extends Disposable {
       convs.set(t.conversation, c);
     }
     const day = 24 * 60 * 60 * 1000;
-    const policy = { maxAgeMs: force ? 1 : Math.max(0, this.setting('maxAgeDays', 14)) * day, maxBytes: Math.max(0, this.setting('maxStorageMB', 1024)) * 1024 * 1024 };
-    const drop = new Set(toPrune([...convs.values()], Date.now(), policy, await this.storageUsed()));
+    const policy = { maxAgeMs: Math.max(0, this.setting('maxAgeDays', 14)) * day, maxBytes: Math.max(0, this.setting('maxStorageMB', 1024)) * 1024 * 1024 };
+    // Prune Now: every closed conversation's checkpoints.
+    const drop = new Set(force ? [...convs.values()].filter(c => c.closedAt !== undefined).map(c => c.key) : toPrune([...convs.values()], Date.now(), policy, await this.storageUsed()));
     if (!drop.size) return;
     const dropped = m.turns.filter(t => drop.has(t.conversation));
     m.turns = m.turns.filter(t => !drop.has(t.conversation));
     this.flush();
+    const kept = new Set(m.restores.map(r => `restore/${r.id}`));
     for (const folder of this.folders()) {
       const repo = await this.repo(folder);
-      await repo?.unpin(dropped.flatMap(t => [`${t.conversation}/${t.item}-before`, `${t.conversation}/${t.item}-after`])).catch(err => this.log.warn(`Checkpoints: prune: ${errorMessage(err)}`));
+      if (!repo) continue;
+      // Undo points of restores no longer offered go too.
+      const restores = (await repo.git(['for-each-ref', '--format=%(refname)', 'refs/checkpoints/restore/']).catch(() => '')).split('\n')
+        .map(r => r.replace(/^refs\/checkpoints\//, '')).filter(r => r && !kept.has(r));
+      await repo.unpin([...restores, ...dropped.flatMap(t => [`${t.conversation}/${t.item}-before`, `${t.conversation}/${t.item}-after`])])
+        .catch(err => this.log.warn(`Checkpoints: prune: ${errorMessage(err)}`));
     }
     this.log.info(`Checkpoints: pruned ${dropped.length} checkpoint(s) of ${drop.size} closed conversation(s)`);
   }

@@ -102,11 +102,17 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
   if (vscode.window.activeTextEditor?.document === doc) {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
-  const now = doc.getText();
-  if (now !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
-  const edit = new vscode.WorkspaceEdit();
-  for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
-  if (edit.size && !(await vscode.workspace.applyEdit(edit))) log.warn(`Could not merge the unsaved edits into ${doc.uri.fsPath}`);
+  if (doc.getText() !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
+  // VS Code may reload the (now clean) tab once more on the watcher's report of the same disk change,
+  // and an edit made for the version before fails ("has changed in the meantime"): made again then.
+  for (let attempt = 1; ; attempt++) {
+    const now = doc.getText();
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
+    if (!edit.size || (await vscode.workspace.applyEdit(edit).then(ok => ok, () => false))) break;
+    if (attempt === 5 || doc.isClosed) { log.warn(`Could not merge the unsaved edits into ${doc.uri.fsPath}`); break; }
+    await new Promise(resolve => setTimeout(resolve, 50 * attempt));
+  }
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
