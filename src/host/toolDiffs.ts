@@ -4,7 +4,7 @@
 // that the write reviews use too (host/fs/diffContent.ts); this store is bounded.
 import * as vscode from 'vscode';
 import { fileLabel } from '../common/bidi';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { DiffContentProvider } from './fs/diffContent';
 import { decodeFor } from './fs/fileData';
 import { EditResolver } from './review/editResolver';
