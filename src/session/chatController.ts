@@ -6,7 +6,7 @@
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
