@@ -38,7 +38,7 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.permission:not(.answered)').waitFor({ timeout: 30_000 });
   // A second conversation, with B (the first has history: a new one opens).
-  await command(page, 'Switchboard: Select Agent');
+  await command(page, 'Switchboard: Choose Agent');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Scripted B' }).first().click();
   await page.getByRole('button', { name: 'Start a New Conversation' }).click({ timeout: 30_000 });
   await view.locator('#tabs > .tab:nth-child(2).active').waitFor({ timeout: 30_000 });
