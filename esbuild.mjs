@@ -8,6 +8,7 @@
 //   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css
 //   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
 //                           chat.js loads with import('./markdown.js') on first need (webview/lazyMarkdown.ts)
+//   dist/webview/inspector.js  the protocol inspector's webview (browser, IIFE) + inspector.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
@@ -116,6 +117,8 @@ const builds = [
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
   { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [markdownExternal, webviewGuard] },
   { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
+  // The protocol inspector (src/views/inspectorPanel.ts): its own page, its own classic script.
+  { ...webview, format: 'iife', entryPoints: { inspector: 'webview/inspector.ts' }, outdir: 'dist/webview' },
 ];
 
 if (!production) {

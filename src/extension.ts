@@ -12,6 +12,7 @@ import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { WaitingAlert } from './host/waitingAlert';
 import type { AgentRegistry } from './host/registry/agentRegistry';
+import { Checkpoints } from './host/checkpoints/checkpoints';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
@@ -24,6 +25,9 @@ import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
 import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { protocolTraffic } from './acp/protocolTap';
+import { InspectorPanel } from './views/inspectorPanel';
+import { FollowAgent } from './session/follow/followAgent';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
@@ -48,8 +52,15 @@ export interface SwitchboardApi {
   readonly agents: AgentsView;
   /** The status-bar item and notifications for conversations waiting for the user. */
   readonly waiting: WaitingAlert;
+  /** The workspace's files before each turn, restored from the chat (host/checkpoints). */
+  readonly checkpoints: Checkpoints;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
+  /** The protocol inspector and the traffic it shows. */
+  readonly inspector: InspectorPanel;
+  readonly traffic: typeof protocolTraffic;
+  /** Follow the agent (the editor shows the file of each tool call). */
+  readonly follow: FollowAgent;
 }
 
 let controller: ChatController | undefined;
@@ -102,6 +113,14 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after, w.form, w.beforeBytes)),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
+  // Checkpoints: the files before each turn, in a git directory of our own in the storage (host/checkpoints).
+  const checkpoints = new Checkpoints(context.storageUri?.fsPath, log);
+  chat.beforeTurn = (tab, itemId) => checkpoints.beforeTurn(tab.id, itemId, tab.meta.title || tab.agentName || tab.id);
+  context.subscriptions.push(checkpoints,
+    chat.onStatus(s => { if (s.status === 'starting' || s.status === 'ready') checkpoints.warm(); }),
+    chat.onTurn(({ tab, phase }) => { if (phase === 'end') checkpoints.afterTurn(tab.id); }),
+    chat.onTabs(() => checkpoints.tabsAre(chat.sessions.map(t => t.id))));
+
   // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
   const agentTerminals = new AgentTerminals(log);
   context.subscriptions.push(agentTerminals,
@@ -149,9 +168,23 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
   command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
+  command('switchboard.restoreCheckpoint', arg => {
+    const { tab: tabId, itemId } = (arg ?? {}) as { tab?: unknown; itemId?: unknown };
+    const tab = chat.sessions.find(t => t.id === tabId);
+    return tab && typeof itemId === 'string' ? checkpoints.restore(tab.id, itemId, tab.busy, key => key) : false;
+  });
+  command('switchboard.undoRestore', () => checkpoints.undoRestore());
+  command('switchboard.checkpointStorage', () => checkpoints.showStorage());
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
+  // The protocol inspector, filtered to the shown conversation's session; follow the agent.
+  const inspector = new InspectorPanel(context.extensionUri, protocolTraffic, log);
+  const follow = new FollowAgent(chat, log);
+  context.subscriptions.push(inspector, follow);
+  command('switchboard.openInspector', () => inspector.open(chat.active.sessionId ? { session: chat.active.sessionId } : undefined));
+  command('switchboard.followAgent', () => follow.start());
+  command('switchboard.stopFollowingAgent', () => follow.stop());
 
-  return { chat, view, agents, waiting, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
+  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, inspector, traffic: protocolTraffic, follow, get registry() { return loadRegistry(); } };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

@@ -19,6 +19,7 @@ import { StreamedMarkdown } from './streamedMarkdown';
 import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
+import { restoreButton } from './checkpoint';
 import { initQueue, renderQueue } from './queue';
 import { Welcome } from './welcome';
 import './chat.css';
@@ -175,7 +176,7 @@ function build(item: Item): Rendered {
     case 'user': {
       const el = h('article', 'message user', { 'aria-label': l10n.t('You') });
       const body = h('div', 'body', {}, item.text);
-      el.append(h('div', 'who', {}, l10n.t('You')), body);
+      el.append(h('div', 'who', {}, l10n.t('You')), body, restoreButton(item.id, activeTab, send));
       return { el, item };
     }
     case 'agent': {

@@ -95,6 +95,9 @@ export class ChatController extends Disposable {
   /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
   readonly onReset = this.resetEmitter.event;
 
+  /** Runs before each turn's prompt is sent (the checkpoint of the files, host/checkpoints). */
+  beforeTurn: (tab: ChatSession, itemId: string) => Promise<void> = () => Promise.resolve();
+
   private guardValue: ReturnType<typeof listenerGuard> | undefined;
   /** Runs a listener of the agent's updates on its own (host/log.ts). */
   private get guard(): ReturnType<typeof listenerGuard> { return (this.guardValue ??= listenerGuard(this.log)); }
@@ -935,6 +938,7 @@ export class ChatController extends Disposable {
     this.tabs.set(tab.id, tab);
     tab.archive = this.saved;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
+    tab.beforeTurn = itemId => this.beforeTurn(tab, itemId);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
     tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => {

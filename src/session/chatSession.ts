@@ -55,6 +55,8 @@ export class ChatSession extends Disposable implements SessionSink {
   lastPrompt: acp.ContentBlock[] | undefined;
   /** Messages typed while the agent works, sent when its turn ends (see queuedPrompts.ts). */
   readonly queue = this.register(new QueuedPrompts());
+  /** Runs before a turn's prompt goes to the agent, given its user message's item id (a checkpoint of the files). */
+  beforeTurn: (itemId: string) => Promise<void> = () => Promise.resolve();
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
   prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
@@ -246,12 +248,14 @@ export class ChatSession extends Disposable implements SessionSink {
     this.turn = turn;
     this.reserved = false;
     this.lastPrompt = blocks;
-    if (!again) this.emit(this.transcriptValue.addUser(displayText));
+    const user = again ? undefined : this.transcriptValue.addUser(displayText);
+    if (user) this.emit(user);
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
     this.queue.turnStarted();
     let how: 'ended' | 'stopped' | 'failed' | undefined = 'failed';
     try {
+      if (user?.[0].op === 'add') await this.beforeTurn(user[0].item.id);
       const result = await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
