@@ -23,6 +23,9 @@ import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { askRuns } from './session/parallel/askRuns';
+import { BASE_SCHEME, ParallelRuns } from './session/parallel/parallelRuns';
+import { ParallelPanels } from './views/parallelPanel';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
@@ -45,6 +48,11 @@ export interface SwitchboardApi {
   readonly agentPicker: typeof agentPickerUi;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
+  /** Run in Parallel: sets of runs in git worktrees, and their side-by-side panels. */
+  readonly parallel: ParallelRuns;
+  readonly parallelPanels: ParallelPanels;
+  /** Run in Parallel's questions (agents, models, prompt); tests replace it. */
+  askRuns: typeof askRuns;
 }
 
 let controller: ChatController | undefined;
@@ -123,6 +131,26 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
   command('switchboard.browseSessions', () => chat.browseSessions());
+  // Run in Parallel: each run in its own git worktree in the extension's storage (session/parallel).
+  const parallel = new ParallelRuns(log, context.globalStorageUri.fsPath, tracker, name => signIn.env(name));
+  const parallelPanels = new ParallelPanels(parallel);
+  const api: SwitchboardApi = {
+    chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri,
+    get registry() { return loadRegistry(); }, parallel, parallelPanels, askRuns,
+  };
+  context.subscriptions.push(parallel, parallelPanels,
+    vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, { provideTextDocumentContent: uri => parallel.baseText(uri) }));
+  command('switchboard.runInParallel', async () => {
+    const folder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
+    if (!folder) { void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: Run in Parallel works in a git repository.')); return; }
+    const asked = await api.askRuns(name => chat.sessions.find(t => t.agentName === name && t.sessionId)?.meta, chat.draft?.text);
+    if (asked) parallelPanels.show(parallel.start(asked.prompt, asked.requests, folder));
+  });
+  command('switchboard.forkConversation', async () => {
+    const forked = await chat.forkConversation();
+    if (!forked) void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to fork yet: this conversation has no prompt.'));
+    else if (forked.summary) await view.insertIntoComposer(forked.summary, []);
+  });
   command('switchboard.addSelectionToChat', () => addSelection(view));
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
@@ -143,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
 
-  return { chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, get registry() { return loadRegistry(); } };
+  return api;
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>
