@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
-import { agentEvents, api, dump, freshReviewPerTest, lastOf, tmpDir, useScriptedAgents, waitFor } from './helpers';
+import { ParallelRuns } from '../../src/session/parallel/parallelRuns';
+import { agentEvents, api, dump, freshReviewPerTest, gate, lastOf, quietLogger, tmpDir, useScriptedAgents, waitFor } from './helpers';
 
 const A = 'Scripted A';
 const B = 'Scripted B';
@@ -103,6 +104,35 @@ describe('Run in Parallel', () => {
     for (const t of trees) assert.ok(!fs.existsSync(t), `${t} removed`);
     assert.equal(worktreeCount(dir), 1);
     assert.equal(git(dir, 'status', '--porcelain'), '?? untracked.txt\n');
+  });
+
+  it('the window closes mid-run: the agents end and no worktree is left; a folder left by a window that died goes at the next start', async () => {
+    const dir = repo({ 'a.txt': 'one\n' });
+    const hold = gate('parallel-hold');
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [{ type: 'text', text: 'working' }, { type: 'waitFile', path: hold.path }] }] } });
+    const storage = fs.mkdtempSync(path.join(tmpDir, 'storage-'));
+    const runs = new ParallelRuns(quietLogger, storage, sb.review);
+    const id = runs.start('x', [{ agent: agents[A].spec }, { agent: agents[A].spec }], dir);
+    await waitFor('both runs working', () => runs.state(id)?.runs.every(r => r.status === 'working'));
+    const trees = runs.worktrees(id);
+    assert.equal(worktreeCount(dir), 3);
+    runs.dispose();
+    for (const t of trees) assert.ok(!fs.existsSync(t), `${t} removed`);
+    assert.equal(worktreeCount(dir), 1);
+    await waitFor('the agents ended', () => agentEvents(agents[A].log).filter(e => e.event === 'exit').length === 2);
+
+    // A window that died mid-run (its extension host gone): its folder and worktree stay until the next start.
+    const dead = path.join(storage, 'parallel', '999999999-x-set1');
+    fs.mkdirSync(dead, { recursive: true });
+    git(dir, 'worktree', 'add', '--detach', '-q', path.join(dead, 'run1'), 'HEAD');
+    fs.writeFileSync(path.join(dead, 'owner.json'), JSON.stringify({ pid: 999999999, git: 'git', repoRoot: dir }));
+    assert.equal(worktreeCount(dir), 2);
+    const next = new ParallelRuns(quietLogger, storage, sb.review);
+    try {
+      await waitFor('the leftover swept', () => !fs.existsSync(dead) && worktreeCount(dir) === 1);
+    } finally {
+      next.dispose();
+    }
   });
 
   it('a folder that is not a git repository, or one with no commit, gets a clear message and no run starts', async () => {
