@@ -11,7 +11,8 @@ export interface RunsAsked { readonly prompt: string; readonly requests: readonl
 
 /** `metaOf`: what a conversation with that agent knows of its models and modes; `draft`: the prompt box's text. */
 export async function askRuns(metaOf: (agentName: string) => SessionMeta | undefined, draft = ''): Promise<RunsAsked | undefined> {
-  const agents = readAgents().agents;
+  // The user's own agents first, then the presets.
+  const agents = [...readAgents().agents].sort((a, b) => Number(a.preset) - Number(b.preset));
   if (!agents.length) {
     void vscode.window.showWarningMessage(vscode.l10n.t('No agent is configured: add one (Switchboard: Add Agent) to run in parallel.'));
     return undefined;
