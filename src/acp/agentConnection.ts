@@ -204,6 +204,17 @@ export class AgentConnection {
     return this.agent.request(sdk.methods.agent.session.list, { cwd, cursor: cursor ?? null });
   }
 
+  /**
+   * `session/fork` (unstable in ACP 2.4; only when the agent advertised `sessionCapabilities.fork`):
+   * a new session that continues this one's history. Its answer is checked here (no schema does).
+   */
+  async forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    const response = await this.agent.request<unknown, { sessionId: string; cwd: string; mcpServers: acp.McpServer[] }>('session/fork', { sessionId, cwd, mcpServers });
+    const r = response as Partial<acp.NewSessionResponse> | null;
+    if (!r || typeof r.sessionId !== 'string' || !r.sessionId) throw new Error(l10n.t('The agent answered session/fork without a session id.'));
+    return { sessionId: r.sessionId, modes: r.modes ?? null, configOptions: Array.isArray(r.configOptions) ? r.configOptions : null };
+  }
+
   closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
     return this.agent.request(sdk.methods.agent.session.close, { sessionId });
   }
