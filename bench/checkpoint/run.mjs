@@ -49,7 +49,8 @@ try {
   const cold = performance.now() - t;
   log(`${FILES} files; first (cold) checkpoint: ${cold.toFixed(0)} ms`);
 
-  const changed = Array.from({ length: CHANGED }, (_, i) => path.join(ws, `src${i}`, 'file1.ts'));
+  const fileOf = (i) => path.join(ws, `src${Math.floor(i / perDir)}`, `file${i % perDir}.ts`);
+  const changed = Array.from({ length: Math.min(CHANGED, FILES) }, (_, k) => fileOf(Math.floor(k * FILES / Math.min(CHANGED, FILES))));
   const stash = [];
   const checkpoint = [];
   const time = async (fn) => { const s = performance.now(); await fn(); return performance.now() - s; };

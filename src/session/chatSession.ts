@@ -256,7 +256,8 @@ export class ChatSession extends Disposable implements SessionSink {
     let how: 'ended' | 'stopped' | 'failed' | undefined = 'failed';
     try {
       if (user?.[0].op === 'add') await this.beforeTurn(user[0].item.id);
-      const result = await runtime.prompt(sessionId, blocks);
+      // Stopped while the checkpoint was taken: the prompt is never sent.
+      const result = turn.cancelled ? { stopReason: 'cancelled' as const } : await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));

@@ -93,7 +93,8 @@ describe('Checkpoints', () => {
     // The unsaved edit stays, merged onto the restored text, unsaved.
     await waitFor(() => `the unsaved edit kept on the restored text: ${JSON.stringify(diskDoc.getText())}`, () => diskDoc.getText() === 'my unsaved line\na\nb\nc\nd\ne\n');
     assert.ok(diskDoc.isDirty, 'the user\'s edit is still unsaved');
-    assert.ok(vscode.window.tabGroups.all.flatMap(g => g.tabs).some(t => t.label === 'Restore files to before this turn'), 'the changes were shown');
+    const labels = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).map(t => t.label);
+    await waitFor(() => `the changes shown in a multi-file diff: ${JSON.stringify(labels())}`, () => labels().some(l => l.startsWith('Restore files to before this turn')));
 
     // Restoring again: nothing differs any more.
     assert.equal(await restore(tab.id, userItem(tab.items, 'change everything').id), false);
@@ -106,5 +107,32 @@ describe('Checkpoints', () => {
     // And restoring once more is as exact as the first time.
     assert.equal(await restore(tab.id, userItem(tab.items, 'change everything').id), true);
     assert.deepEqual(tree(dir), before);
+  });
+
+  it('with two conversations, restoring one\'s turn touches only the files it changed, and names the other that changed them too', async () => {
+    const dir = path.join(root(), 'cp-two');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const file = (name: string) => path.join(dir, name);
+    fs.writeFileSync(file('shared.txt'), 'shared before\n');
+    fs.writeFileSync(file('b.txt'), 'b before\n');
+    const agents = await useScriptedAgents({
+      'Scripted A': { turns: [{ steps: [{ type: 'diskWrite', path: file('a.txt'), content: 'A made this\n' }, { type: 'diskWrite', path: file('shared.txt'), content: 'A wrote\n' }] }] },
+      'Scripted B': { turns: [{ steps: [{ type: 'diskWrite', path: file('b.txt'), content: 'B wrote\n' }, { type: 'diskWrite', path: file('shared.txt'), content: 'B wrote over A\n' }] }] },
+    });
+    assert.equal(await sb.chat.sendPrompt('turn of A'), 'sent', dump(sb.chat.items));
+    const tabA = sb.chat.active;
+    await sb.chat.newConversation();
+    assert.equal(await sb.chat.start(agents['Scripted B'].spec), true, dump(sb.chat.items));
+    assert.equal(await sb.chat.sendPrompt('turn of B'), 'sent', dump(sb.chat.items));
+    assert.notEqual(sb.chat.active.id, tabA.id);
+    assert.equal(fs.readFileSync(file('b.txt'), 'utf8'), 'B wrote\n');
+
+    assert.equal(await restore(tabA.id, userItem(tabA.items, 'turn of A').id), true, asked.join('\n'));
+    assert.match(asked[0], /^Restore 2 files to before this turn\?/);
+    assert.match(asked[0], /shared\.txt \(also changed by Scripted B\)/);
+    assert.ok(!fs.existsSync(file('a.txt')), 'the file A created is gone');
+    assert.equal(fs.readFileSync(file('shared.txt'), 'utf8'), 'shared before\n');
+    assert.equal(fs.readFileSync(file('b.txt'), 'utf8'), 'B wrote\n', "B's own change stays");
   });
 });

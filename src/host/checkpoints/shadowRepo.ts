@@ -85,7 +85,7 @@ export class ShadowRepo {
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
       const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--', '.']).catch(err => {
         // A file that vanished or could not be read mid-walk: --ignore-errors staged the rest.
-        if (!/failed to|unable to|could not/i.test(String(err))) throw err;
+        if (!/adding files failed|failed to|unable to|could not|permission denied/i.test(String(err))) throw err;
         return '';
       });
       if (this.options.maxFileBytes > 0) await this.capSizes(added);
