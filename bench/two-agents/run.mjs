@@ -54,21 +54,23 @@ async function warmUp(view, text) {
 
 try {
   await waitForWorkbench(page);
-  const { view: side } = await openChat(page, { patient: true });
-  await warmUp(side, 'warm up A');
-  // Conversation 2, with agent B: Select Agent; the first conversation has history, so a new one opens.
-  await command('Switchboard: Select Agent');
+  const { view: first } = await openChat(page, { patient: true });
+  await warmUp(first, 'warm up A');
+  // Conversation 2, with agent B: Choose Agent; the first conversation has history, so a new one opens.
+  await command('Switchboard: Choose Agent');
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Bench B' }).first().click();
   await page.getByRole('button', { name: 'Start a New Conversation' }).click({ timeout: 60_000 });
-  await side.locator('#tabs > .tab:nth-child(2).active').waitFor({ timeout: 120_000 });
-  await warmUp(side, 'warm up B');
-  // The chat in an editor tab too: the webview to the right is the editor's.
+  await first.locator('#tabs > .tab:nth-child(2).active').waitFor({ timeout: 120_000 });
+  await warmUp(first, 'warm up B');
+  // The chat in an editor tab too: the webview to the right is the editor's (each known by its frame name).
   await command('Switchboard: Open Chat in Editor');
   const frames = page.locator('iframe.webview.ready');
   for (let i = 0; i < 600 && (await frames.count()) < 2; i++) await page.waitForTimeout(100);
-  const boxes = await Promise.all([0, 1].map(async i => (await frames.nth(i).boundingBox())?.x ?? 0));
-  const editorIndex = boxes[0] > boxes[1] ? 0 : 1;
-  const editor = page.locator('iframe.webview.ready').nth(editorIndex).contentFrame().locator('#active-frame').contentFrame();
+  const named = await Promise.all([0, 1].map(async i => ({ name: await frames.nth(i).getAttribute('name'), x: (await frames.nth(i).boundingBox())?.x ?? 0 })));
+  named.sort((a, b) => a.x - b.x);
+  const surface = name => page.frameLocator(`iframe.webview.ready[name="${name}"]`).frameLocator('#active-frame');
+  const side = surface(named[0].name);
+  const editor = surface(named[1].name);
   await editor.locator('body[data-ready="true"]').waitFor({ timeout: 120_000 });
   const heaps = () => Promise.all([side, editor].map(v => v.locator('body').evaluate(() => performance.memory?.usedJSHeapSize ?? 0)));
 
@@ -107,7 +109,8 @@ try {
     await editor.locator('#prompt').fill(textB);
     const t0 = Date.now();
     await editor.locator('#prompt').press('Enter');
-    await editor.locator('#tabs > .tab:nth-child(2).state-busy').waitFor({ timeout: 60_000 });
+    // Sent: its prompt is in conversation 2 (its turn may be over by the time this is seen).
+    await editor.locator('.message.user .body', { hasText: new RegExp(`^${textB}$`) }).waitFor({ timeout: 60_000 });
     await select(side, 1);
     const textA = `go ${++n}`;
     await side.locator('#prompt').fill(textA);
@@ -140,6 +143,9 @@ try {
   console.log(`  two agents at once (A shown, B alongside): ${b} ms   [${bothTimes.join(', ')}]`);
   console.log(`ratio two-agents: ${(b / a).toFixed(2)}  (target ≤ 2.2)`);
   console.log(`  webview JS heap (used), side bar / editor tab: ${heapBefore.map(mib).join(' / ')} MiB after the warm-up turns, ${heapAfter.map(mib).join(' / ')} MiB after ${RUNS} rounds of each`);
+} catch (err) {
+  await page.screenshot({ path: path.join(os.tmpdir(), 'two-agents-failure.png') }).catch(() => undefined);
+  throw err;
 } finally {
   await wb.close();
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 // The Agents view and the count of conversations waiting for the user (issue 19.2), with two scripted
 // agents at once; closing and deleting a conversation end it on the agent's side too.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { ChatSession } from '../../src/session/chatSession';
@@ -65,6 +67,25 @@ describe('Agents view and conversations waiting for you', () => {
       go.open();
       ask.open();
     }
+  });
+
+  it('a write waiting for review makes its conversation wait for a review; rejected, it works on', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'agents-view-review.txt');
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [{ type: 'write', path: file, content: 'new\n' }, { type: 'text', text: 'after the review' }] }] } });
+    const tab = await tabWith(agents[A].spec);
+    const turn = sb.chat.sendPrompt('write it');
+    try {
+      await waitFor(() => `a review waits: ${JSON.stringify(shown())} ${dump(tab.items)}`, () => rowOf(tab)?.description === 'waiting for you: review');
+      assert.match(rowOf(tab)!.tooltip, /Open requests: review × 1/);
+      await waitFor(() => `the status bar: ${sb.waiting.text}`, () => sb.waiting.text === '$(bell-dot) Scripted A is waiting for you');
+    } finally {
+      for (const r of sb.files.reviews) r.reject();
+    }
+    assert.equal(await turn, 'sent');
+    await waitFor(() => `done: ${JSON.stringify(shown())}`, () => rowOf(tab)?.status === 'done');
+    await waitFor(() => `the status bar hides: ${sb.waiting.text}`, () => sb.waiting.text === undefined);
+    assert.ok(!fs.existsSync(file), 'nothing written');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('a crashed agent and its conversation say crashed in the view; Restart from the view starts it again', async () => {
