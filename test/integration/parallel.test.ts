@@ -38,9 +38,10 @@ describe('Run in Parallel', () => {
    * Two scripted agents: A reads the user's untracked file and edits a.txt over fs/*; B writes b.txt
    * itself (in its process), after asking permission when `ask`.
    */
-  const twoAgents = (ask = false) => useScriptedAgents({
+  const twoAgents = (ask = false, outside?: string) => useScriptedAgents({
     [A]: { turns: [{ steps: [
       { type: 'read', path: '{{cwd}}/untracked.txt' },
+      ...(outside ? [{ type: 'read', path: outside }] : []),
       { type: 'write', path: '{{cwd}}/a.txt', content: 'one\ntwo\nfrom A\n' },
       { type: 'text', text: 'A done.' },
     ] }] },
@@ -55,7 +56,7 @@ describe('Run in Parallel', () => {
     // The user's uncommitted change and untracked file: each run starts from them.
     fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\n');
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'not committed\n');
-    const agents = await twoAgents(true);
+    const agents = await twoAgents(true, path.join(dir, 'a.txt'));
     const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec }, { agent: agents[B].spec }], dir);
     // B asks first: its run waits for the user, who answers in its column.
     const question = await waitFor('B asks', () => sb.parallel.question(id, 'run2'));
@@ -68,6 +69,7 @@ describe('Run in Parallel', () => {
     assert.deepEqual(state.runs[0].files, [{ path: 'a.txt', change: 'modified', added: 1, removed: 0 }]);
     assert.deepEqual(state.runs[1].files, [{ path: 'b.txt', change: 'added', added: 1, removed: 0 }]);
     assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read: "not committed\\n"/, 'A read the untracked file in its worktree');
+    assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read error -32001: Access denied: .*a\.txt is outside this parallel run's worktree/, 'a path outside its worktree (the user\'s file) is refused');
 
     // Each agent's cwd and session root is its own worktree, outside the user's tree.
     const trees = sb.parallel.worktrees(id);
@@ -108,9 +110,14 @@ describe('Run in Parallel', () => {
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {
     const dir = repo({ 'a.txt': 'one\n' });
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');
-    const agents = await twoAgents();
-    const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec }, { agent: agents[B].spec }], dir);
-    await sb.parallel.finished(id);
+    // The same agent twice, each run with another model.
+    const models = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }, { value: 'deep', name: 'Deep' }] };
+    const agents = await useScriptedAgents({ [A]: { configOptions: [models], turns: [{ steps: [{ type: 'write', path: '{{cwd}}/a.txt', content: 'changed\n' }] }] } });
+    const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec, option: { configId: 'model', value: 'fast' } }, { agent: agents[A].spec, option: { configId: 'model', value: 'deep' } }], dir);
+    const state = (await sb.parallel.finished(id))!;
+    assert.deepEqual(state.runs.map(r => [r.label, r.status, r.files.length]), [[`${A} #1`, 'done', 1], [`${A} #2`, 'done', 1]]);
+    const chosen = agentEvents(agents[A].log).filter(e => e.event === 'session/set_config_option').map(e => (e.params as { value: string }).value).sort();
+    assert.deepEqual(chosen, ['deep', 'fast']);
     const trees = sb.parallel.worktrees(id);
     assert.equal(trees.length, 2);
     await sb.parallel.discard(id);
