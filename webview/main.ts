@@ -852,6 +852,7 @@ document.addEventListener('keydown', e => {
 });
 stopEl.addEventListener('click', () => send({ type: 'turn/cancel' }));
 agentEl.addEventListener('click', () => send({ type: 'agent/pick' }));
+document.getElementById('parallel')?.addEventListener('click', () => send({ type: 'parallel/open' }));
 
 function updateCompletions(): void {
   const text = promptEl.value.slice(0, promptEl.selectionStart);

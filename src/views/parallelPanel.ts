@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import { renderRunSet } from '../common/parallel/panelHtml';
+import { isOpen } from '../common/parallel/runSet';
 import type { ParallelRuns } from '../session/parallel/parallelRuns';
 
 const ACTIONS = new Set(['ready', 'apply', 'discard', 'stop', 'diff', 'answer']);
@@ -36,10 +37,21 @@ export class ParallelPanels extends Disposable {
     const panel = vscode.window.createWebviewPanel('switchboard.parallelRuns', vscode.l10n.t('Parallel runs'), vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true });
     panel.webview.html = shell(panel.webview);
     this.panels.set(setId, panel);
-    panel.onDidDispose(() => this.panels.delete(setId));
+    panel.onDidDispose(() => { this.panels.delete(setId); void this.closedWhileOpen(setId); });
     panel.webview.onDidReceiveMessage(raw => void this.onMessage(setId, raw));
     this.render(setId);
     return panel;
+  }
+
+  /** The panel was closed while its runs still hold worktrees: they go on; the user can come back or discard them. */
+  private async closedWhileOpen(setId: string): Promise<void> {
+    const state = this.runs.state(setId);
+    if (this.isDisposed || !state || !isOpen(state) || state.phase === 'applying') return;
+    const show = vscode.l10n.t('Show the Runs');
+    const discard = vscode.l10n.t('Discard Them');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('The parallel runs go on in their worktrees until you apply one or discard them.'), show, discard);
+    if (choice === show) this.show(setId);
+    else if (choice === discard) await this.runs.discard(setId);
   }
 
   private async onMessage(setId: string, raw: unknown): Promise<void> {

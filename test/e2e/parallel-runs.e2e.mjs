@@ -1,4 +1,4 @@
-// Run in Parallel through the UI: the command asks for two agents and the prompt; each run works
+// Run in Parallel through the UI: the button by the prompt box runs the command, which asks for two agents and the prompt; each run works
 // in its own git worktree; the panel shows them side by side (status, files with +/− counts, time);
 // "Apply this result" brings the chosen run's change into the workspace, listed in Agent Changes.
 import assert from 'node:assert/strict';
@@ -40,14 +40,11 @@ export default async function ({ page, log, shotsDir, workspace }) {
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first');
   await page.setViewportSize({ width: 1400, height: 900 });
-  await openChat(page);
+  const { view } = await openChat(page);
 
-  // The command: two agents (a multi-select pick), then the prompt.
-  await page.locator('.part.titlebar').click({ position: { x: 200, y: 15 } });
-  await page.keyboard.press('F1');
+  // The button next to the prompt box runs the command: two agents (a multi-select pick), then the prompt.
+  await view.getByRole('button', { name: 'Run in Parallel…' }).click();
   const input = page.locator('.quick-input-widget input');
-  await input.fill('>Switchboard: Run in Parallel');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run in Parallel' }).first().click();
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows.filter({ hasText: 'Agent Two' }).first().waitFor({ timeout: 30_000 });
   await input.fill('Agent ');

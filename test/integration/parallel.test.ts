@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
 import { ParallelRuns } from '../../src/session/parallel/parallelRuns';
-import { agentEvents, api, dump, freshReviewPerTest, gate, lastOf, quietLogger, tmpDir, useScriptedAgents, waitFor } from './helpers';
+import { activeDiffTab, agentEvents, api, dump, freshReviewPerTest, gate, lastOf, quietLogger, tmpDir, useScriptedAgents, waitFor } from './helpers';
 
 const A = 'Scripted A';
 const B = 'Scripted B';
@@ -33,15 +34,19 @@ describe('Run in Parallel', () => {
   before(async () => { sb = await api(); });
   freshReviewPerTest(() => sb);
 
-  /** Two scripted agents: A reads the user's untracked file and edits a.txt over fs/*; B writes b.txt itself (in its process). */
-  const twoAgents = () => useScriptedAgents({
+  /**
+   * Two scripted agents: A reads the user's untracked file and edits a.txt over fs/*; B writes b.txt
+   * itself (in its process), after asking permission when `ask`.
+   */
+  const twoAgents = (ask = false, outside?: string) => useScriptedAgents({
     [A]: { turns: [{ steps: [
       { type: 'read', path: '{{cwd}}/untracked.txt' },
+      ...(outside ? [{ type: 'read', path: outside }] : []),
       { type: 'write', path: '{{cwd}}/a.txt', content: 'one\ntwo\nfrom A\n' },
       { type: 'text', text: 'A done.' },
     ] }] },
     [B]: { turns: [{ steps: [
-      { type: 'claudeWrite', path: '{{cwd}}/b.txt', content: 'from B\n', permission: false },
+      { type: 'claudeWrite', path: '{{cwd}}/b.txt', content: 'from B\n', permission: ask },
       { type: 'text', text: 'B done.' },
     ] }] },
   });
@@ -51,14 +56,20 @@ describe('Run in Parallel', () => {
     // The user's uncommitted change and untracked file: each run starts from them.
     fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\n');
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'not committed\n');
-    const agents = await twoAgents();
+    const agents = await twoAgents(true, path.join(dir, 'a.txt'));
     const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec }, { agent: agents[B].spec }], dir);
+    // B asks first: its run waits for the user, who answers in its column.
+    const question = await waitFor('B asks', () => sb.parallel.question(id, 'run2'));
+    assert.equal(sb.parallel.state(id)?.runs[1].status, 'waiting');
+    assert.deepEqual(question.options.map(o => o.optionId).sort(), ['allow', 'allow_always', 'reject']);
+    sb.parallel.answer(id, 'run2', question.itemId, 'allow');
     const state = (await sb.parallel.finished(id))!;
     assert.equal(state.phase, 'finished', JSON.stringify(state));
     assert.deepEqual(state.runs.map(r => [r.label, r.status]), [[A, 'done'], [B, 'done']]);
     assert.deepEqual(state.runs[0].files, [{ path: 'a.txt', change: 'modified', added: 1, removed: 0 }]);
     assert.deepEqual(state.runs[1].files, [{ path: 'b.txt', change: 'added', added: 1, removed: 0 }]);
     assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read: "not committed\\n"/, 'A read the untracked file in its worktree');
+    assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read error -32001: Access denied: .*a\.txt is outside this parallel run's worktree/, 'a path outside its worktree (the user\'s file) is refused');
 
     // Each agent's cwd and session root is its own worktree, outside the user's tree.
     const trees = sb.parallel.worktrees(id);
@@ -70,6 +81,11 @@ describe('Run in Parallel', () => {
     }
     assert.equal(worktreeCount(dir), 3);
     assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\ntwo\n', 'the user\'s tree is untouched while the runs work');
+    // A file's diff: the state the runs started from (the uncommitted text) ↔ the run's file.
+    await sb.parallel.openDiff(id, 'run1', 'a.txt');
+    const diff = await activeDiffTab();
+    assert.equal((await vscode.workspace.openTextDocument(diff.original)).getText(), 'one\ntwo\n');
+    assert.equal(diff.modified.fsPath, path.join(trees[0], 'a.txt'));
     assert.ok(!fs.existsSync(path.join(dir, 'b.txt')));
 
     await sb.parallel.apply(id, 'run1');
@@ -94,9 +110,14 @@ describe('Run in Parallel', () => {
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {
     const dir = repo({ 'a.txt': 'one\n' });
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');
-    const agents = await twoAgents();
-    const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec }, { agent: agents[B].spec }], dir);
-    await sb.parallel.finished(id);
+    // The same agent twice, each run with another model.
+    const models = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast' }, { value: 'deep', name: 'Deep' }] };
+    const agents = await useScriptedAgents({ [A]: { configOptions: [models], turns: [{ steps: [{ type: 'write', path: '{{cwd}}/a.txt', content: 'changed\n' }] }] } });
+    const id = sb.parallel.start('Improve a.txt', [{ agent: agents[A].spec, option: { configId: 'model', value: 'fast' } }, { agent: agents[A].spec, option: { configId: 'model', value: 'deep' } }], dir);
+    const state = (await sb.parallel.finished(id))!;
+    assert.deepEqual(state.runs.map(r => [r.label, r.status, r.files.length]), [[`${A} #1`, 'done', 1], [`${A} #2`, 'done', 1]]);
+    const chosen = agentEvents(agents[A].log).filter(e => e.event === 'session/set_config_option').map(e => (e.params as { value: string }).value).sort();
+    assert.deepEqual(chosen, ['deep', 'fast']);
     const trees = sb.parallel.worktrees(id);
     assert.equal(trees.length, 2);
     await sb.parallel.discard(id);
