@@ -3,12 +3,15 @@
 // conversations at once, against one agent alone, in the same workbench and the same run (their
 // rounds alternate: alone, both, alone, …, so both see the same machine load). The chat is open in
 // the side bar and in an editor tab: conversation 2 (agent "Bench B") is prompted from the editor
-// tab, conversation 1 (agent "Bench A") from the side bar, which then shows it. A round runs from the
-// first prompt to the moment both are done: A's last chunk on screen (a MutationObserver in the side
+// tab, its answer held back by a gate file, then conversation 1 (agent "Bench A") from the side bar,
+// which then shows it, and the gate opened as A is prompted, so both stream at once. A round runs
+// from A's prompt to the moment both are done: A's last chunk on screen (a MutationObserver in the side
 // bar's webview stamps it) and B's turn ended (its tab in the strip is idle again). The chat's
 // surfaces show the same (shown) conversation; the other one is streamed into its transcript in the
 // extension host, saved, and shown when its tab is picked. Prints `ratio two-agents: <x>`, the ratio
-// of medians (target ≤ 2.2), and both webviews' JS heaps.
+// of medians (target ≤ 2.2), what it is made of (A's own time with B alongside, the switch from
+// one conversation to the other), and the webviews' JS heap (both surfaces live in one renderer
+// process here, so they report the same isolate).
 //
 // Usage: node bench/two-agents/run.mjs [--chunks 10000] [--runs 5]
 import fs from 'node:fs';
@@ -25,15 +28,20 @@ const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-two-'));
 const script = path.join(tmp, 'script.json');
 fs.writeFileSync(script, JSON.stringify({ turns: [{ match: '^go', steps: [{ type: 'chunks', count: CHUNKS }] }] }));
+// B's answer waits for this file: prompted first, it starts streaming at the moment A is prompted.
+const gate = path.join(tmp, 'go-b');
+const scriptB = path.join(tmp, 'script-b.json');
+fs.writeFileSync(scriptB, JSON.stringify({ turns: [{ match: '^go', steps: [{ type: 'waitFile', path: gate }, { type: 'chunks', count: CHUNKS }] }] }));
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = n => (n / 1048576).toFixed(1);
 const tools = ensureTools();
 const LAST = String(CHUNKS - 1);
 const agent = { command: tools.node24, args: [agentJs, script] };
+const agentB = { command: tools.node24, args: [agentJs, scriptB] };
 
 const wb = await startWorkbench({
   tools, extensionDevelopmentPath: repoRoot, workspace: path.join(repoRoot, 'test/fixtures/workspace'),
-  userSettings: { 'switchboard.agents': { 'Bench A': agent, 'Bench B': agent }, 'switchboard.defaultAgent': 'Bench A' },
+  userSettings: { 'switchboard.agents': { 'Bench A': agent, 'Bench B': agentB }, 'switchboard.defaultAgent': 'Bench A' },
 });
 const page = wb.page;
 
@@ -61,7 +69,9 @@ try {
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Bench B' }).first().click();
   await page.getByRole('button', { name: 'Start a New Conversation' }).click({ timeout: 60_000 });
   await first.locator('#tabs > .tab:nth-child(2).active').waitFor({ timeout: 120_000 });
+  fs.writeFileSync(gate, '');
   await warmUp(first, 'warm up B');
+  fs.rmSync(gate);
   // The chat in an editor tab too: the webview to the right is the editor's (each known by its frame name).
   await command('Switchboard: Open Chat in Editor');
   const frames = page.locator('iframe.webview.ready');
@@ -102,12 +112,14 @@ try {
     return ms;
   }
 
-  /** B from the editor tab (conversation 2), then A from the side bar (conversation 1): until both are done. */
+  /**
+   * B prompted from the editor tab (conversation 2; its answer waits), then A from the side bar
+   * (conversation 1), and B let go at that moment: from there until both are done.
+   */
   async function both() {
     await select(editor, 2);
     const textB = `go ${++n}`;
     await editor.locator('#prompt').fill(textB);
-    const t0 = Date.now();
     await editor.locator('#prompt').press('Enter');
     // Sent: its prompt is in conversation 2 (its turn may be over by the time this is seen).
     await editor.locator('.message.user .body', { hasText: new RegExp(`^${textB}$`) }).waitFor({ timeout: 60_000 });
@@ -115,16 +127,22 @@ try {
     const textA = `go ${++n}`;
     await side.locator('#prompt').fill(textA);
     const doneA = rendered(textA);
+    const t0 = Date.now();
+    fs.writeFileSync(gate, '');
     await side.locator('#prompt').press('Enter');
     const endA = await doneA;
     await side.locator('#tabs > .tab:nth-child(2).state-idle').waitFor({ timeout: 120_000 });
     const ms = Math.max(endA, Date.now()) - t0;
     await side.locator('#tabs > .tab:nth-child(1).state-idle').waitFor({ timeout: 120_000 });
+    fs.rmSync(gate);
+    aWithB.push(endA - t0);
     return ms;
   }
 
   const heapBefore = await heaps();
   const aloneTimes = [];
+  /** In each two-agent round: A's time to its last chunk on screen, B alongside. */
+  const aWithB = [];
   const bothTimes = [];
   for (let r = 0; r < RUNS; r++) {
     aloneTimes.push(await alone());
@@ -141,6 +159,7 @@ try {
   console.log(`bench/two-agents: ${CHUNKS} chunks per agent, ${RUNS} alternating rounds, medians`);
   console.log(`  one agent alone (A, shown):               ${a} ms   [${aloneTimes.join(', ')}]`);
   console.log(`  two agents at once (A shown, B alongside): ${b} ms   [${bothTimes.join(', ')}]`);
+  console.log(`    of which A to its last chunk on screen: ${median(aWithB)} ms [${aWithB.join(', ')}]`);
   console.log(`ratio two-agents: ${(b / a).toFixed(2)}  (target ≤ 2.2)`);
   console.log(`  webview JS heap (used), side bar / editor tab: ${heapBefore.map(mib).join(' / ')} MiB after the warm-up turns, ${heapAfter.map(mib).join(' / ')} MiB after ${RUNS} rounds of each`);
 } catch (err) {
