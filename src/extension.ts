@@ -28,6 +28,9 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
 import { protocolTraffic } from './acp/protocolTap';
 import { InspectorPanel } from './views/inspectorPanel';
 import { FollowAgent } from './session/follow/followAgent';
+import { askRuns } from './session/parallel/askRuns';
+import { BASE_SCHEME, ParallelRuns } from './session/parallel/parallelRuns';
+import { ParallelPanels } from './views/parallelPanel';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
 export interface SwitchboardApi {
@@ -61,6 +64,11 @@ export interface SwitchboardApi {
   readonly traffic: typeof protocolTraffic;
   /** Follow the agent (the editor shows the file of each tool call). */
   readonly follow: FollowAgent;
+  /** Run in Parallel: sets of runs in git worktrees, and their side-by-side panels. */
+  readonly parallel: ParallelRuns;
+  readonly parallelPanels: ParallelPanels;
+  /** Run in Parallel's questions (agents, models, prompt); tests replace it. */
+  askRuns: typeof askRuns;
 }
 
 let controller: ChatController | undefined;
@@ -150,6 +158,22 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.cancelTurn', () => chat.cancelTurn());
   command('switchboard.newConversation', () => chat.newConversation());
   command('switchboard.browseSessions', () => chat.browseSessions());
+  // Run in Parallel: each run in its own git worktree in the extension's storage (session/parallel).
+  const parallel = new ParallelRuns(log, context.globalStorageUri.fsPath, tracker, name => signIn.env(name));
+  const parallelPanels = new ParallelPanels(parallel);
+  context.subscriptions.push(parallel, parallelPanels,
+    vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, { provideTextDocumentContent: uri => parallel.baseText(uri) }));
+  command('switchboard.runInParallel', async () => {
+    const folder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
+    if (!folder) { void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: Run in Parallel works in a git repository.')); return; }
+    const asked = await api.askRuns(name => chat.sessions.find(t => t.agentName === name && t.sessionId)?.meta, chat.draft?.text);
+    if (asked) parallelPanels.show(parallel.start(asked.prompt, asked.requests, folder));
+  });
+  command('switchboard.forkConversation', async () => {
+    const forked = await chat.forkConversation();
+    if (!forked) void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to fork yet: this conversation has no prompt.'));
+    else if (forked.summary) await view.insertIntoComposer(forked.summary, []);
+  });
   command('switchboard.addSelectionToChat', () => addSelection(view));
   command('switchboard.showLog', () => channel.show());
   command('switchboard.forgetMcpInputs', () => mcp.forgetInputs());
@@ -184,7 +208,13 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.followAgent', () => follow.start());
   command('switchboard.stopFollowingAgent', () => follow.stop());
 
-  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri, inspector, traffic: protocolTraffic, follow, get registry() { return loadRegistry(); } };
+  // Built last: the commands above read it when they run (tests replace askRuns and agentPicker).
+  const api: SwitchboardApi = {
+    chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi,
+    logUri: context.logUri, inspector, traffic: protocolTraffic, follow, parallel, parallelPanels, askRuns,
+    get registry() { return loadRegistry(); },
+  };
+  return api;
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

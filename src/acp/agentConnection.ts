@@ -2,7 +2,7 @@
 // No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
 import * as l10n from '@vscode/l10n';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
 import { STEERING_METHOD, steeringRequest, SteeringRequest } from '../common/steering';
@@ -170,7 +170,8 @@ export class AgentConnection {
    * Exactly what this client serves; terminal login reruns the agent's command in a VS Code terminal.
    * The chat always shows `notice` and `compaction_*` updates, and the output of commands the agent
    * runs itself (`_meta.terminal_info` / `terminal_output` / `terminal_output_delta` / `terminal_exit`
-   * on its tool calls, the convention of the Claude and Codex adapters).
+   * on its tool calls, the convention of the Claude and Codex adapters). Plans kept by id are shown
+   * (`plan`); an agent that ignores it sends the legacy `plan` checklist, shown as before.
    */
   private capabilities(): acp.ClientCapabilities {
     const { fs, terminal } = this.services;
@@ -180,6 +181,8 @@ export class AgentConnection {
       auth: { terminal: true },
       elicitation: { form: {}, url: {} },
       session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      // Plan operations (`plan_update` / `plan_removed`, common/plans.ts).
+      plan: {},
       _meta: { terminal_output: true, terminal_output_delta: true },
     };
   }
@@ -199,6 +202,17 @@ export class AgentConnection {
 
   listSessions(cwd: string, cursor?: string): Promise<acp.ListSessionsResponse> {
     return this.agent.request(sdk.methods.agent.session.list, { cwd, cursor: cursor ?? null });
+  }
+
+  /**
+   * `session/fork` (unstable in ACP 2.4; only when the agent advertised `sessionCapabilities.fork`):
+   * a new session that continues this one's history. Its answer is checked here (no schema does).
+   */
+  async forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    const response = await this.agent.request<unknown, { sessionId: string; cwd: string; mcpServers: acp.McpServer[] }>('session/fork', { sessionId, cwd, mcpServers });
+    const r = response as Partial<acp.NewSessionResponse> | null;
+    if (!r || typeof r.sessionId !== 'string' || !r.sessionId) throw new Error(l10n.t('The agent answered session/fork without a session id.'));
+    return { sessionId: r.sessionId, modes: r.modes ?? null, configOptions: Array.isArray(r.configOptions) ? r.configOptions : null };
   }
 
   closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {

@@ -11,7 +11,7 @@
 // `onRequest` call on the app (SDK 2.4); were they renamed, nothing is wrapped and messages are
 // handled as before — test/integration/fuzz.test.ts then fails on the missing log lines.
 import * as l10n from '@vscode/l10n';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../common/logger';
 import { describeThrown, OnceLog } from '../common/onceLog';
 
@@ -109,7 +109,7 @@ export class Refusals {
 /** The kinds of session update ACP v1 defines: any other word an agent sends is one kind, "other". */
 const UPDATE_KINDS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan',
   'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update', 'usage_update', 'notice',
-  'compaction_update', 'compaction_summary_chunk']);
+  'compaction_update', 'compaction_summary_chunk', 'plan_update', 'plan_removed', 'subagent_update', 'session_message', 'session_message_chunk']);
 
 /** A refused message's kind: its method, and for session/update the kind of update (never a word the agent chose). */
 export function kindOf(method: string, raw: unknown): string {

@@ -143,6 +143,7 @@ export type ViewMessage =
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
   | { readonly type: 'agent/pick' }
+  | { readonly type: 'parallel/open' }
   | { readonly type: 'tab/select'; readonly tab: string }
   | { readonly type: 'tab/close'; readonly tab: string }
   | { readonly type: 'tab/new' }
@@ -186,6 +187,7 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'view/ready':
     case 'turn/cancel':
     case 'agent/pick':
+    case 'parallel/open':
     case 'tab/new':
     case 'sessions/browse':
       return { type: m.type };

@@ -5,7 +5,7 @@
 // that applied writes share (host/fs/editLog.ts).
 import * as vscode from 'vscode';
 import { fileLabel } from '../common/bidi';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { EditLog } from './fs/editLog';
 import { decodeFor } from './fs/fileData';
 import { EditResolver } from './review/editResolver';

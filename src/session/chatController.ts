@@ -6,7 +6,7 @@
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
@@ -30,6 +30,8 @@ import { listenerGuard } from '../host/log';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
+import { finishFork, forkTitle, requestFork } from './fork';
+import { forkSummary } from '../common/conversation/forkSummary';
 import { AgentQuestions, AgentRuntime, startStderr } from './agentRuntime';
 import { ChatSession, describe } from './chatSession';
 import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
@@ -568,6 +570,18 @@ export class ChatController extends Disposable {
     }
     await runtime.connection.deleteSession(sessionId).catch(err => this.log.warn(`session/delete failed: ${describe(err)}`));
     return true;
+  }
+
+  /** Fork conversation (session/fork.ts): the shown one continues in a new tab; `summary`: primes the prompt box. Undefined: nothing to fork. */
+  async forkConversation(): Promise<{ summary?: string } | undefined> {
+    const from = this.active;
+    const summary = forkSummary(from.items, from.info.title);
+    if (!summary) return undefined;
+    const forked = await requestFork(from);
+    const tab = this.addTab(new ChatSession(this.newTabId(), from.agentName, this.log, undefined, { items: typeof forked === 'object' ? from.items : [], title: forkTitle(from) }));
+    this.activeId = tab.id;
+    this.changedTabs(true);
+    return finishFork(from, tab, forked) ? {} : { summary };
   }
 
   /** The agent's own session list (`session/list`, paged), to reopen one with load or resume. */

@@ -2,7 +2,7 @@
 // permission requests. Bound to an agent runtime while the agent runs; a restored or orphaned tab
 // keeps its transcript and can be reattached.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { escapeBidi } from '../common/bidi';
 import { errorMessage } from '../common/errorText';
 import { Disposable } from '../common/disposable';

@@ -61,10 +61,18 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   private state(): LifecycleState {
     let state = this.chat.lifecycle();
     for (const r of this.writes.reviews) {
-      const tab = this.chat.tabOfSession(r.sessionId);
+      const tab = this.tabOfReview(r);
       if (tab) state = transition(state, { type: 'asked', conversation: tab.id, reason: 'review' }).state;
     }
     return state;
+  }
+
+  /**
+   * The conversation a review belongs to: its session on its agent's running process (session ids
+   * are the agent's own: another agent, or an earlier process of this one, may have used the same).
+   */
+  private tabOfReview(r: PendingWrites['reviews'][number]) {
+    return this.chat.sessions.find(t => t.sessionId === r.sessionId && t.agentName === r.agentName && t.runtime?.isRunning);
   }
 
   /** The tree as shown (tests read it). */
@@ -72,7 +80,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     const tabs = new Map(this.chat.sessions.map(t => [t.id, t]));
     const reviews = new Map<string, number>();
     for (const r of this.writes.reviews) {
-      const id = this.chat.tabOfSession(r.sessionId)?.id;
+      const id = this.tabOfReview(r)?.id;
       if (id) reviews.set(id, (reviews.get(id) ?? 0) + 1);
     }
     return agentsTree(this.state(), (id): ConversationFacts | undefined => {

@@ -179,6 +179,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;
       case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
+      case 'parallel/open': await vscode.commands.executeCommand('switchboard.runInParallel'); break;
       case 'tab/select': chat.selectTab(msg.tab); break;
       case 'tab/close': await chat.closeTab(msg.tab); break;
       case 'tab/new': await chat.newConversation(); break;
@@ -363,6 +364,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
   <textarea id="prompt" rows="3" placeholder="${attr(vscode.l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'))}" aria-label="${attr(vscode.l10n.t('Prompt'))}"></textarea>
   <div class="composer-actions">
     <button type="button" id="agent" class="secondary" title="${attr(vscode.l10n.t('Choose the agent'))}"></button>
+    <button type="button" id="parallel" class="secondary" title="${attr(vscode.l10n.t('Run in Parallel: this prompt to several agents, each in its own git worktree'))}" aria-label="${attr(vscode.l10n.t('Run in Parallel…'))}"><span class="codicon codicon-split-horizontal" aria-hidden="true"></span></button>
     <select id="mode" aria-label="${attr(vscode.l10n.t('Mode'))}" hidden></select>
     <span id="config"></span>
     <span class="spacer"></span>

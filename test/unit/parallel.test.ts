@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { canApply, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../src/common/parallel/runSet';
 import { renderRunSet } from '../../src/common/parallel/panelHtml';
+import { runVariants } from '../../src/common/parallel/variants';
 import { mergeApplied } from '../../src/common/parallel/applyMerge';
 import { parseNameStatus, parseNumstat, runFiles, totals } from '../../src/common/parallel/diffStats';
 
@@ -144,5 +145,21 @@ describe('Parallel runs panel', () => {
     const html = renderRunSet({ state: s, now: 0, questions: {}, answers: {} });
     assert.match(html, /not a &lt;git&gt; repository/);
     assert.ok(!html.includes('class="runs"'));
+  });
+});
+
+describe('Parallel run variants', () => {
+  it('offers the model option, then the modes, as a run\'s choices', () => {
+    const v = runVariants({
+      configOptions: [
+        { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'a', options: [{ group: 'g1', name: 'Fast', options: [{ value: 'a', name: 'Alpha' }] }, { group: 'g', name: 'More', options: [{ value: 'b', name: 'Beta' }] }] },
+      ],
+      modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+    });
+    assert.deepEqual(v, [
+      { label: 'Alpha', option: { configId: 'model', value: 'a' } }, { label: 'Beta', option: { configId: 'model', value: 'b' } },
+      { label: 'Ask', mode: 'ask' }, { label: 'Code', mode: 'code' },
+    ]);
+    assert.deepEqual(runVariants({ configOptions: [] }), []);
   });
 });

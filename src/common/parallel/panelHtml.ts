@@ -98,5 +98,5 @@ export function renderRunSet(view: RunSetView): string {
 ${state.message ? `<p class="message">${escapeHtml(state.message)}</p>` : ''}
 ${discard ? `<div class="actions">${discard}</div>` : ''}
 </header>
-${state.phase === 'failed' ? '' : `<div class="runs" style="--runs:${state.runs.length}">${state.runs.map(r => renderRun(view, r)).join('\n')}</div>`}`;
+${state.phase === 'failed' ? '' : `<div class="runs">${state.runs.map(r => renderRun(view, r)).join('\n')}</div>`}`;
 }

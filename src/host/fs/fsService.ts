@@ -9,7 +9,7 @@
 // Stopping the turn, closing the conversation or the agent's end cancels its pending reviews.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';

@@ -7,7 +7,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConnectionServices } from '../../acp/clientServices';
-import { FsErrors } from '../../common/fs/errors';
+import { FsErrors, refusal } from '../../common/fs/errors';
 
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
@@ -27,7 +27,7 @@ export function worktreeServices(root: string): ConnectionServices {
       probe = up;
     }
     const rel = real === undefined ? '..' : path.relative(realRoot, real);
-    if (rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep)[0] === '.git') throw FsErrors.outsideWorkspace(requested);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || rel.split(path.sep)[0] === '.git') throw refusal(`Access denied: ${requested} is outside this parallel run's worktree (${realRoot})`, 'outsideWorkspace', { path: requested });
     return real!;
   };
   return {
