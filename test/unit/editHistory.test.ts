@@ -34,19 +34,32 @@ describe('EditHistory', () => {
   });
 
   it('is bounded by the size of the texts: the oldest edits are forgotten first, the newest always stays', () => {
-    const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 30 });
+    const h = new EditHistory({ maxChars: 2 * ENTRY_OVERHEAD + 20 });
     const forgotten: string[] = [];
     h.onForget(e => forgotten.push(e.after));
     h.add(write('/w/a', '', 'a'.repeat(10)));
-    h.add(diff('/w/b', null, 'b'.repeat(10)), 'kb');
-    h.add(write('/w/c', '', 'c'.repeat(10)));
+    h.add(write('/w/b', '', 'b'.repeat(10)));
     assert.deepEqual(forgotten, []);
-    h.add(write('/w/d', '', 'd'.repeat(10)));
+    h.add(write('/w/c', '', 'c'.repeat(10)));
     assert.deepEqual(forgotten, ['a'.repeat(10)]);
-    assert.equal(h.get('kb')?.path, '/w/b');
-    const huge = h.add(diff('/w/e', 'x'.repeat(5000), 'y'), 'ke');
+    const huge = h.add(write('/w/e', 'x'.repeat(5000), 'y'));
     assert.deepEqual(h.list().map(e => e.id), [huge.id], 'alone, over the bound, but kept');
-    assert.ok(h.keptChars > 3 * ENTRY_OVERHEAD + 30);
+    assert.ok(h.keptChars > 2 * ENTRY_OVERHEAD + 20);
+  });
+
+  it('a flood of tool diffs never forgets an applied write (each origin has its own budget of characters)', () => {
+    const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 30 });
+    const forgotten: string[] = [];
+    h.onForget(e => forgotten.push(e.after));
+    const w = h.add(write('/w/a', 'before', 'after'));
+    for (let i = 0; i < 100; i++) h.add(diff(`/w/d${i}`, null, 'x'.repeat(10)), `k${i}`);
+    assert.equal(h.byId(w.id)?.after, 'after', 'the write (its diff, its Undo) is still there');
+    assert.ok(!forgotten.includes('after'));
+    assert.deepEqual(h.list({ origin: 'toolDiff' }).map(e => e.path), ['/w/d97', '/w/d98', '/w/d99'], 'the tool diffs stay within their own budget');
+    // And the other way round: writes do not push out tool diffs.
+    for (let i = 0; i < 10; i++) h.add(write(`/w/w${i}`, '', 'y'.repeat(10)));
+    assert.equal(h.list({ origin: 'toolDiff' }).length, 3);
+    assert.deepEqual(h.list({ origin: 'write' }).map(e => e.path), ['/w/w7', '/w/w8', '/w/w9']);
   });
 
   it('bounds the number of edits of an origin without forgetting those of another', () => {

@@ -1,7 +1,8 @@
 // One history of the edits agents made, in the order they were learnt: writes the client applied for
 // an agent (fs/write_text_file) and the diffs tool calls reported (in-process edits). The chat's
-// "open diff" and the applied writes' Undo read their texts here; it is bounded by the size of the
-// texts (the oldest are forgotten first, the newest always stays) and, per origin, by their number.
+// "open diff" and the applied writes' Undo read their texts here; each origin is bounded on its own
+// (a flood of tool diffs, which cost an agent nothing to send, never pushes out an applied write) by
+// the size of its texts (the oldest are forgotten first, the newest always stays) and by number.
 // Pure: the host serves the texts to the diff editor (host/editLog.ts).
 
 /** How the edit was learnt: a write the client applied, or a diff a tool call reported. */
@@ -24,7 +25,7 @@ export interface Edit<D = unknown> {
 }
 
 export interface EditHistoryLimits {
-  /** Characters of the texts kept in all (both sides, plus ENTRY_OVERHEAD per edit). */
+  /** Characters of the texts kept per origin (both sides, plus ENTRY_OVERHEAD per edit). */
   readonly maxChars: number;
   /** At most this many edits of an origin. */
   readonly maxPerOrigin?: Partial<Record<EditOrigin, number>>;
@@ -37,7 +38,8 @@ const cost = (e: Edit) => ENTRY_OVERHEAD + (e.before?.length ?? 0) + e.after.len
 export class EditHistory {
   /** Oldest first; keyed edits under their key, the others under their id. */
   private readonly edits = new Map<string, Edit>();
-  private chars = 0;
+  /** What the kept edits of each origin cost (see EditHistoryLimits.maxChars). */
+  private readonly chars: Record<EditOrigin, number> = { write: 0, toolDiff: 0 };
   private nextId = 1;
   private nextSeq = 1;
   private readonly forgetListeners: ((e: Edit) => void)[] = [];
@@ -59,7 +61,7 @@ export class EditHistory {
     if (previous) this.remove(key!, previous, false);
     const entry: Edit<D> = { id, origin: edit.origin, scope: edit.scope, path: edit.path, before: edit.before, after: edit.after, seq: this.nextSeq++, ...(edit.data !== undefined ? { data: edit.data } : {}) };
     this.edits.set(key ?? id, entry);
-    this.chars += cost(entry);
+    this.chars[entry.origin] += cost(entry);
     this.evict(entry);
     return entry;
   }
@@ -83,9 +85,9 @@ export class EditHistory {
     return this.edits.size;
   }
 
-  /** Characters the kept edits cost (see EditHistoryLimits.maxChars). */
+  /** Characters the kept edits of all origins cost (see EditHistoryLimits.maxChars). */
   get keptChars(): number {
-    return this.chars;
+    return this.chars.write + this.chars.toolDiff;
   }
 
   /** Forgets the edits of an origin / scope / path (all of them without a filter), each told once. */
@@ -104,17 +106,17 @@ export class EditHistory {
         count--;
       }
     }
-    // Bounded by the size of the texts, not their number; the newest edit always stays.
+    // Bounded by the size of the origin's texts, not their number; the newest edit always stays.
     for (const [key, e] of [...this.edits]) {
-      if (this.chars <= this.limits.maxChars || this.edits.size <= 1) break;
-      if (e !== newest) this.remove(key, e, true);
+      if (this.chars[newest.origin] <= this.limits.maxChars) break;
+      if (e.origin === newest.origin && e !== newest) this.remove(key, e, true);
     }
   }
 
   /** `forget`: tell the listeners (false when a later update of the same key, same id, replaces it). */
   private remove(key: string, e: Edit, forget: boolean): void {
     this.edits.delete(key);
-    this.chars -= cost(e);
+    this.chars[e.origin] -= cost(e);
     if (forget) for (const l of this.forgetListeners) l(e);
   }
 }

@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { Edit, EditHistory, EditOrigin } from '../../common/review/editHistory';
 import { DiffContentProvider } from './diffContent';
 
-/** Characters of edit texts kept (both sides, all origins); the oldest edits are forgotten first. */
-const MAX_CHARS = 128 * 1024 * 1024;
+/** Characters of edit texts kept per origin (both sides): the oldest edits of an origin are forgotten first. */
+const MAX_CHARS = 64 * 1024 * 1024;
 /** Applied writes kept (each keeps its Undo); tool diffs are bounded by their size only. */
 const MAX_WRITES = 200;
 
