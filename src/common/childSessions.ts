@@ -139,3 +139,20 @@ export class ChildRegistry {
 }
 
 const shown = (text: string): string => escapeBidi(truncateText(String(text), TITLE_MAX_CHARS));
+
+type Cost = { readonly amount: number; readonly currency: string };
+
+/**
+ * The conversation's cost with its children's added (each child's last reported cost): amounts in
+ * the conversation's currency add up; a child reporting another currency is left out rather than
+ * added wrongly.
+ */
+export function rollUpCost(own: Cost | undefined, children: Iterable<Cost>): Cost | undefined {
+  let total = own;
+  for (const c of children) {
+    if (!Number.isFinite(c.amount)) continue;
+    if (!total) total = { amount: c.amount, currency: c.currency };
+    else if (c.currency === total.currency) total = { amount: total.amount + c.amount, currency: total.currency };
+  }
+  return total;
+}

@@ -21,7 +21,7 @@ import type { AgentRuntime, SessionSink } from './agentRuntime';
 import { QuestionAction, Questions } from './questions';
 import { QueuedPrompts } from './queuedPrompts';
 import type { RawValue } from '../common/elicitation';
-import type { ChildView } from '../common/childSessions';
+import { rollUpCost, type ChildView } from '../common/childSessions';
 import { ChildHost, childUpdateOps, sessionName } from './childSessions';
 
 interface PendingPermission {
@@ -228,7 +228,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     this.updateEmitter.fire(update);
     const meta = applyMetaUpdate(this.metaValue, update);
     if (meta) {
-      this.setMeta(meta);
+      this.setMeta(update.sessionUpdate === 'usage_update' ? this.withChildCosts(meta, update.cost ?? undefined) : meta);
       return;
     }
     const between = childUpdateOps(this.transcriptValue, undefined, update, id => this.sessionName(id));
@@ -336,8 +336,24 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
       if (update.sessionUpdate === 'tool_call') this.runtimeValue?.children.noteToolCall(childId, update.toolCallId);
     }
     this.updateEmitter.fire(update);
+    if (update.sessionUpdate === 'usage_update' && update.cost) {
+      // A helper's cost adds to the conversation's.
+      this.childCosts.set(childId, update.cost);
+      this.setMeta(this.withChildCosts(this.metaValue, this.ownCost));
+    }
     const ops = childUpdateOps(this.transcriptValue, childId, update, id => this.sessionName(id));
     if (ops?.length) this.emit(ops);
+  }
+
+  /** Each child's last reported cost, and the conversation's own (meta.usage.cost shows their sum). */
+  private readonly childCosts = new Map<string, { amount: number; currency: string }>();
+  private ownCost: { amount: number; currency: string } | undefined;
+
+  private withChildCosts(meta: SessionMeta, own: { amount: number; currency: string } | undefined): SessionMeta {
+    this.ownCost = own;
+    const cost = rollUpCost(own, this.childCosts.values());
+    if (!this.childCosts.size) return meta;
+    return { ...meta, usage: { used: meta.usage?.used ?? 0, size: meta.usage?.size ?? 0, ...(cost ? { cost } : {}) } };
   }
 
   elicitForChild(params: acp.CreateElicitationRequest, signal: AbortSignal, child: ChildView | undefined): Promise<acp.CreateElicitationResponse> {

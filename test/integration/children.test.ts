@@ -81,6 +81,8 @@ describe('Plans and child-agent sessions', () => {
     // The child's write: reviewed, written, listed in the conversation's changes.
     assert.equal(fs.readFileSync(notes, 'utf8'), 'written by the Writer helper\n');
     await waitFor('the write in the turn\'s changes', () => sb.review.changesOf(notes).length > 0 || undefined);
+    // A helper's cost adds to the conversation's.
+    assert.deepEqual(sb.chat.active.meta.usage?.cost, { amount: 1.25, currency: 'USD' });
     // An id nobody announced is still refused.
     const ghost = agentEvents(log).find(e => e.event === 'result' && e.sessionId === 'never-announced') as { error?: { code: number } } | undefined;
     assert.equal(ghost?.error?.code, -32602);

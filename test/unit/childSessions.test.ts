@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { ChildRegistry, childState, MAX_DEPTH } from '../../src/common/childSessions';
+import { ChildRegistry, childState, MAX_DEPTH, rollUpCost } from '../../src/common/childSessions';
 import { Transcript } from '../../src/common/transcript';
 
 type SubagentUpdate = Extract<SessionUpdate, { sessionUpdate: 'subagent_update' }>;
@@ -71,5 +71,11 @@ describe('child sessions (subagent_update)', () => {
     t.sessionMessage('c1', 'm', { from: 'Agent', to: 'A', text: 'Do it' });
     const msgs = t.snapshot().filter(i => i.kind === 'sessionMessage');
     assert.deepEqual(msgs.map(m => [m.inChild, m.kind === 'sessionMessage' && `${m.from}→${m.to}: ${m.text}`]), [[undefined, 'Agent→A: Do it now'], ['c1', 'Agent→A: Do it']]);
+  });
+
+  it('adds its children\'s costs to the conversation\'s, in its currency only', () => {
+    assert.deepEqual(rollUpCost({ amount: 1, currency: 'USD' }, [{ amount: 0.25, currency: 'USD' }, { amount: 9, currency: 'EUR' }]), { amount: 1.25, currency: 'USD' });
+    assert.deepEqual(rollUpCost(undefined, [{ amount: 0.5, currency: 'USD' }]), { amount: 0.5, currency: 'USD' });
+    assert.equal(rollUpCost(undefined, []), undefined);
   });
 });
