@@ -16,6 +16,7 @@ import { currentMode, modeBehaviour, modeControl, type ModeControl, writesWithou
 import { announce, keepFocus } from './a11y';
 import { loadMarkdown, type MarkdownModule, onMarkdownLoaded, setMarkdown, withMarkdown } from './lazyMarkdown';
 import { handlePlanLinks, renderPlans } from './plans';
+import { childAsks, tabStateText, withChildAgents } from './childAgents';
 import { StreamedMarkdown } from './streamedMarkdown';
 import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
@@ -60,7 +61,7 @@ function showWelcome(empty: boolean): void {
 // ---- state ------------------------------------------------------------------------------------
 
 const transcript = new TranscriptView(transcriptEl, {
-  build, added: announceAdded, stopText,
+  build: withChildAgents(build, m => send(m), () => activeTab), added: announceAdded, stopText,
   loadTurn: turnId => send({ type: 'turn/load', tab: activeTab, turnId }),
 });
 let activeTab: string | undefined;
@@ -233,6 +234,8 @@ function build(item: Item): Rendered {
       if (item.actions.length) el.append(row);
       return { el, item };
     }
+    default: // child agents' cards and messages between sessions: webview/childAgents.ts
+      return { el: h('div', ''), item };
   }
 }
 
@@ -453,6 +456,7 @@ function buildPermission(item: Extract<Item, { kind: 'permission' }>): HTMLEleme
   const el = h('article', `permission${p.late ? ' late' : ''}`, { tabindex: '-1' });
   labelWithTitle(el, p.title, title => l10n.t('Permission request: {0}', title));
   if (p.late) el.append(lateNote());
+  if (p.from) el.append(h('div', 'permission-from', {}, childAsks(p.from)));
   el.append(titleEl('div', 'permission-title', p.title));
   const allowed = p.outcome !== undefined && !!p.options.find(o => o.name === p.outcome)?.kind.startsWith('allow');
   // Once allowed, the card follows the tool call: written when it completed, not written when it failed.
@@ -619,12 +623,12 @@ function buildTabs(list: readonly TabInfo[], active: string | undefined): void {
     const el = h('div', `tab state-${tab.state}${tab.id === active ? ' active' : ''}`);
     const label = h('div', 'tab-label', {
       role: 'tab', 'aria-selected': String(tab.id === active), tabindex: tab.id === active ? '0' : '-1',
-      title: l10n.t('{0} — {1} ({2}). Delete closes it.', tab.title, tab.agentName, STATE_LABELS[tab.state]),
+      title: l10n.t('{0} — {1} ({2}). Delete closes it.', tab.title, tab.agentName, tabStateText(tab, STATE_LABELS)),
     });
     // Each conversation shows its agent (agents run side by side; a reload keeps it).
     label.append(h('span', `codicon codicon-${STATE_ICONS[tab.state]}`, { 'aria-hidden': 'true' }), h('span', 'tab-title', {}, tab.title),
       ...(tab.agentName && !tab.title.includes(tab.agentName) ? [h('span', 'tab-agent', {}, tab.agentName)] : []),
-      h('span', 'visually-hidden', {}, `, ${STATE_LABELS[tab.state]}`));
+      h('span', 'visually-hidden', {}, `, ${tabStateText(tab, STATE_LABELS)}`));
     const close = h('button', 'tab-close codicon codicon-close', { type: 'button', title: l10n.t('Close {0}', tab.title), 'aria-hidden': 'true', tabindex: '-1' });
     close.addEventListener('click', e => { e.stopPropagation(); send({ type: 'tab/close', tab: tab.id }); });
     el.append(label, close);
@@ -679,10 +683,12 @@ function renderStatus(): void {
   const tabAgent = tabs.find(t => t.id === activeTab)?.agentName;
   const otherAgent = !opening && status.status === 'ready' && tabAgent && status.agentName && tabAgent !== status.agentName;
   // While the picker is open nothing starts yet: the host's detail says it waits for the choice.
-  const text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : status.detail || l10n.t('Starting the agent…'))
+  let text = opening ? (status.status === 'ready' ? l10n.t('Starting a session with {0}…', status.agentName ?? '') : status.detail || l10n.t('Starting the agent…'))
     : otherAgent ? l10n.t({ message: 'This conversation is with {0} (not running; {1} is running)', args: [tabAgent, status.agentName!], comment: ['The status line of a conversation whose agent is not the one running: {0} its agent, {1} the running agent'] })
     : status.detail || (status.agentName ? l10n.t({ message: '{0} · {1}', args: [status.agentName, AGENT_STATUS_LABELS[status.status]], comment: ['The status line: {0} is the agent\'s name, {1} its status (running, stopped…)'] }) : l10n.t('No agent running'));
   statusEl.className = `status-${opening ? 'starting' : status.status}`;
+  const waitingIn = tabs.find(t => t.id === activeTab);
+  if (waitingIn?.waitingIn) text = `${text} · ${tabStateText(waitingIn, STATE_LABELS)}`;
   // The status line is a live region: only a change is read out.
   if (statusEl.textContent !== text) statusEl.textContent = text;
   setBusy(status.status === 'starting' || state === 'starting' || state === 'busy' || state === 'waiting');

@@ -183,6 +183,8 @@ export class AgentConnection {
       session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
       // Plan operations (`plan_update` / `plan_removed`, common/plans.ts).
       plan: {},
+      // Child-agent sessions (session/childSessions.ts): an announced child's traffic is served in its parent's conversation.
+      subagents: {},
       _meta: { terminal_output: true, terminal_output_delta: true },
     };
   }

@@ -29,6 +29,8 @@ export interface TabInfo {
   readonly agentName: string;
   /** starting = its session is still opening; waiting = a permission request is unanswered; detached = no agent behind it. */
   readonly state: 'idle' | 'starting' | 'busy' | 'waiting' | 'detached';
+  /** Waiting for an answer to a child agent (a helper the agent started): its title. */
+  readonly waitingIn?: string;
 }
 
 export interface MentionCandidate {
@@ -139,6 +141,8 @@ export type ViewMessage =
   /** What is in the prompt box, not sent yet: the host keeps it (a new page, a window reload). */
   | { readonly type: 'composer/draft'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel' }
+  /** Stop on a child agent's card (only offered when the child offers `cancel`). */
+  | { readonly type: 'child/cancel'; readonly tab?: string; readonly childId: string }
   | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
@@ -200,6 +204,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       if (!images.every(i => typeof i === 'object' && i !== null && IMAGE_TYPES.includes(i.mimeType) && str(i.data, MAX_IMAGE_BASE64) && /^[A-Za-z0-9+/=]*$/.test(i.data))) return undefined;
       return { type: m.type, text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
     }
+    case 'child/cancel':
+      if (!str(m.childId) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'child/cancel', tab: m.tab as string | undefined, childId: m.childId };
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'permission/answer', tab: m.tab as string | undefined, itemId: m.itemId, optionId: m.optionId };

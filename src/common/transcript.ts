@@ -5,6 +5,7 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import * as l10n from '@vscode/l10n';
 import { escapeBidi } from './bidi';
+import type { ChildView } from './childSessions';
 import type { QuestionView } from './elicitation';
 import { compactDiff, DiffPreview } from './diffPreview';
 import { CommandOutput, commandOutput } from './review/adapterShapes';
@@ -82,9 +83,16 @@ export interface PermissionView {
    * reported one after the request: the card then says whether the edit was written.
    */
   readonly toolStatus?: ToolCallView['status'];
+  /** Asked by a child agent (a helper the agent started): its title and task, shown on the card. */
+  readonly from?: { readonly title: string; readonly task?: string };
 }
 
-export type Item =
+export type Item = ItemKinds & {
+  /** Part of the transcript of child session `inChild` (a helper agent): shown under its card. */
+  readonly inChild?: string;
+};
+
+type ItemKinds =
   | { readonly kind: 'user'; readonly id: string; readonly text: string }
   | { readonly kind: 'agent'; readonly id: string; readonly text: string; readonly late?: boolean }
   | { readonly kind: 'thought'; readonly id: string; readonly text: string; readonly late?: boolean }
@@ -99,7 +107,11 @@ export type Item =
     readonly severity?: NoticeSeverity; readonly details?: string;
   }
   /** Context compaction (`compaction_update` / `compaction_summary_chunk`): one entry per compactionId. */
-  | { readonly kind: 'compaction'; readonly id: string; readonly status: string; readonly summary: string; readonly error?: string };
+  | { readonly kind: 'compaction'; readonly id: string; readonly status: string; readonly summary: string; readonly error?: string }
+  /** A child agent's card (common/childSessions.ts); its own items follow with `inChild` set to its session id. */
+  | { readonly kind: 'child'; readonly id: string; readonly child: ChildView }
+  /** A message between sessions (`session_message` / `session_message_chunk`): who sent it to whom. */
+  | { readonly kind: 'sessionMessage'; readonly id: string; readonly from: string; readonly to: string; readonly text: string };
 
 export type TranscriptOp =
   | { readonly op: 'add'; readonly item: Item }
@@ -141,8 +153,70 @@ export class Transcript {
 
   /** The item id of tool call `toolCallId` in the current session. */
   toolItemId(toolCallId: string): string {
+    if (this.inChild !== undefined) return `tool:${this.scope}:${this.inChild}:${toolCallId}`;
     return this.scope === 0 ? `tool:${toolCallId}` : `tool:${this.scope}:${toolCallId}`;
   }
+
+  /** The child session whose update is being applied (applyInChild), else undefined. */
+  private inChild: string | undefined;
+  /** Each child's message being streamed (the parent's is `open`). */
+  private readonly childOpen = new Map<string, Transcript['open']>();
+
+  /**
+   * Applies an update of child session `childId` (a helper agent): its items carry `inChild` and
+   * its streams, tool calls and late state are its own, never mixed with the parent's.
+   */
+  applyInChild(childId: string, update: SessionUpdate): TranscriptOp[] {
+    const parentOpen = this.open;
+    this.open = this.childOpen.get(childId);
+    this.inChild = childId;
+    try {
+      return this.applyUpdate(update, false);
+    } finally {
+      this.childOpen.set(childId, this.open);
+      this.open = parentOpen;
+      this.inChild = undefined;
+    }
+  }
+
+  /** The card of a child agent: added where it was announced (under its parent's card for a nested child), then replaced. */
+  upsertChild(child: ChildView): TranscriptOp[] {
+    const id = `child:${this.scope}:${child.sessionId}`;
+    const existing = this.get(id);
+    if (existing) return [this.replace({ ...existing, kind: 'child', id, child } as Item)];
+    const op = this.add({ kind: 'child', id, child, ...(child.depth > 1 ? { inChild: child.parentSessionId } : {}) });
+    return [op];
+  }
+
+  /**
+   * A message between sessions, shown in the transcript of session `inChild` (undefined: the
+   * conversation's own): `session_message` sets who and what (content replaces), `session_message_chunk` appends.
+   */
+  sessionMessage(inChild: string | undefined, messageId: string, patch: { from?: string; to?: string; text?: string; append?: string }): TranscriptOp[] {
+    const key = `${this.scope}:${inChild ?? ''}:${messageId}`;
+    const existing = this.get(this.sessionMessages.get(key) ?? '');
+    if (existing?.kind === 'sessionMessage') {
+      const text = patch.text ?? existing.text + (patch.append ?? '');
+      if (patch.append && patch.text === undefined && patch.from === undefined && patch.to === undefined) {
+        const i = this.index.get(existing.id)!;
+        this.items[i] = { ...existing, text };
+        return [{ op: 'append', id: existing.id, text: patch.append }];
+      }
+      return [this.replace({ ...existing, from: patch.from ?? existing.from, to: patch.to ?? existing.to, text })];
+    }
+    const unknown = '?';
+    const item: Item = {
+      kind: 'sessionMessage', id: this.newId(), from: patch.from ?? unknown, to: patch.to ?? unknown,
+      text: patch.text ?? patch.append ?? '', ...(inChild !== undefined ? { inChild } : {}),
+    };
+    this.sessionMessages.set(key, item.id);
+    if (inChild === undefined) this.open = undefined;
+    else this.childOpen.delete(inChild);
+    return [this.add(item)];
+  }
+
+  /** `scope:inChild:messageId` → the item of that message between sessions. */
+  private readonly sessionMessages = new Map<string, string>();
 
   snapshot(): readonly Item[] {
     return this.items;
@@ -256,14 +330,16 @@ export class Transcript {
     return [this.add({ kind: 'user', id: this.newId(), text })];
   }
 
-  endTurn(stopReason: string): TranscriptOp[] {
+  /** `working`: child sessions still at work (their calls keep their status, unless the turn was cancelled). */
+  endTurn(stopReason: string, working: ReadonlySet<string> = new Set()): TranscriptOp[] {
     this.open = undefined;
     const ops: TranscriptOp[] = [];
     // v1 has no "cancelled" tool status, and an agent may end its turn without finishing a call it
     // announced: such calls are marked locally, so no card keeps spinning after the turn.
     const status = stopReason === 'cancelled' ? 'cancelled' : 'unfinished';
     for (const item of this.items) {
-      if (item.kind === 'tool' && (item.tool.status === 'pending' || item.tool.status === 'in_progress')) {
+      if (item.kind === 'tool' && (item.tool.status === 'pending' || item.tool.status === 'in_progress')
+        && !(stopReason !== 'cancelled' && item.inChild !== undefined && working.has(item.inChild))) {
         ops.push(this.replace({ ...item, tool: { ...item.tool, status } }));
       }
     }
@@ -397,6 +473,7 @@ export class Transcript {
   }
 
   private add(item: Item): TranscriptOp {
+    if (this.inChild !== undefined && item.inChild === undefined) item = { ...item, inChild: this.inChild };
     this.index.set(item.id, this.items.length);
     this.items.push(item);
     return { op: 'add', item };

@@ -39,7 +39,8 @@ export function splitTurns(items: readonly Item[]): Item[][] {
 
 export function summarizeTurn(items: readonly Item[]): TurnSummary {
   const user = items.find(i => i.kind === 'user');
-  const agent = items.find(i => i.kind === 'agent');
+  // The agent's own answer, not a helper agent's (common/childSessions.ts).
+  const agent = items.find(i => i.kind === 'agent' && i.inChild === undefined);
   let end: Item | undefined;
   for (let i = items.length - 1; i >= 0 && !end; i--) if (items[i].kind === 'turnEnd') end = items[i];
   return {

@@ -10,16 +10,11 @@ import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
 import { missingProgramInStderr } from '../common/missingProgram';
 import { redact, redactingLogger } from '../common/signIn';
-import { GatedSession, gateServices, unknownSession } from './requestGate';
+import { ChildSessions, type SessionSink } from './childSessions';
+import { gateServices, unknownSession } from './requestGate';
 
-/** What a session does with the traffic addressed to it. */
-export interface SessionSink extends GatedSession {
-  onUpdate(update: acp.SessionUpdate, afterAnswer?: boolean): void;
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-  /** `elicitation/complete`: true when this session had that elicitation. */
-  completeElicitation(elicitationId: string): boolean;
-}
+/** What a session does with the traffic addressed to it (declared with the child sessions that serve it too). */
+export type { SessionSink } from './childSessions';
 
 /**
  * The agent's own questions: an elicitation with no session, or tied to a request of the client's
@@ -33,6 +28,8 @@ export interface AgentQuestions {
 
 export class AgentRuntime {
   private readonly sinks = new Map<string, SessionSink>();
+  /** Child-agent sessions announced on this connection (session/childSessions.ts). */
+  readonly children = new ChildSessions(id => this.sinks.get(id));
   private stopping = false;
   private strayListener: ((line: string) => void) | undefined;
   /** Stray lines before anyone listened (a banner printed while the agent starts). */
@@ -66,8 +63,14 @@ export class AgentRuntime {
     const connection: AgentConnection = new AgentConnection(proc, {
       onSessionUpdate: (params, afterAnswer) => {
         const sink = runtime?.route(params.sessionId);
-        if (sink) sink.onUpdate(params.update, afterAnswer);
-        else connection.refusals.refuse('session/update', vscode.l10n.t('no such session'));
+        if (!sink) { connection.refusals.refuse('session/update', vscode.l10n.t('no such session')); return; }
+        // A child agent announced (or patched) on this session: its traffic is served from now on.
+        if (params.update.sessionUpdate === 'subagent_update') {
+          const refused = runtime!.children.announce(params.sessionId, params.update);
+          if (refused) connection.refusals.refuse('session/update subagent_update', refused);
+          return;
+        }
+        sink.onUpdate(params.update, afterAnswer);
       },
       requestPermission: async (params, signal) => {
         const sink = runtime?.route(params.sessionId);
@@ -155,6 +158,7 @@ export class AgentRuntime {
 
   detach(sessionId: string): void {
     this.sinks.delete(sessionId);
+    this.children.forget(sessionId);
   }
 
   /** A turn: `session/prompt`. Writes of the session are accepted again after a Stop. */
@@ -181,8 +185,9 @@ export class AgentRuntime {
     return this.process.stop();
   }
 
+  /** A session of this agent's, or a child agent a session of this connection announced. */
   private route(sessionId: string): SessionSink | undefined {
-    return this.sinks.get(sessionId);
+    return this.sinks.get(sessionId) ?? this.children.sink(sessionId);
   }
 }
 

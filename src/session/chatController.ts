@@ -218,7 +218,7 @@ export class ChatController extends Disposable {
 
   /** The tab whose agent session is `sessionId`. */
   tabOfSession(sessionId: string): ChatSession | undefined {
-    return this.sessions.find(s => s.sessionId === sessionId);
+    return this.sessions.find(s => s.sessionId === sessionId) ?? this.sessions.find(s => s.hasChild(sessionId));
   }
 
   /** Tabs with an unanswered permission request (for the status bar when the view is hidden). */

@@ -21,18 +21,22 @@ import type { AgentRuntime, SessionSink } from './agentRuntime';
 import { QuestionAction, Questions } from './questions';
 import { QueuedPrompts } from './queuedPrompts';
 import type { RawValue } from '../common/elicitation';
+import { rollUpCost, type ChildView } from '../common/childSessions';
+import { ChildHost, childUpdateOps, sessionName } from './childSessions';
 
 interface PendingPermission {
   readonly resolve: (r: acp.RequestPermissionResponse) => void;
   readonly options: readonly acp.PermissionOption[];
   /** The commands an allowed answer permits (the tool call's command and title), for the command check. */
   readonly permits?: readonly CommandKey[];
+  /** Asked by this child agent (the status says "waiting for you (in <child>)"). */
+  readonly from?: string;
 }
 
 /** Summaries of old turns kept at most (older turns are no longer listed). */
 const MAX_ARCHIVED_TURNS = 500;
 
-export class ChatSession extends Disposable implements SessionSink {
+export class ChatSession extends Disposable implements SessionSink, ChildHost {
   private transcriptValue = new Transcript();
   /** The turns before the transcript's, on disk (see common/turns): their summaries, oldest first. */
   private archivedValue: TurnSummary[] = [];
@@ -152,12 +156,15 @@ export class ChatSession extends Disposable implements SessionSink {
     this.stateEmitter.fire();
   }
   get waiting(): boolean { return this.permissions.size > 0 || this.questions.ids.length > 0; }
+  /** The child agent the oldest unanswered permission request comes from, if it comes from one. */
+  private get waitingIn(): string | undefined { return this.permissions.values().next().value?.from; }
 
   get info(): TabInfo {
     return {
       id: this.id,
       title: this.metaValue.title || this.firstPromptTitle() || vscode.l10n.t({ message: '{0} chat', args: [this.agentName], comment: 'Title of a conversation tab; {0} is the agent' }),
       agentName: this.agentName,
+      ...(this.waitingIn ? { waitingIn: this.waitingIn } : {}),
       // A prompt held for a session that is not open yet (the agent or its session is starting) is "starting".
       state: this.waiting ? 'waiting' : this.startingSession || (this.reserved && !this.runtimeValue?.isRunning) ? 'starting'
         : this.busy ? 'busy' : this.runtimeValue?.isRunning ? 'idle' : 'detached',
@@ -223,9 +230,11 @@ export class ChatSession extends Disposable implements SessionSink {
     this.updateEmitter.fire(update);
     const meta = applyMetaUpdate(this.metaValue, update);
     if (meta) {
-      this.setMeta(meta);
+      this.setMeta(update.sessionUpdate === 'usage_update' ? this.withChildCosts(meta, update.cost ?? undefined) : meta);
       return;
     }
+    const between = childUpdateOps(this.transcriptValue, undefined, update, id => this.sessionName(id));
+    if (between) { this.emit(between); return; }
     // After the turn ended (and outside a history replay) it is late: shown apart from the answer.
     const ops = this.transcriptValue.applyUpdate(update, (afterAnswer || !this.turn) && !this.replaying);
     if (ops.length) this.emit(ops);
@@ -261,7 +270,7 @@ export class ChatSession extends Disposable implements SessionSink {
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));
-      this.emit(this.transcriptValue.endTurn(result.stopReason));
+      this.emit(this.transcriptValue.endTurn(result.stopReason, this.workingChildren()));
       how = turn.cancelled ? 'stopped' : 'ended';
     } catch (err) {
       if (isAuthRequired(err)) { how = undefined; return 'authRequired'; }
@@ -295,10 +304,69 @@ export class ChatSession extends Disposable implements SessionSink {
     this.turn.cancelled = true;
     // The protocol requires every pending permission request to be answered `cancelled` after a cancel.
     this.cancelPermissions();
-    await runtime.cancel(this.sessionId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
+    // Every child still at work that offers `cancel` is stopped with it (the agent may stop the others itself).
+    const children = runtime.children.registry.workingChildrenOf(this.sessionId).filter(c => c.canCancel);
+    await Promise.all([this.sessionId, ...children.map(c => c.sessionId)].map(id => runtime.cancel(id).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`))));
   }
 
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+  /** Stop on a child's card: `session/cancel` for that child only (when it offered `cancel`). */
+  async cancelChild(childId: string): Promise<void> {
+    const runtime = this.runtimeValue;
+    const child = runtime?.children.registry.get(childId);
+    if (!runtime || !this.sessionId || !child?.canCancel || runtime.children.registry.rootOf(childId) !== this.sessionId) return;
+    await runtime.cancel(childId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
+  }
+
+  /** True when `sessionId` is a child agent of this conversation's session (its writes are this conversation's). */
+  hasChild(sessionId: string): boolean {
+    return !!this.sessionId && this.runtimeValue?.children.registry.rootOf(sessionId) === this.sessionId;
+  }
+
+  private workingChildren(): Set<string> {
+    const runtime = this.runtimeValue;
+    return new Set(runtime && this.sessionId ? runtime.children.registry.workingChildrenOf(this.sessionId).map(c => c.sessionId) : []);
+  }
+
+  private sessionName(id: string | null | undefined): string {
+    return sessionName(id, this.sessionId, this.agentName, this.runtimeValue?.children.registry);
+  }
+
+  onChild(child: ChildView): void {
+    this.emit(this.transcriptValue.upsertChild(child));
+  }
+
+  onChildUpdate(childId: string, update: acp.SessionUpdate): void {
+    if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
+      update = this.prepareToolCall(update, false);
+      if (update.sessionUpdate === 'tool_call') this.runtimeValue?.children.noteToolCall(childId, update.toolCallId);
+    }
+    this.updateEmitter.fire(update);
+    if (update.sessionUpdate === 'usage_update' && update.cost) {
+      // A helper's cost adds to the conversation's.
+      this.childCosts.set(childId, update.cost);
+      this.setMeta(this.withChildCosts(this.metaValue, this.ownCost));
+    }
+    const ops = childUpdateOps(this.transcriptValue, childId, update, id => this.sessionName(id));
+    if (ops?.length) this.emit(ops);
+  }
+
+  /** Each child's last reported cost, and the conversation's own (meta.usage.cost shows their sum). */
+  private readonly childCosts = new Map<string, { amount: number; currency: string }>();
+  private ownCost: { amount: number; currency: string } | undefined;
+
+  private withChildCosts(meta: SessionMeta, own: { amount: number; currency: string } | undefined): SessionMeta {
+    this.ownCost = own;
+    const cost = rollUpCost(own, this.childCosts.values());
+    if (!this.childCosts.size) return meta;
+    return { ...meta, usage: { used: meta.usage?.used ?? 0, size: meta.usage?.size ?? 0, ...(cost ? { cost } : {}) } };
+  }
+
+  elicitForChild(params: acp.CreateElicitationRequest, signal: AbortSignal, child: ChildView | undefined): Promise<acp.CreateElicitationResponse> {
+    const named = child ? { ...params, message: vscode.l10n.t({ message: '{0} asks: {1}', args: [child.task ? `${child.title} (${child.task})` : child.title, String(params.message ?? '')], comment: ['A question of a helper agent: {0} names the helper and its task, {1} is its question'] }) } : params;
+    return this.elicit(named, signal);
+  }
+
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal, from?: ChildView): Promise<acp.RequestPermissionResponse> {
     if (this.turn?.cancelled) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     params = { ...params, toolCall: this.prepareToolCall(params.toolCall, true) };
     const { id, promise } = this.ask({
@@ -306,7 +374,8 @@ export class ChatSession extends Disposable implements SessionSink {
       title: shownTitle(params.toolCall.title ?? vscode.l10n.t('The agent asks for permission')),
       options: params.options,
       content: withCommand(params.toolCall, params.toolCall.content ? contentViews(params.toolCall.content) : undefined),
-      late: !this.turn,
+      late: !this.turn && !from,
+      ...(from ? { from: { title: from.title, ...(from.task ? { task: from.task } : {}) } } : {}),
     }, permittedCommands(params.toolCall, process.platform !== 'win32'));
     this.permissionEmitter.fire({ itemId: id, params });
     signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
@@ -328,17 +397,17 @@ export class ChatSession extends Disposable implements SessionSink {
   }
 
   private ask(
-    q: { requestId: string; title: string; options: readonly acp.PermissionOption[]; content?: ReturnType<typeof contentViews>; late: boolean },
+    q: { requestId: string; title: string; options: readonly acp.PermissionOption[]; content?: ReturnType<typeof contentViews>; late: boolean; from?: { title: string; task?: string } },
     permits?: readonly CommandKey[],
   ): { id: string; promise: Promise<acp.RequestPermissionResponse> } {
     // Shown for what they do: ordered by kind, names that contradict their kind flagged.
     const options = orderOptions(q.options).map(o => ({ optionId: o.optionId, name: shownTitle(o.name), kind: o.kind, ...(isMisleading(o) ? { misleading: true } : {}) }));
     const { id, ops } = this.transcriptValue.addPermission({
-      requestId: q.requestId, title: q.title, options, content: q.content, ...(q.late ? { late: true } : {}),
+      requestId: q.requestId, title: q.title, options, content: q.content, ...(q.late ? { late: true } : {}), ...(q.from ? { from: q.from } : {}),
     });
     this.emit(ops);
     const promise = new Promise<acp.RequestPermissionResponse>(resolve => {
-      this.permissions.set(id, { resolve, options: q.options, permits });
+      this.permissions.set(id, { resolve, options: q.options, permits, ...(q.from ? { from: q.from.title } : {}) });
       this.stateEmitter.fire();
     });
     return { id, promise };

@@ -166,6 +166,8 @@ function trimItem(item: Item): Item {
   // A permission cannot be answered after a reload: keep it as history only.
   if (item.kind === 'permission' && item.permission.outcome === undefined) return { ...item, permission: { ...item.permission, outcome: 'cancelled' } };
   if (item.kind === 'question' && item.question.outcome === undefined) return { ...item, question: { ...item.question, outcome: 'cancelled' } };
+  // A helper agent seen working before the reload is no longer observed: its last state is unknown.
+  if (item.kind === 'child' && (item.child.state === 'running' || item.child.state === 'needsYou')) return { ...item, child: { ...item.child, state: 'unknown' } };
   return item;
 }
 

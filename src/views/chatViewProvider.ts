@@ -175,6 +175,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
       case 'turn/cancel': await chat.cancelTurn(); break;
+      case 'child/cancel': await chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.cancelChild(msg.childId); break;
       case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
       case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;

@@ -71,7 +71,8 @@ export async function setTheme(page, name) {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
   await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 30_000 });
   await page.keyboard.type(name, { delay: 20 });
-  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${name}$`) }).first().click();
+  // "Light+" is listed as "Light+" or "Default Light+" depending on the VS Code version.
+  await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^(Default )?${name.replace(/[+()]/g, '\\$&')}$`) }).first().click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
 }
 

@@ -31,6 +31,8 @@ describe('turns', () => {
     t.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read' });
     const s = summarizeTurn(t.snapshot());
     assert.deepEqual(s, { id: 'i1', prompt: 'prompt 1', answer: 'answer 1 x', tools: 1, items: 4, stopReason: 'end_turn' });
+    const helperFirst = summarizeTurn([{ kind: 'user', id: 'i1', text: 'p' }, { kind: 'agent', id: 'i2', text: 'helper text', inChild: 'c1' }, { kind: 'agent', id: 'i3', text: 'own answer' }]);
+    assert.equal(helperFirst.answer, 'own answer', 'a helper agent\'s text is not the answer');
     const long = summarizeTurn([{ kind: 'user', id: 'i9', text: `\n\n  ${'y'.repeat(500)}` }]);
     assert.equal(long.prompt, 'y'.repeat(160) + '…');
   });

@@ -1,0 +1,80 @@
+// Child agents (ACP `subagents`) in the chat: a turn with two helpers running at once, one of them
+// waiting for the user's permission. The card of each shows its title, task, state, elapsed time and
+// tool calls; the permission card names the helper that asks; the tab says "waiting for you (in
+// Writer)"; a card expands into the helper's own transcript. Screenshots in Light+ and Dark+.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { gate, openChat, scriptedAgentSettings, setTheme } from './support.mjs';
+
+const hold = gate('child-agents');
+
+export const settings = ({ repoRoot, node24 }) => ({
+  ...scriptedAgentSettings({ repoRoot, node24 }, {
+    turns: [{ steps: [
+      { type: 'text', text: 'I will ask two helpers: one explores the tests, one writes the notes.' },
+      { type: 'parallel', branches: [
+        [{ type: 'child', child: 'explore', title: 'Explore', description: 'Find the parser tests', prompt: 'Find the tests of the parser.', steps: [
+          { type: 'thought', text: 'Looking under test/ first.' },
+          { type: 'toolCall', toolCall: { toolCallId: 'r1', title: 'Read test/parser.test.ts', kind: 'read', status: 'completed' } },
+          { type: 'toolCall', toolCall: { toolCallId: 's1', title: 'grep -rn "describe(" test', kind: 'search', status: 'in_progress' } },
+          { type: 'text', text: 'Found **3** test files so far.' },
+          { type: 'waitFile', path: hold.path },
+        ] }],
+        [{ type: 'child', child: 'writer', title: 'Writer', description: 'Write NOTES.md', prompt: 'Write the notes.', steps: [
+          { type: 'permission', toolCall: { toolCallId: 'w1', title: 'Write NOTES.md', kind: 'edit' } },
+          { type: 'waitFile', path: hold.path },
+        ] }],
+      ] },
+      { type: 'text', text: 'Both helpers are done.' },
+    ] }],
+  }, 'Claude-like'),
+  'workbench.colorTheme': 'Default Light+',
+});
+
+/** Light+ or Dark+, then a picture once the webview shows it. */
+async function shot(page, view, theme, bodyCls, file) {
+  if (!(await view.locator(`body.${bodyCls}`).count())) await setTheme(page, theme);
+  await view.locator(`body.${bodyCls}`).waitFor({ timeout: 30_000 });
+  await page.mouse.move(700, 450);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: file });
+}
+
+export default async function ({ page, log, shotsDir }) {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  const { view, prompt } = await openChat(page);
+  await prompt.fill('Split the work between helpers');
+  await prompt.press('Enter');
+
+  const permission = view.locator('.permission', { hasText: 'Write NOTES.md' });
+  await permission.waitFor({ timeout: 30_000 });
+  assert.match(await permission.locator('.permission-from').textContent(), /Writer \(Write NOTES\.md\)/);
+  const explore = view.locator('.child-card', { hasText: 'Explore' });
+  const writer = view.locator('.child-card', { hasText: 'Writer' });
+  await explore.locator('.child-state', { hasText: 'running' }).waitFor({ timeout: 30_000 });
+  await writer.locator('.child-state', { hasText: 'needs you' }).waitFor({ timeout: 30_000 });
+  assert.match(await explore.locator('.child-task').textContent(), /Find the parser tests/);
+  await view.locator('.tab.state-waiting').waitFor({ timeout: 30_000 });
+  assert.match(await view.locator('#status').textContent(), /waiting for you \(in Writer\)/);
+  log('two helpers run; the Writer waits for the permission asked in the parent, the tab says so');
+
+  // The Explore card opens onto its own transcript, streamed under it.
+  const own = view.locator('.in-child[data-in-child="explore"]');
+  assert.equal(await own.first().isVisible(), false, 'a collapsed card hides its transcript');
+  await explore.locator('button.child-toggle').click();
+  await view.locator('.in-child[data-in-child="explore"].tool', { hasText: 'grep -rn' }).waitFor({ timeout: 30_000 }).catch(async () =>
+    view.locator('.in-child[data-in-child="explore"]', { hasText: 'grep -rn' }).waitFor({ timeout: 30_000 }));
+  await explore.locator('.child-facts', { hasText: '2 tool calls' }).waitFor({ timeout: 30_000 });
+  log('expanded: its messages, thinking and tool calls; 2 tool calls on its card');
+
+  await shot(page, view, 'Light+', 'vscode-light', path.join(shotsDir, 'child-agents-light.png'));
+  await shot(page, view, 'Dark+', 'vscode-dark', path.join(shotsDir, 'child-agents-dark.png'));
+  log('screenshots in Light+ and Dark+');
+
+  await permission.getByRole('button', { name: /Allow/ }).first().click();
+  await writer.locator('.child-state', { hasText: 'running' }).waitFor({ timeout: 30_000 });
+  hold.open();
+  await view.locator('.turn-end').waitFor({ timeout: 30_000 });
+  await view.locator('.child-card .child-state', { hasText: 'idle (done)' }).nth(1).waitFor({ timeout: 30_000 });
+  log('both helpers done; the turn ended after them');
+}
