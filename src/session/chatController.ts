@@ -713,12 +713,46 @@ export class ChatController extends Disposable {
     if (tab.agentName !== chosen.name && !this.lifecycle().conversations.find(c => c.id === tab.id)?.hasHistory) this.rebind(tab, chosen.name);
     const again = this.runtimes.get(chosen.name);
     if (again?.isRunning) return again;
-    let start = this.starting.get(chosen.name);
+    return this.startOnce(chosen, tab);
+  }
+
+  /** Starts agent `spec` unless a start of it is under way (then that one). `tab`: where a failed start is told. */
+  private startOnce(spec: AgentSpec, tab: ChatSession): Promise<AgentRuntime | undefined> {
+    let start = this.starting.get(spec.name);
     if (!start) {
-      start = this.startRuntime(chosen, tab).finally(() => this.starting.delete(chosen.name));
-      this.starting.set(chosen.name, start);
+      start = this.startRuntime(spec, tab).finally(() => this.starting.delete(spec.name));
+      this.starting.set(spec.name, start);
     }
     return start;
+  }
+
+  /**
+   * Agent `spec`'s process for work that belongs to no open conversation (delete a closed one,
+   * restart an agent that has none), started if it does not run: no tab is opened, bound or
+   * rebound, nothing is asked. A failed start is logged and in its status, like any start's.
+   */
+  private async runtimeOf(spec: AgentSpec): Promise<AgentRuntime | undefined> {
+    const running = this.runtimes.get(spec.name);
+    if (running?.isRunning) return running;
+    const pending = this.starting.get(spec.name);
+    if (pending) return pending;
+    // Where a failed start would be told: a conversation of its own that is never shown.
+    const unseen = new ChatSession('', spec.name, this.log);
+    try {
+      return this.mayStart(unseen) ? await this.startOnce(spec, unseen) : undefined;
+    } finally {
+      unseen.dispose();
+    }
+  }
+
+  /**
+   * Restart from the Agents view for an agent with no conversation (crashed, or running for none):
+   * it is stopped and started again, no conversation is opened for it.
+   */
+  async restartAgent(name: string): Promise<boolean> {
+    const spec = this.runtimes.get(name)?.spec ?? readAgents().agents.find(a => a.name === name);
+    if (!spec || !(await this.stopAgent(name))) return false;
+    return !!(await this.runtimeOf(spec));
   }
 
   /** Agents start only in a trusted workspace with a folder; else the conversation says why. */

@@ -48,7 +48,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       // Restart works on the shown conversation's agent: one of this agent's conversations is shown first.
       const name = agentOf(node);
       const first = this.nodes().find(a => a.name === name)?.conversations[0];
-      if (!name || !first) return name && chat.stopAgent(name);
+      if (!name || !first) return name && chat.restartAgent(name);
       chat.selectTab(first.id);
       await this.revealChat();
       return chat.restart();

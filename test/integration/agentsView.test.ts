@@ -128,4 +128,21 @@ describe('Agents view and conversations waiting for you', () => {
     assert.ok(!sb.chat.tabInfos.some(t => t.id === second.id));
     assert.deepEqual(events(), [['session/close', firstSession], ['session/close', secondSession], ['session/delete', secondSession]]);
   });
+  it('Restart from the view on an agent with no conversation restarts it (it does not stop it)', async () => {
+    // An agent of its own: the other tests' conversations stay with A and B.
+    const C = 'Scripted C';
+    const agents = await useScriptedAgents({ [C]: { turns: [] }, [B]: { turns: [] } });
+    await tabWith(agents[C].spec);
+    // The fresh conversation takes B: C runs on with no conversation of its own.
+    assert.equal(await sb.chat.start(agents[B].spec), true);
+    const before = sb.chat.agentPidOf(C);
+    assert.ok(before, 'C runs');
+    const agent = sb.agents.nodes().find(a => a.name === C)!;
+    assert.deepEqual(agent.conversations, []);
+    await vscode.commands.executeCommand('switchboard.agents.restart', agent);
+    const after = sb.chat.agentPidOf(C);
+    assert.ok(after && after !== before, `C runs again as a new process (before ${before}, after ${after})`);
+    assert.equal(sb.chat.active.agentName, B, 'the shown conversation stays with B');
+  });
+
 });
