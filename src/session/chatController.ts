@@ -562,7 +562,7 @@ export class ChatController extends Disposable {
     const spec = tab.runtime?.isRunning ? tab.runtime.spec : this.specFor(tab);
     await this.closeTab(id);
     if (!sessionId || !spec) return true;
-    const runtime = await this.ensureRuntime(spec, this.active.agentName === spec.name ? this.active : this.newTab(spec.name));
+    const runtime = await this.runtimeOf(spec);
     if (!runtime) return true;
     if (!runtime.capabilities.sessionCapabilities?.delete) {
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} cannot delete its sessions: its copy of “{1}” stays with it.', spec.name, title));

@@ -145,4 +145,26 @@ describe('Agents view and conversations waiting for you', () => {
     assert.equal(sb.chat.active.agentName, B, 'the shown conversation stays with B');
   });
 
+  it('deleting a saved conversation whose agent does not run: session/delete reaches the agent, no tab is left behind', async () => {
+    const agents = await useScriptedAgents({
+      [A]: { agentCapabilities: { sessionCapabilities: { delete: {} } }, turns: [{ steps: [{ type: 'text', text: 'ok' }] }] },
+      [B]: { turns: [] },
+    });
+    const saved = await tabWith(agents[A].spec);
+    assert.equal(await sb.chat.sendPrompt('one'), 'sent');
+    const sessionId = saved.sessionId!;
+    await sb.chat.stop();
+    const shown = await tabWith(agents[B].spec);
+    const tabsBefore = sb.chat.tabInfos.map(t => t.id);
+    let asked = 0;
+    sb.chat.ui.confirm = async () => { asked++; return true; };
+    assert.equal(await sb.chat.deleteConversation(saved.id), true);
+    const deletes = () => agentEvents(agents[A].log).filter(e => e.event === 'session/delete').map(e => (e.params as { sessionId: string }).sessionId);
+    await waitFor(() => `session/delete: ${JSON.stringify(agentEvents(agents[A].log).map(e => e.event))}`, () => deletes().length > 0);
+    assert.deepEqual(deletes(), [sessionId]);
+    assert.deepEqual(sb.chat.tabInfos.map(t => t.id), tabsBefore.filter(id => id !== saved.id), 'only the deleted tab is gone');
+    assert.equal(sb.chat.activeTab, shown.id, 'the shown conversation stays shown');
+    assert.equal(asked, 1, 'one confirmation, nothing more');
+  });
+
 });
