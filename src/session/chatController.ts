@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentSpawnError } from '../acp/agentProcess';
-import type { ConnectionServicesFactory } from '../acp/clientServices';
+import type { AgentIdentity, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { isRemembered, launchKey, rememberLaunch, runnerPackage, startFailureWords, startStatus } from '../common/agentStart';
 import { describeAgentEnd } from '../common/connectionLoss';
@@ -216,9 +216,12 @@ export class ChatController extends Disposable {
     return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
   }
 
-  /** The tab whose agent session is `sessionId`. */
-  tabOfSession(sessionId: string): ChatSession | undefined {
-    return this.sessions.find(s => s.sessionId === sessionId);
+  /**
+   * The conversation of session `sessionId` on the agent connection `agent` (session ids are the
+   * agent's own: another agent, or an earlier process of this one, may use the same).
+   */
+  tabOfSession(agent: AgentIdentity, sessionId: string): ChatSession | undefined {
+    return this.sessions.find(s => s.sessionId === sessionId && s.runtime?.identity === agent);
   }
 
   /** Tabs with an unanswered permission request (for the status bar when the view is hidden). */
@@ -923,7 +926,7 @@ export class ChatController extends Disposable {
   }
 
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
-    const existing = this.sessions.find(t => t.sessionId === info.sessionId);
+    const existing = this.sessions.find(t => t.sessionId === info.sessionId && t.agentName === runtime.spec.name);
     if (existing) { this.selectTab(existing.id); return; }
     const tab = this.addTab(new ChatSession(this.newTabId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
     this.activeId = tab.id;

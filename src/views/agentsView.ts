@@ -67,12 +67,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     return state;
   }
 
-  /**
-   * The conversation a review belongs to: its session on its agent's running process (session ids
-   * are the agent's own: another agent, or an earlier process of this one, may have used the same).
-   */
+  /** The conversation a review belongs to: its session on the agent connection that asked. */
   private tabOfReview(r: PendingWrites['reviews'][number]) {
-    return this.chat.sessions.find(t => t.sessionId === r.sessionId && t.agentName === r.agentName && t.runtime?.isRunning);
+    return this.chat.tabOfSession(r.agent, r.sessionId);
   }
 
   /** The tree as shown (tests read it). */

@@ -167,4 +167,30 @@ describe('Agents view and conversations waiting for you', () => {
     assert.equal(asked, 1, 'one confirmation, nothing more');
   });
 
+  it('two agents with the same session id: B\'s write waits for review in B\'s conversation, not in A\'s; its change is B\'s turn\'s', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'agents-view-same-session.txt');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [] },
+      [B]: { turns: [{ steps: [{ type: 'write', path: file, content: 'from B\n' }, { type: 'text', text: 'B wrote' }] }] },
+    });
+    const tabA = await tabWith(agents[A].spec);
+    const tabB = await tabWith(agents[B].spec);
+    assert.equal(tabA.sessionId, tabB.sessionId, 'both agents use the same session id');
+    const turn = sb.chat.sendPrompt('write it');
+    try {
+      await waitFor(() => `a review waits: ${dump(tabB.items)}`, () => sb.files.reviews.length === 1);
+      assert.deepEqual(sb.view.shownWrites().map(w => w.path), [file], 'B\'s chat shows the review');
+      sb.chat.selectTab(tabA.id);
+      assert.deepEqual(sb.view.shownWrites().map(w => w.path), [], 'A\'s chat does not');
+      assert.notEqual(rowOf(tabA)?.status, 'waiting');
+      assert.equal(rowOf(tabB)?.description, 'waiting for you: review');
+      assert.equal(sb.files.accept(sb.files.reviews[0].id), true);
+      assert.equal(await turn, 'sent');
+      assert.deepEqual(sb.review.views().filter(t => t.files.some(f => f.path === file)).map(t => t.tabId), [tabB.id], 'the change is B\'s');
+    } finally {
+      for (const r of sb.files.reviews) r.reject();
+      for (const t of sb.review.views()) sb.review.keep(t.turnId);
+      fs.rmSync(file, { force: true });
+    }
+  });
 });
