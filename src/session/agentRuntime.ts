@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentConnection } from '../acp/agentConnection';
 import { AgentExit, AgentProcess, AgentSpawnError } from '../acp/agentProcess';
-import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
+import type { AgentIdentity, ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { sdk } from '../common/acpSdk';
 import type { Logger } from '../common/logger';
@@ -37,6 +37,8 @@ export class AgentRuntime {
 
   private constructor(
     readonly spec: AgentSpec, readonly cwd: string, readonly process: AgentProcess, readonly connection: AgentConnection,
+    /** Who this connection is to its services: what their reviews and writes name (ChatController.tabOfSession). */
+    readonly identity: AgentIdentity,
     private readonly served: ConnectionServices,
   ) {}
 
@@ -59,7 +61,8 @@ export class AgentRuntime {
     log = redactingLogger(log, Object.values(secretEnv ?? {}));
     let runtime: AgentRuntime | undefined;
     // Only this agent's live sessions are served (an unknown session id gets -32602).
-    const served = gateServices(services({ agentName: spec.name, cwd }), spec.name, id => runtime?.route(id), cwd);
+    const identity: AgentIdentity = { agentName: spec.name, cwd };
+    const served = gateServices(services(identity), spec.name, id => runtime?.route(id), cwd);
     const connection: AgentConnection = new AgentConnection(proc, {
       onSessionUpdate: (params, afterAnswer) => {
         const sink = runtime?.route(params.sessionId);
@@ -101,7 +104,7 @@ export class AgentRuntime {
         ownQuestions?.complete(elicitationId);
       },
     }, served, log);
-    runtime = new AgentRuntime(spec, cwd, proc, connection, served);
+    runtime = new AgentRuntime(spec, cwd, proc, connection, identity, served);
     // However the agent ends, what its connection served (terminals, pending reviews) is released.
     void proc.exited.then(() => connection.close());
     // A connection that breaks while the agent runs (a message over the size limit, a closed

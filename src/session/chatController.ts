@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentSpawnError } from '../acp/agentProcess';
-import type { ConnectionServicesFactory } from '../acp/clientServices';
+import type { AgentIdentity, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
 import { isRemembered, launchKey, rememberLaunch, runnerPackage, startFailureWords, startStatus } from '../common/agentStart';
 import { describeAgentEnd } from '../common/connectionLoss';
@@ -216,9 +216,14 @@ export class ChatController extends Disposable {
     return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
   }
 
-  /** The tab whose agent session is `sessionId`. */
-  tabOfSession(sessionId: string): ChatSession | undefined {
-    return this.sessions.find(s => s.sessionId === sessionId) ?? this.sessions.find(s => s.hasChild(sessionId));
+  /**
+   * The conversation of session `sessionId` on the agent connection `agent` (session ids are the
+   * agent's own: another agent, or an earlier process of this one, may use the same).
+   */
+  tabOfSession(agent: AgentIdentity, sessionId: string): ChatSession | undefined {
+    const mine = this.sessions.filter(s => s.runtime?.identity === agent);
+    // A child agent's session (subagents) is served in the conversation of its top-level session.
+    return mine.find(s => s.sessionId === sessionId) ?? mine.find(s => s.hasChild(sessionId));
   }
 
   /** Tabs with an unanswered permission request (for the status bar when the view is hidden). */
@@ -562,7 +567,7 @@ export class ChatController extends Disposable {
     const spec = tab.runtime?.isRunning ? tab.runtime.spec : this.specFor(tab);
     await this.closeTab(id);
     if (!sessionId || !spec) return true;
-    const runtime = await this.ensureRuntime(spec, this.active.agentName === spec.name ? this.active : this.newTab(spec.name));
+    const runtime = await this.runtimeOf(spec);
     if (!runtime) return true;
     if (!runtime.capabilities.sessionCapabilities?.delete) {
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} cannot delete its sessions: its copy of “{1}” stays with it.', spec.name, title));
@@ -713,12 +718,46 @@ export class ChatController extends Disposable {
     if (tab.agentName !== chosen.name && !this.lifecycle().conversations.find(c => c.id === tab.id)?.hasHistory) this.rebind(tab, chosen.name);
     const again = this.runtimes.get(chosen.name);
     if (again?.isRunning) return again;
-    let start = this.starting.get(chosen.name);
+    return this.startOnce(chosen, tab);
+  }
+
+  /** Starts agent `spec` unless a start of it is under way (then that one). `tab`: where a failed start is told. */
+  private startOnce(spec: AgentSpec, tab: ChatSession): Promise<AgentRuntime | undefined> {
+    let start = this.starting.get(spec.name);
     if (!start) {
-      start = this.startRuntime(chosen, tab).finally(() => this.starting.delete(chosen.name));
-      this.starting.set(chosen.name, start);
+      start = this.startRuntime(spec, tab).finally(() => this.starting.delete(spec.name));
+      this.starting.set(spec.name, start);
     }
     return start;
+  }
+
+  /**
+   * Agent `spec`'s process for work that belongs to no open conversation (delete a closed one,
+   * restart an agent that has none), started if it does not run: no tab is opened, bound or
+   * rebound, nothing is asked. A failed start is logged and in its status, like any start's.
+   */
+  private async runtimeOf(spec: AgentSpec): Promise<AgentRuntime | undefined> {
+    const running = this.runtimes.get(spec.name);
+    if (running?.isRunning) return running;
+    const pending = this.starting.get(spec.name);
+    if (pending) return pending;
+    // Where a failed start would be told: a conversation of its own that is never shown.
+    const unseen = new ChatSession('', spec.name, this.log);
+    try {
+      return this.mayStart(unseen) ? await this.startOnce(spec, unseen) : undefined;
+    } finally {
+      unseen.dispose();
+    }
+  }
+
+  /**
+   * Restart from the Agents view for an agent with no conversation (crashed, or running for none):
+   * it is stopped and started again, no conversation is opened for it.
+   */
+  async restartAgent(name: string): Promise<boolean> {
+    const spec = this.runtimes.get(name)?.spec ?? readAgents().agents.find(a => a.name === name);
+    if (!spec || !(await this.stopAgent(name))) return false;
+    return !!(await this.runtimeOf(spec));
   }
 
   /** Agents start only in a trusted workspace with a folder; else the conversation says why. */
@@ -889,7 +928,7 @@ export class ChatController extends Disposable {
   }
 
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
-    const existing = this.sessions.find(t => t.sessionId === info.sessionId);
+    const existing = this.sessions.find(t => t.sessionId === info.sessionId && t.agentName === runtime.spec.name);
     if (existing) { this.selectTab(existing.id); return; }
     const tab = this.addTab(new ChatSession(this.newTabId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
     this.activeId = tab.id;

@@ -48,7 +48,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       // Restart works on the shown conversation's agent: one of this agent's conversations is shown first.
       const name = agentOf(node);
       const first = this.nodes().find(a => a.name === name)?.conversations[0];
-      if (!name || !first) return name && chat.stopAgent(name);
+      if (!name || !first) return name && chat.restartAgent(name);
       chat.selectTab(first.id);
       await this.revealChat();
       return chat.restart();
@@ -67,12 +67,9 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     return state;
   }
 
-  /**
-   * The conversation a review belongs to: its session on its agent's running process (session ids
-   * are the agent's own: another agent, or an earlier process of this one, may have used the same).
-   */
+  /** The conversation a review belongs to: its session on the agent connection that asked. */
   private tabOfReview(r: PendingWrites['reviews'][number]) {
-    return this.chat.sessions.find(t => t.sessionId === r.sessionId && t.agentName === r.agentName && t.runtime?.isRunning);
+    return this.chat.tabOfSession(r.agent, r.sessionId);
   }
 
   /** The tree as shown (tests read it). */

@@ -3,6 +3,7 @@
 // one operation per item (common/opQueue.ts); a permission request or a question is posted at once.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
@@ -21,7 +22,7 @@ const FLUSH_MS = 16;
 
 /** Agent writes waiting for review (host/fs). */
 export interface PendingWrites {
-  readonly reviews: readonly { id: string; sessionId: string; agentName: string; path: string; isNewFile: boolean; conflicts: number }[];
+  readonly reviews: readonly { id: string; sessionId: string; agentName: string; agent: AgentIdentity; path: string; isNewFile: boolean; conflicts: number }[];
   readonly onDidChangeReviews: vscode.Event<unknown>;
   accept(id: string): boolean;
   reject(id: string): boolean;
@@ -272,12 +273,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** Writes of the shown tab's session waiting for Accept / Reject. */
   private postWrites(): void {
-    const sessionId = this.chat.active.sessionId;
-    this.post({
-      type: 'writes',
-      writes: this.writes.reviews.filter(r => r.sessionId === sessionId)
-        .map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })),
-    });
+    this.post({ type: 'writes', writes: this.shownWrites().map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })) });
+  }
+
+  /** The writes waiting for review that the shown conversation lists (tests read it). */
+  shownWrites(): PendingWrites['reviews'] {
+    const shown = this.chat.active;
+    return this.writes.reviews.filter(r => this.chat.tabOfSession(r.agent, r.sessionId) === shown);
   }
 
   /** The shown tab's undecided changes, per turn. */

@@ -128,4 +128,69 @@ describe('Agents view and conversations waiting for you', () => {
     assert.ok(!sb.chat.tabInfos.some(t => t.id === second.id));
     assert.deepEqual(events(), [['session/close', firstSession], ['session/close', secondSession], ['session/delete', secondSession]]);
   });
+  it('Restart from the view on an agent with no conversation restarts it (it does not stop it)', async () => {
+    // An agent of its own: the other tests' conversations stay with A and B.
+    const C = 'Scripted C';
+    const agents = await useScriptedAgents({ [C]: { turns: [] }, [B]: { turns: [] } });
+    await tabWith(agents[C].spec);
+    // The fresh conversation takes B: C runs on with no conversation of its own.
+    assert.equal(await sb.chat.start(agents[B].spec), true);
+    const before = sb.chat.agentPidOf(C);
+    assert.ok(before, 'C runs');
+    const agent = sb.agents.nodes().find(a => a.name === C)!;
+    assert.deepEqual(agent.conversations, []);
+    await vscode.commands.executeCommand('switchboard.agents.restart', agent);
+    const after = sb.chat.agentPidOf(C);
+    assert.ok(after && after !== before, `C runs again as a new process (before ${before}, after ${after})`);
+    assert.equal(sb.chat.active.agentName, B, 'the shown conversation stays with B');
+  });
+
+  it('deleting a saved conversation whose agent does not run: session/delete reaches the agent, no tab is left behind', async () => {
+    const agents = await useScriptedAgents({
+      [A]: { agentCapabilities: { sessionCapabilities: { delete: {} } }, turns: [{ steps: [{ type: 'text', text: 'ok' }] }] },
+      [B]: { turns: [] },
+    });
+    const saved = await tabWith(agents[A].spec);
+    assert.equal(await sb.chat.sendPrompt('one'), 'sent');
+    const sessionId = saved.sessionId!;
+    await sb.chat.stop();
+    const shown = await tabWith(agents[B].spec);
+    const tabsBefore = sb.chat.tabInfos.map(t => t.id);
+    let asked = 0;
+    sb.chat.ui.confirm = async () => { asked++; return true; };
+    assert.equal(await sb.chat.deleteConversation(saved.id), true);
+    const deletes = () => agentEvents(agents[A].log).filter(e => e.event === 'session/delete').map(e => (e.params as { sessionId: string }).sessionId);
+    await waitFor(() => `session/delete: ${JSON.stringify(agentEvents(agents[A].log).map(e => e.event))}`, () => deletes().length > 0);
+    assert.deepEqual(deletes(), [sessionId]);
+    assert.deepEqual(sb.chat.tabInfos.map(t => t.id), tabsBefore.filter(id => id !== saved.id), 'only the deleted tab is gone');
+    assert.equal(sb.chat.activeTab, shown.id, 'the shown conversation stays shown');
+    assert.equal(asked, 1, 'one confirmation, nothing more');
+  });
+
+  it('two agents with the same session id: B\'s write waits for review in B\'s conversation, not in A\'s; its change is B\'s turn\'s', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'agents-view-same-session.txt');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [] },
+      [B]: { turns: [{ steps: [{ type: 'write', path: file, content: 'from B\n' }, { type: 'text', text: 'B wrote' }] }] },
+    });
+    const tabA = await tabWith(agents[A].spec);
+    const tabB = await tabWith(agents[B].spec);
+    assert.equal(tabA.sessionId, tabB.sessionId, 'both agents use the same session id');
+    const turn = sb.chat.sendPrompt('write it');
+    try {
+      await waitFor(() => `a review waits: ${dump(tabB.items)}`, () => sb.files.reviews.length === 1);
+      assert.deepEqual(sb.view.shownWrites().map(w => w.path), [file], 'B\'s chat shows the review');
+      sb.chat.selectTab(tabA.id);
+      assert.deepEqual(sb.view.shownWrites().map(w => w.path), [], 'A\'s chat does not');
+      assert.notEqual(rowOf(tabA)?.status, 'waiting');
+      assert.equal(rowOf(tabB)?.description, 'waiting for you: review');
+      assert.equal(sb.files.accept(sb.files.reviews[0].id), true);
+      assert.equal(await turn, 'sent');
+      assert.deepEqual(sb.review.views().filter(t => t.files.some(f => f.path === file)).map(t => t.tabId), [tabB.id], 'the change is B\'s');
+    } finally {
+      for (const r of sb.files.reviews) r.reject();
+      for (const t of sb.review.views()) sb.review.keep(t.turnId);
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

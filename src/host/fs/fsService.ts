@@ -42,8 +42,11 @@ export type { Resolution } from '../../common/fs/merge';
 /** A write the agent made (reviewed or not), as the chat lists it after the turn. */
 export interface AppliedWrite {
   readonly id: string;
+  /** The agent's own session id: unique only on its connection (`agent`). */
   readonly sessionId: string;
   readonly agentName: string;
+  /** The agent connection that wrote (with `sessionId`, its conversation). */
+  readonly agent: AgentIdentity;
   /** Absolute path, as the agent named it. */
   readonly path: string;
   /** The text before the write; undefined when the write created the file. */
@@ -410,7 +413,7 @@ class AgentFs implements FsHandlers {
       if (ours.exists && !merged.conflicts.length && merged.text === ours.text) break; // nothing to change
       if (mustReview || merged.conflicts.length) {
         const outcome = await this.service.review({
-          owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path, target,
+          owner: this, sessionId: params.sessionId, agentName: this.agent.agentName, agent: this.agent, path: params.path, target,
           base, theirs, ours: ours.text, isNewFile: !ours.exists,
         }, signal);
         if (outcome.decision === 'cancelled') throw sdk.RequestError.requestCancelled(undefined, `the review of ${params.path} ended: ${outcome.reason}`);
@@ -428,7 +431,7 @@ class AgentFs implements FsHandlers {
         const result = await this.service.apply(target, ours, merged.text);
         if (result) {
           if (result.before !== result.after || result.beforeBytes) this.service.record({
-            sessionId: params.sessionId, agentName: this.agent.agentName, path: params.path,
+            sessionId: params.sessionId, agentName: this.agent.agentName, agent: this.agent, path: params.path,
             before: result.before, beforeBytes: result.beforeBytes, after: result.after, form: result.form, reviewed,
           }, target);
           break;

@@ -16,6 +16,7 @@ import type { Logger } from '../../common/logger';
 import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { findOpenDocument, pathKey, readCurrent, Target } from './files';
+import type { AgentIdentity } from '../../acp/clientServices';
 
 export type ReviewDecision = 'accept' | 'acceptAll' | 'reject' | 'cancelled';
 
@@ -28,8 +29,11 @@ export type ReviewOutcome =
 /** A pending review, as the chat renders it (a card with Accept / Reject / Open diff). */
 export interface ReviewInfo {
   readonly id: string;
+  /** The agent's own session id: unique only on its connection (`agent`), another agent may use the same. */
   readonly sessionId: string;
   readonly agentName: string;
+  /** The agent connection that asked (with `sessionId`, its conversation). */
+  readonly agent: AgentIdentity;
   /** Absolute path of the file, as the agent named it. */
   readonly path: string;
   readonly isNewFile: boolean;
@@ -49,6 +53,7 @@ export interface ReviewRequest {
   readonly owner: object;
   readonly sessionId: string;
   readonly agentName: string;
+  readonly agent: AgentIdentity;
   readonly path: string;
   /** The file, followed while the review is open. */
   readonly target: Target;
@@ -177,7 +182,7 @@ export class ReviewManager extends Disposable {
         return true;
       };
       const review: Pending = {
-        id, owner: req.owner, sessionId: req.sessionId, agentName: req.agentName, path: req.path, target: req.target,
+        id, owner: req.owner, sessionId: req.sessionId, agentName: req.agentName, agent: req.agent, path: req.path, target: req.target,
         isNewFile: req.isNewFile, merge, left, right, title,
         get conflicts() { return merge.unresolved; },
         accept: () => accept('accept'),
