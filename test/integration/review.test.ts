@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SwitchboardApi } from '../../src/extension';
 import { ChangeTracker } from '../../src/host/review/changeTracker';
 import { activeDiffTab, agentEvents, api, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
@@ -251,6 +252,23 @@ describe('Review of agent changes', () => {
     sb.chat.answerPermission(permission.id, 'no');
     await turn;
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a reported diff the disk never holds is not listed, and forgotten once its turn ended', async () => {
+    const file = path.join(root(), 'review-never.txt');
+    fs.writeFileSync(file, 'a\nb\n');
+    const tracker = new ChangeTracker(memoryMemento(), quietLogger);
+    try {
+      tracker.beginTurn('tab1', 'Scripted');
+      const content: acp.ToolCallContent[] = [{ type: 'diff', path: file, oldText: 'a\nb\n', newText: 'a\nnever\n' }];
+      tracker.onToolUpdate('tab1', { toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'in_progress', content });
+      tracker.onToolUpdate('tab1', { toolCallId: 'c1', status: 'completed' });
+      await tracker.endTurn('tab1');
+      assert.deepEqual(tracker.views(), []);
+      assert.equal(tracker.waitingDiffs, 0, 'the ended turn keeps no diff waiting for the disk');
+    } finally {
+      tracker.dispose();
+    }
   });
 
   it('undecided changes survive a window reload', async () => {

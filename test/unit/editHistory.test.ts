@@ -72,6 +72,25 @@ describe('EditHistory', () => {
     assert.equal(h.get('kd')?.id, d.id);
   });
 
+  it('forgets the edit of an origin least lately learnt: an updated diff counts as new, by number and by size', () => {
+    const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 4, maxPerOrigin: { toolDiff: 2 } });
+    const forgotten: string[] = [];
+    h.onForget(e => forgotten.push(e.path));
+    const w = h.add(write('/w/w', '', 'w'));
+    h.add(diff('/w/1', null, '1'), 'k1');
+    h.add(diff('/w/2', null, '2'), 'k2');
+    h.add(diff('/w/1', null, '1b'), 'k1');
+    h.add(diff('/w/3', null, '3'), 'k3');
+    assert.deepEqual(forgotten, ['/w/2'], 'by number');
+    h.add(write('/w/x', '', 'x'));
+    h.add(write('/w/y', '', 'y'));
+    h.add(write('/w/w', '', 'w2'));
+    assert.deepEqual(forgotten, ['/w/2', '/w/w'], 'by size');
+    assert.equal(h.byId(w.id), undefined);
+    assert.deepEqual(h.list().map(e => e.path), ['/w/1', '/w/3', '/w/x', '/w/y', '/w/w']);
+    assert.deepEqual(h.list({ origin: 'toolDiff' }).map(e => e.after), ['1b', '3']);
+  });
+
   it('forgets the edits of one origin, or everything, each edit told once', () => {
     const h = new EditHistory({ maxChars: 1e6 });
     const forgotten: string[] = [];

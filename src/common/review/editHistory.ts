@@ -38,6 +38,10 @@ const cost = (e: Edit) => ENTRY_OVERHEAD + (e.before?.length ?? 0) + e.after.len
 export class EditHistory {
   /** Oldest first; keyed edits under their key, the others under their id. */
   private readonly edits = new Map<string, Edit>();
+  /** The same, per origin (its eviction order: the oldest of an origin is its first). */
+  private readonly fifo: Record<EditOrigin, Map<string, Edit>> = { write: new Map(), toolDiff: new Map() };
+  /** The key of each edit, by id. */
+  private readonly keys = new Map<string, string>();
   /** What the kept edits of each origin cost (see EditHistoryLimits.maxChars). */
   private readonly chars: Record<EditOrigin, number> = { write: 0, toolDiff: 0 };
   private nextId = 1;
@@ -61,6 +65,8 @@ export class EditHistory {
     if (previous) this.remove(key!, previous, false);
     const entry: Edit<D> = { id, origin: edit.origin, scope: edit.scope, path: edit.path, before: edit.before, after: edit.after, seq: this.nextSeq++, ...(edit.data !== undefined ? { data: edit.data } : {}) };
     this.edits.set(key ?? id, entry);
+    this.fifo[entry.origin].set(key ?? id, entry);
+    this.keys.set(id, key ?? id);
     this.chars[entry.origin] += cost(entry);
     this.evict(entry);
     return entry;
@@ -72,13 +78,13 @@ export class EditHistory {
   }
 
   byId(id: string): Edit | undefined {
-    for (const e of this.edits.values()) if (e.id === id) return e;
-    return undefined;
+    const key = this.keys.get(id);
+    return key === undefined ? undefined : this.edits.get(key);
   }
 
   /** The edits kept, oldest first, optionally of one origin / scope / path. */
   list(filter: { origin?: EditOrigin; scope?: string; path?: string } = {}): Edit[] {
-    return [...this.edits.values()].filter(e => matches(e, filter));
+    return [...(filter.origin ? this.fifo[filter.origin] : this.edits).values()].filter(e => matches(e, filter));
   }
 
   get size(): number {
@@ -95,27 +101,27 @@ export class EditHistory {
     for (const [key, e] of [...this.edits]) if (matches(e, filter)) this.remove(key, e, true);
   }
 
+  /**
+   * Forgets the oldest edits of the newest's origin while it is over its bounds; the newest always
+   * stays. Under the bounds it costs nothing, and over them one step per edit forgotten (no copy of
+   * the history: a long session's adds stay O(1) each).
+   */
   private evict(newest: Edit): void {
-    const max = this.limits.maxPerOrigin?.[newest.origin];
-    if (max !== undefined) {
-      let count = this.list({ origin: newest.origin }).length;
-      for (const [key, e] of [...this.edits]) {
-        if (count <= max) break;
-        if (e.origin !== newest.origin || e === newest) continue;
-        this.remove(key, e, true);
-        count--;
-      }
-    }
-    // Bounded by the size of the origin's texts, not their number; the newest edit always stays.
-    for (const [key, e] of [...this.edits]) {
-      if (this.chars[newest.origin] <= this.limits.maxChars) break;
-      if (e.origin === newest.origin && e !== newest) this.remove(key, e, true);
+    const fifo = this.fifo[newest.origin];
+    const maxCount = this.limits.maxPerOrigin?.[newest.origin] ?? Infinity;
+    const over = () => fifo.size > 1 && (fifo.size > maxCount || this.chars[newest.origin] > this.limits.maxChars);
+    // Deleting the entry a Map iteration is at is safe; newest is the last of its origin.
+    for (const [key, e] of fifo) {
+      if (!over()) break;
+      if (e !== newest) this.remove(key, e, true);
     }
   }
 
   /** `forget`: tell the listeners (false when a later update of the same key, same id, replaces it). */
   private remove(key: string, e: Edit, forget: boolean): void {
     this.edits.delete(key);
+    this.fifo[e.origin].delete(key);
+    this.keys.delete(e.id);
     this.chars[e.origin] -= cost(e);
     if (forget) for (const l of this.forgetListeners) l(e);
   }

@@ -248,6 +248,9 @@ export class ChangeTracker extends Disposable {
     const dirty = new Set(vscode.workspace.textDocuments.filter(d => d.isDirty).map(d => d.uri.fsPath));
     await Promise.all(turn.changes.pending().filter(f => f.current !== null && !dirty.has(f.path)).map(f => this.compareInOrder(turn, f.path)));
     turn.running = false;
+    // Its diffs the disk never held (checked a last time above) are no change: forget them, and the
+    // turn with them (settlePendingDiffs ran while the turn was running, so it kept them).
+    for (const [filePath, d] of this.pendingDiffs) if (d.turn === turn) this.pendingDiffs.delete(filePath);
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
     if (this.runningTurn.size <= 1) this.endOverlap();
@@ -497,6 +500,11 @@ export class ChangeTracker extends Disposable {
 
   /** Diffs reported by tool calls, waiting for the disk to hold their new text (`seen`: the file before, when the diff claims a new file). */
   private readonly pendingDiffs = new Map<string, { turn: Turn; toolCallId: string; oldText: string | null; seen: Content | undefined; newText: string }>();
+
+  /** Tests: how many reported diffs wait for the disk (only running turns' do: see finishTurn). */
+  get waitingDiffs(): number {
+    return this.pendingDiffs.size;
+  }
 
   /** A reported diff counts once the file on disk holds its new text. */
   private async settlePendingDiffs(turn: Turn): Promise<void> {
