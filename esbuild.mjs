@@ -36,11 +36,13 @@ const list = (dir, suffix) => {
 };
 
 // The extension bundle requires the SDK as a file next to it, so activation does not load it.
-const SDK = '@agentclientprotocol/sdk';
+// The `/unstable` entry point: stable ACP v1 plus child-agent sessions and plan operations (one entry
+// point for the app, its types and its method constants, as the SDK's migration notes ask).
+const SDK = '@agentclientprotocol/sdk/unstable';
 const sdkAsSibling = {
   name: 'acp-sdk-as-sibling',
   setup(build) {
-    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, args => {
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk(\/unstable)?$/ }, args => {
       // Only the lazy loader may reach the runtime; a static value import elsewhere would load it at activation.
       if (!args.importer.endsWith(path.join('src', 'common', 'acpSdk.ts'))) {
         return { errors: [{ text: `${path.relative(process.cwd(), args.importer)}: import the ACP SDK's values through \`sdk\` from src/common/acpSdk.ts (loaded on first use), and its types with \`import type\`` }] };

@@ -143,6 +143,7 @@ export type ViewMessage =
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
   | { readonly type: 'agent/pick' }
+  | { readonly type: 'parallel/open' }
   | { readonly type: 'tab/select'; readonly tab: string }
   | { readonly type: 'tab/close'; readonly tab: string }
   | { readonly type: 'tab/new' }
@@ -154,6 +155,8 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
+  /** "Restore files to before this turn" on a user message (host/checkpoints). */
+  | { readonly type: 'checkpoint/restore'; readonly tab?: string; readonly itemId: string }
   /** The view shows a turn whose items it does not hold (see common/turns). */
   | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
@@ -184,6 +187,7 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'view/ready':
     case 'turn/cancel':
     case 'agent/pick':
+    case 'parallel/open':
     case 'tab/new':
     case 'sessions/browse':
       return { type: m.type };
@@ -208,8 +212,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: 'question/answer', tab: m.tab as string | undefined, itemId: m.itemId, action: m.action as 'accept', values: Object.fromEntries(entries) as Record<string, RawValue> };
     }
     case 'item/openText':
+    case 'checkpoint/restore':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
-      return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+      return { type: m.type, tab: m.tab as string | undefined, itemId: m.itemId };
     case 'turn/load':
       if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };

@@ -1,10 +1,12 @@
 // The chat webview: strict CSP with a per-load nonce, validated messages, and transcript changes
-// coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops).
+// coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops),
+// one operation per item (common/opQueue.ts); a permission request or a question is posted at once.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
+import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
@@ -38,7 +40,7 @@ interface Surface {
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private readonly surfaces = new Set<Surface>();
-  private queue: TranscriptOp[] = [];
+  private readonly queue = new OpQueue();
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly visibilityEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fired when the chat becomes visible or hidden (the permission alert listens). */
@@ -177,6 +179,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
       case 'item/action': await chat.runAction(msg.action); break;
       case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
+      case 'parallel/open': await vscode.commands.executeCommand('switchboard.runInParallel'); break;
       case 'tab/select': chat.selectTab(msg.tab); break;
       case 'tab/close': await chat.closeTab(msg.tab); break;
       case 'tab/new': await chat.newConversation(); break;
@@ -192,6 +195,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
         break;
       }
+      case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab ?? chat.activeTab, itemId: msg.itemId }); break;
       case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
@@ -244,7 +248,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const draft = chat.draft;
       if (draft) void only.webview.postMessage({ ...draft, type: 'composer/restore' } satisfies HostMessage);
     } else {
-      this.queue = [];
+      this.queue.take();
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
       this.post(message);
@@ -289,16 +293,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private enqueue(ops: readonly TranscriptOp[]): void {
     if (![...this.surfaces].some(s => s.ready)) return; // replayed in full on `view/ready`
-    for (const op of ops) {
-      const last = this.queue[this.queue.length - 1];
-      if (op.op === 'append' && last?.op === 'append' && last.id === op.id) {
-        this.queue[this.queue.length - 1] = { op: 'append', id: op.id, text: last.text + op.text };
-      } else if (op.op === 'replace' && last?.op === 'replace' && last.item.id === op.item.id) {
-        this.queue[this.queue.length - 1] = op; // a card rewritten twice in one frame: only the last counts
-      } else {
-        this.queue.push(op);
-      }
-    }
+    for (const op of ops) this.queue.push(op);
+    // The user is asked something: shown now, with what came before it, never a frame later.
+    if (this.queue.urgent) { clearTimeout(this.flushTimer); this.flush(); return; }
     // At most one message per frame, but never a frame of delay after a quiet moment: the first
     // chunk of an answer (and the last, when chunks are sparse) is posted right away.
     this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
@@ -310,8 +307,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.flushTimer = undefined;
     this.lastFlush = Date.now();
     if (!this.queue.length) return;
-    const ops = this.queue;
-    this.queue = [];
+    const ops = this.queue.take();
     this.post({ type: 'transcript/ops', tab: this.chat.activeTab, ops });
   }
 }
@@ -368,6 +364,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
   <textarea id="prompt" rows="3" placeholder="${attr(vscode.l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'))}" aria-label="${attr(vscode.l10n.t('Prompt'))}"></textarea>
   <div class="composer-actions">
     <button type="button" id="agent" class="secondary" title="${attr(vscode.l10n.t('Choose the agent'))}"></button>
+    <button type="button" id="parallel" class="secondary" title="${attr(vscode.l10n.t('Run in Parallel: this prompt to several agents, each in its own git worktree'))}" aria-label="${attr(vscode.l10n.t('Run in Parallel…'))}"><span class="codicon codicon-split-horizontal" aria-hidden="true"></span></button>
     <select id="mode" aria-label="${attr(vscode.l10n.t('Mode'))}" hidden></select>
     <span id="config"></span>
     <span class="spacer"></span>

@@ -40,7 +40,8 @@ export async function gitIndexText(filePath: string): Promise<FileData | undefin
 
 interface GitExtension { getAPI(version: 1): { readonly git: { readonly path: string } } }
 
-async function gitProgram(): Promise<string | undefined> {
+/** The git program: the Git extension's when absolute, else the first on PATH's absolute folders. */
+export async function gitProgram(): Promise<string | undefined> {
   try {
     const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
     const found = ext && (ext.isActive ? ext.exports : await ext.activate()).getAPI(1).git.path;
