@@ -8,7 +8,9 @@
 // medians (target ≤ 1.5), and the webview's JS heap. The answer is looked for in the live turn
 // (the last one, always rendered; older turns may be out of the DOM, see webview/transcriptView.ts).
 //
-// Usage: node bench/stream/run.mjs [--chunks 10000] [--runs 7]
+// Usage: node bench/stream/run.mjs [--chunks 10000] [--runs 7] [--record]
+// --record: the protocol inspector records all the time (switchboard.inspector.recordAlways), to
+// measure what recording costs a streamed answer.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +21,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot, startWorkbench, waitForWorkbench } from '../../test/runner/workbench.mjs';
 import { openChat } from '../../test/e2e/support.mjs';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' } } });
+const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false } } });
 const CHUNKS = Number(values.chunks);
 const RUNS = Number(values.runs);
 const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
@@ -58,7 +60,7 @@ async function bareClient() {
 async function extensionClient() {
   const wb = await startWorkbench({
     tools, extensionDevelopmentPath: repoRoot, workspace: path.join(repoRoot, 'test/fixtures/workspace'),
-    userSettings: { 'switchboard.agents': { Bench: { command: tools.node24, args: [agentJs, script] } }, 'switchboard.defaultAgent': 'Bench' },
+    userSettings: { 'switchboard.agents': { Bench: { command: tools.node24, args: [agentJs, script] } }, 'switchboard.defaultAgent': 'Bench', ...(values.record ? { 'switchboard.inspector.recordAlways': true } : {}) },
   });
   const page = wb.page;
   await waitForWorkbench(page);

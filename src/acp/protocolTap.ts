@@ -7,7 +7,7 @@
 // envelope is read off the object the SDK already parsed (no parse), the message is serialized once
 // and redacted (common/inspector/redact.ts), and the text is kept in a bounded ring buffer
 // (common/inspector/traffic.ts); it is parsed again only when a row is opened, copied or exported.
-import { redactStructure, redactText } from '../common/inspector/redact';
+import { redactPatterns, redactStructure, secretPatterns } from '../common/inspector/redact';
 import { Direction, messageHead, TrafficEntry, TrafficLog } from '../common/inspector/traffic';
 
 export interface ConnectionTap {
@@ -45,14 +45,15 @@ export class ProtocolTraffic {
   connection(agent: string, secrets: readonly string[]): ConnectionTap {
     const conn = this.nextConn++;
     const known = new Set(secrets);
+    let patterns = secretPatterns(known);
     const record = (dir: Direction, message: unknown) => {
       if (!this.recording) return;
       try {
         const head = messageHead(message);
         const { message: shown, found } = redactStructure(message);
-        for (const s of found) known.add(s);
+        if (found.some(s => !known.has(s))) { for (const s of found) known.add(s); patterns = secretPatterns(known); }
         let text = JSON.stringify(shown) ?? 'null';
-        if (known.size) text = redactText(text, known);
+        if (patterns.length) text = redactPatterns(text, patterns);
         const { entry, paired } = this.log.add(conn, agent, dir, head, text, this.now());
         for (const l of this.listeners) l(entry, paired);
       } catch {

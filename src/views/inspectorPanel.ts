@@ -27,7 +27,8 @@ export class InspectorPanel extends Disposable {
   constructor(private readonly extensionUri: vscode.Uri, private readonly traffic: ProtocolTraffic, private readonly log: Logger) {
     super();
     this.register(traffic.onEntry((entry, paired) => {
-      if (!this.panel || !this.ready) return;
+      // A hidden panel's page is gone (it replays everything on its next `ready`): nothing to send.
+      if (!this.panel?.visible || !this.ready) return;
       this.pending.push(entry);
       if (paired) this.pairs.push(paired);
       this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
@@ -111,7 +112,6 @@ export class InspectorPanel extends Disposable {
         log.clear();
         this.post({ type: 'inspector/reset', rows: [], filter: this.filter, visible: this.visible([]), recording: this.traffic.recording, note: this.note() });
         break;
-      case 'inspector/record': break;
     }
   }
 

@@ -22,8 +22,7 @@ export type InspectorViewMessage =
   | { type: 'inspector/open'; seq: number }
   | { type: 'inspector/copy'; seq: number }
   | { type: 'inspector/export' }
-  | { type: 'inspector/clear' }
-  | { type: 'inspector/record'; on: boolean };
+  | { type: 'inspector/clear' };
 
 /** Validates a message from the inspector webview (untrusted). */
 export function parseInspectorMessage(raw: unknown): InspectorViewMessage | undefined {
@@ -34,7 +33,6 @@ export function parseInspectorMessage(raw: unknown): InspectorViewMessage | unde
     case 'inspector/ready': case 'inspector/export': case 'inspector/clear': return { type: m.type };
     case 'inspector/filter': return typeof m.filter === 'object' && m.filter !== null ? { type: m.type, filter: m.filter as TrafficFilter } : undefined;
     case 'inspector/open': case 'inspector/copy': return seq !== undefined ? { type: m.type, seq } : undefined;
-    case 'inspector/record': return typeof m.on === 'boolean' ? { type: m.type, on: m.on } : undefined;
     default: return undefined;
   }
 }

@@ -62,14 +62,25 @@ function hideValue(v: unknown, found: string[], always: boolean): unknown {
 /** Secret strings shorter than this are not searched for (they would hide ordinary text). */
 export const MIN_SECRET_LENGTH = 6;
 
-/** Replaces each secret in the JSON text, raw and as escaped in a JSON string. */
-export function redactText(text: string, secrets: Iterable<string>): string {
-  let out = text;
+/** What to look for of each secret: the text itself and, when it differs, as escaped in a JSON string. */
+export function secretPatterns(secrets: Iterable<string>): string[] {
+  const out = new Set<string>();
   for (const s of secrets) {
     if (s.length < MIN_SECRET_LENGTH) continue;
-    if (out.includes(s)) out = out.split(s).join(REDACTED);
-    const escaped = JSON.stringify(s).slice(1, -1);
-    if (escaped !== s && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    out.add(s);
+    out.add(JSON.stringify(s).slice(1, -1));
   }
+  return [...out];
+}
+
+/** Replaces every pattern (see secretPatterns) in the JSON text. */
+export function redactPatterns(text: string, patterns: readonly string[]): string {
+  let out = text;
+  for (const p of patterns) if (out.includes(p)) out = out.split(p).join(REDACTED);
   return out;
+}
+
+/** Replaces each secret in the JSON text, raw and as escaped in a JSON string. */
+export function redactText(text: string, secrets: Iterable<string>): string {
+  return redactPatterns(text, secretPatterns(secrets));
 }
