@@ -41,6 +41,10 @@ describe('checkpoints: what a restore does', () => {
     assert.deepEqual(restorePlan(parseRawDiff(diff), new Set()), []);
   });
 
+  it('never deletes a file the checkpoint left out for its size (it was there, only too large to record)', () => {
+    assert.deepEqual(restorePlan(parseRawDiff(diff), undefined, new Set(['created since.txt'])).map(o => o.path), ['bin/deleted.sh', 'link', 'src/changed.ts']);
+  });
+
   it('lists the folders of deleted files deepest first', () => {
     assert.deepEqual(foldersToRemove(['a/b/c.txt', 'a/d.txt', 'top.txt', 'x/y/z/w.txt']), ['x/y/z', 'a/b', 'x/y', 'a', 'x']);
   });

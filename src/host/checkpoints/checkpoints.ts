@@ -300,7 +300,7 @@ export class Checkpoints extends Disposable {
       const current = now[folder];
       if (!repo || !current) continue;
       const rel = scope && new Set([...scope].filter(p => isInside(folder, p)).map(p => toPosix(path.relative(folder, p))));
-      const ops = restorePlan(parseRawDiff(await repo.diff(tree, current)), rel);
+      const ops = restorePlan(parseRawDiff(await repo.diff(tree, current)), rel, await repo.leftOut(tree));
       if (ops.length) plans.push({ folder, repo, ops });
     }
     const count = plans.reduce((n, p) => n + p.ops.length, 0);

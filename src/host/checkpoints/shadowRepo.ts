@@ -30,6 +30,8 @@ export interface ShadowRepoOptions {
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | undefined;
+  /** Files (relative, `/`-separated) over the size cap at the last snapshot. */
+  private readonly tooBig = new Set<string>();
 
   constructor(readonly options: ShadowRepoOptions) {}
 
@@ -66,6 +68,8 @@ export class ShadowRepo {
       }
       await fs.promises.mkdir(path.join(gitDir, 'info'), { recursive: true });
       await fs.promises.writeFile(path.join(gitDir, 'info', 'attributes'), ATTRIBUTES);
+      // Empty: an earlier version left files over the size cap out here for good.
+      await fs.promises.writeFile(path.join(gitDir, 'info', 'exclude'), '');
       const config: [string, string][] = [
         ['core.bare', 'false'], ['gc.auto', '0'], ['core.untrackedCache', 'true'], ['core.autocrlf', 'false'],
         ['core.safecrlf', 'false'], ['core.fsmonitor', 'false'], ['core.hooksPath', path.join(gitDir, 'no-hooks')], ['index.version', '4'],
@@ -82,18 +86,42 @@ export class ShadowRepo {
   snapshot(): Promise<string> {
     return this.serial(async () => {
       await this.init();
+      // Files over the cap last time and still over it are left out without being read again; one
+      // that shrank is recorded again (the cap applies to each snapshot, never for good).
+      const skip: string[] = [];
+      for (const rel of this.tooBig) {
+        const size = (await fs.promises.lstat(path.join(this.options.workTree, rel)).catch(() => undefined))?.size ?? 0;
+        if (this.options.maxFileBytes > 0 && size > this.options.maxFileBytes) skip.push(rel);
+        else this.tooBig.delete(rel);
+      }
+      const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
-      const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--', '.']).catch(err => {
+      const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs }).catch(err => {
         // A file that vanished or could not be read mid-walk: --ignore-errors staged the rest.
         if (!/adding files failed|failed to|unable to|could not|permission denied/i.test(String(err))) throw err;
         return '';
       });
       if (this.options.maxFileBytes > 0) await this.capSizes(added);
-      return (await this.git(['write-tree'])).trim();
+      // A file left out stays out of the index too (this tree lacks it; the next snapshot looks again).
+      if (skip.length) await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: skip.map(rel => `:(literal)${rel}`).join('\0') });
+      const tree = (await this.git(['write-tree'])).trim();
+      // Which files this tree lacks only for their size: a restore to it must not delete them.
+      if (this.tooBig.size) {
+        await fs.promises.mkdir(path.join(this.options.gitDir, 'left-out'), { recursive: true });
+        await fs.promises.writeFile(path.join(this.options.gitDir, 'left-out', tree), [...this.tooBig].join('\0'));
+      }
+      return tree;
     });
   }
 
-  /** Leaves out (and excludes from then on) the staged files that exceed the size cap. */
+  /** The files `tree` lacks only because they were over the size cap when it was recorded. */
+  async leftOut(tree: string): Promise<Set<string>> {
+    if (!/^[0-9a-f]+$/.test(tree)) return new Set();
+    const list = await fs.promises.readFile(path.join(this.options.gitDir, 'left-out', tree), 'utf8').catch(() => '');
+    return new Set(list.split('\0').filter(Boolean));
+  }
+
+  /** Leaves out of this snapshot the staged files that exceed the size cap (and remembers them, to skip them unread next time). */
   private async capSizes(addOutput: string): Promise<void> {
     const big: string[] = [];
     for (const line of addOutput.split('\n')) {
@@ -103,9 +131,8 @@ export class ShadowRepo {
       if (size > this.options.maxFileBytes) big.push(m[1]);
     }
     if (!big.length) return;
-    const exclude = path.join(this.options.gitDir, 'info', 'exclude');
-    await fs.promises.appendFile(exclude, big.map(p => '/' + p.replace(/([\\*?[\]!#])/g, '\\$1') + '\n').join(''));
-    await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: big.join('\0') });
+    for (const rel of big) this.tooBig.add(rel);
+    await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: big.map(rel => `:(literal)${rel}`).join('\0') });
   }
 
   /** The paths that differ between two trees, raw (see common/checkpoints parseRawDiff). */
