@@ -109,6 +109,34 @@ describe('Checkpoints', () => {
     assert.deepEqual(tree(dir), before);
   });
 
+  it('a file that grew past the size cap is overwritten by a restore only after its bytes are kept: Undo Restore gives them back', async () => {
+    const dir = path.join(root(), 'cp-grown');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const notes = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notes, 'before the turn\n');
+    // About 1 KB: the agent's version is left out of the checkpoints taken after the turn.
+    await setting('checkpoints.maxFileSizeMB', 0.001);
+    try {
+      const agentBytes = Buffer.concat([Buffer.from('the agent\'s notes\r\n\u0000\u00ff', 'latin1'), Buffer.alloc(4096, 0x41)]);
+      await useScriptedAgents({ Scripted: { turns: [{ steps: [
+        { type: 'diskWrite', path: notes, content: agentBytes.toString('base64'), base64: true },
+      ] }] } });
+      assert.equal(await sb.chat.sendPrompt('grow my notes'), 'sent', dump(sb.chat.items));
+      const tab = sb.chat.active;
+      assert.deepEqual(fs.readFileSync(notes), agentBytes);
+
+      assert.equal(await restore(tab.id, userItem(tab.items, 'grow my notes').id), true, asked.join('\n'));
+      assert.equal(fs.readFileSync(notes, 'utf8'), 'before the turn\n');
+
+      assert.equal(await vscode.commands.executeCommand<boolean>('switchboard.undoRestore'), true, asked.join('\n'));
+      assert.ok(fs.existsSync(notes), 'Undo Restore did not delete the file');
+      assert.deepEqual(fs.readFileSync(notes), agentBytes, 'Undo Restore gave back the exact bytes the restore overwrote');
+    } finally {
+      await setting('checkpoints.maxFileSizeMB', undefined);
+    }
+  });
+
   it('with two conversations, restoring one\'s turn touches only the files it changed, and names the other that changed them too', async () => {
     const dir = path.join(root(), 'cp-two');
     fs.rmSync(dir, { recursive: true, force: true });

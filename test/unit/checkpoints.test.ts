@@ -29,10 +29,10 @@ describe('checkpoints: what a restore does', () => {
 
   it('writes back what the checkpoint had (bytes and mode), deletes what was created since, never touches nested repositories', () => {
     assert.deepEqual(restorePlan(parseRawDiff(diff)), [
-      { op: 'write', path: 'bin/deleted.sh', sha: A, mode: '100755', existsNow: false },
+      { op: 'write', path: 'bin/deleted.sh', sha: A, mode: '100755' },
       { op: 'delete', path: 'created since.txt' },
-      { op: 'write', path: 'link', sha: A, mode: '100644', existsNow: true },
-      { op: 'write', path: 'src/changed.ts', sha: A, mode: '100644', existsNow: true },
+      { op: 'write', path: 'link', sha: A, mode: '100644' },
+      { op: 'write', path: 'src/changed.ts', sha: A, mode: '100644' },
     ]);
   });
 

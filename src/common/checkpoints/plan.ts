@@ -36,7 +36,7 @@ export function parseRawDiff(out: string): TreeChange[] {
 
 /** What a restore does to one file (paths relative to the folder, `/`-separated). */
 export type FileOp =
-  | { readonly op: 'write'; readonly path: string; readonly sha: string; readonly mode: string; readonly existsNow: boolean }
+  | { readonly op: 'write'; readonly path: string; readonly sha: string; readonly mode: string }
   | { readonly op: 'delete'; readonly path: string };
 
 /**
@@ -51,7 +51,7 @@ export function restorePlan(changes: readonly TreeChange[], scope?: ReadonlySet<
   for (const c of changes) {
     if (scope && !scope.has(c.path)) continue;
     if (c.oldMode === GITLINK || c.newMode === GITLINK) continue;
-    if (c.oldSha && c.oldMode) ops.push({ op: 'write', path: c.path, sha: c.oldSha, mode: c.oldMode, existsNow: c.newSha !== null });
+    if (c.oldSha && c.oldMode) ops.push({ op: 'write', path: c.path, sha: c.oldSha, mode: c.oldMode });
     else if (!leftOut?.has(c.path)) ops.push({ op: 'delete', path: c.path });
   }
   return ops.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -13,7 +13,7 @@ import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
 import { reconcileDirtyBuffer } from '../review/bufferReconcile';
 import { gitProgram } from '../review/diskSources';
-import { ShadowRepo } from './shadowRepo';
+import { ShadowRepo, type KeptFile } from './shadowRepo';
 
 export const CHECKPOINT_SCHEME = 'switchboard-checkpoint';
 
@@ -36,11 +36,14 @@ interface TurnRecord {
 
 interface RestoreRecord {
   readonly id: number;
-  /** The workspace just before the restore: what Undo Restore brings back. */
-  readonly trees: Trees;
-  /** The absolute paths it changed. */
-  readonly paths: string[];
+  /**
+   * Folder → the bytes on disk just before the restore of every path it changed (stored in the
+   * shadow repository whatever the ignore rules or the size cap): what Undo Restore brings back.
+   */
+  readonly kept: Record<string, KeptFile[]>;
 }
+
+type Plan = { folder: string; repo: ShadowRepo; ops: FileOp[] };
 
 interface Manifest {
   version: 1;
@@ -86,6 +89,8 @@ export class Checkpoints extends Disposable {
     return vscode.workspace.getConfiguration('switchboard.checkpoints').get<T>(key, fallback);
   }
 
+  private maxFileBytes(): number { return Math.max(0, this.setting('maxFileSizeMB', 5)) * 1024 * 1024; }
+
   private get enabled(): boolean { return this.setting('enabled', true) && !!this.dir && vscode.workspace.isTrusted; }
 
   private folders(): string[] {
@@ -98,8 +103,7 @@ export class Checkpoints extends Disposable {
     const git = await (this.git ??= gitProgram());
     if (!git || !this.dir) return undefined;
     const id = crypto.createHash('sha256').update(folder).digest('hex').slice(0, 16);
-    const maxMb = this.setting('maxFileSizeMB', 5);
-    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: Math.max(0, maxMb) * 1024 * 1024 });
+    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: this.maxFileBytes() });
     this.repos.set(folder, repo);
     return repo;
   }
@@ -110,6 +114,8 @@ export class Checkpoints extends Disposable {
     try {
       const raw = this.dir && JSON.parse(fs.readFileSync(path.join(this.dir, 'checkpoints.json'), 'utf8'));
       if (raw?.version === 1 && Array.isArray(raw.turns)) m = raw as Manifest;
+      // Restores recorded before the bytes were kept cannot be undone exactly: not offered.
+      if (m) m.restores = (m.restores ?? []).filter(r => r && typeof r.kept === 'object');
     } catch { /* none yet, or unreadable: start anew */ }
     return (this.manifest = m ?? { version: 1, seq: 0, open: {}, turns: [], restores: [] });
   }
@@ -144,6 +150,7 @@ export class Checkpoints extends Disposable {
     for (const folder of this.folders()) {
       const repo = await this.repo(folder);
       if (!repo) { this.noteOff(vscode.l10n.t('Checkpoints are off: git was not found. Install git (Switchboard keeps checkpoints in a git directory of its own) to restore files to before a turn.')); return undefined; }
+      repo.maxFileBytes = this.maxFileBytes();
       trees[folder] = await repo.snapshot();
     }
     return trees;
@@ -282,9 +289,20 @@ export class Checkpoints extends Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no restore to undo.'));
       return false;
     }
-    const now = await this.snapshot();
-    if (!now) return false;
-    const done = await this.restoreTo(last.trees, now, new Set(last.paths), new Map(), vscode.l10n.t('Undo the restore'), true);
+    const plans: Plan[] = [];
+    for (const [folder, kept] of Object.entries(last.kept)) {
+      const repo = await this.repo(folder);
+      if (!repo) continue;
+      const current = new Map((await repo.keep(kept.map(k => k.path))).map(k => [k.path, k]));
+      const ops: FileOp[] = [];
+      for (const k of kept) {
+        const now = current.get(k.path);
+        if ((now?.sha ?? null) === k.sha && now?.mode === k.mode) continue;
+        ops.push(k.sha ? { op: 'write', path: k.path, sha: k.sha, mode: k.mode ?? '100644' } : { op: 'delete', path: k.path });
+      }
+      if (ops.length) plans.push({ folder, repo, ops });
+    }
+    const done = await this.confirmAndApply(plans, new Map(), vscode.l10n.t('Undo the restore'), true);
     if (done) {
       const m = this.load();
       m.restores = m.restores.filter(r => r.id !== last.id);
@@ -293,8 +311,8 @@ export class Checkpoints extends Disposable {
     return done;
   }
 
-  private async restoreTo(target: Trees, now: Trees, scope: ReadonlySet<string> | undefined, others: ReadonlyMap<string, readonly string[]>, title: string, isUndo = false): Promise<boolean> {
-    const plans: { folder: string; repo: ShadowRepo; ops: FileOp[] }[] = [];
+  private async restoreTo(target: Trees, now: Trees, scope: ReadonlySet<string> | undefined, others: ReadonlyMap<string, readonly string[]>, title: string): Promise<boolean> {
+    const plans: Plan[] = [];
     for (const [folder, tree] of Object.entries(target)) {
       const repo = await this.repo(folder);
       const current = now[folder];
@@ -303,6 +321,11 @@ export class Checkpoints extends Disposable {
       const ops = restorePlan(parseRawDiff(await repo.diff(tree, current)), rel, await repo.leftOut(tree));
       if (ops.length) plans.push({ folder, repo, ops });
     }
+    return this.confirmAndApply(plans, others, title, false);
+  }
+
+  /** Shows what changes, asks, then keeps the bytes the restore replaces and writes the files. */
+  private async confirmAndApply(plans: readonly Plan[], others: ReadonlyMap<string, readonly string[]>, title: string, isUndo: boolean): Promise<boolean> {
     const count = plans.reduce((n, p) => n + p.ops.length, 0);
     if (!count) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No file changed since this checkpoint: nothing to restore.'));
@@ -323,8 +346,20 @@ export class Checkpoints extends Disposable {
     if (!(await this.ui.confirm(message, detail, action))) return false;
 
     const m = this.load();
-    const restore: RestoreRecord = { id: ++m.seq, trees: now, paths: plans.flatMap(p => p.ops.map(o => path.join(p.folder, o.path))) };
-    for (const [folder, tree] of Object.entries(now)) void this.repo(folder).then(r => r?.pin([{ name: `restore/${restore.id}`, tree }]));
+    const restore: RestoreRecord = { id: ++m.seq, kept: {} };
+    if (!isUndo) {
+      // Every byte the restore replaces, kept first (whatever the ignore rules or the size cap): Undo Restore is exact.
+      try {
+        for (const plan of plans) {
+          const kept = await plan.repo.keep(plan.ops.map(o => o.path));
+          restore.kept[plan.folder] = kept;
+          await plan.repo.pinBlobs(`restore/${restore.id}`, kept.flatMap(k => (k.sha ? [k.sha] : [])));
+        }
+      } catch (err) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Nothing was restored: the files as they are now could not be kept for Undo Restore: {0}', errorMessage(err)));
+        return false;
+      }
+    }
     const failures: string[] = [];
     for (const plan of plans) await this.apply(plan.folder, plan.repo, plan.ops, failures);
     if (!isUndo) { m.restores.push(restore); m.restores = m.restores.slice(-20); }
@@ -341,13 +376,15 @@ export class Checkpoints extends Disposable {
   }
 
   /** The changes a restore makes, in VS Code's multi-file diff: each file now (left) against what it becomes (right). */
-  private async showChanges(plans: readonly { folder: string; ops: FileOp[] }[], title: string): Promise<void> {
+  private async showChanges(plans: readonly Plan[], title: string): Promise<void> {
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     for (const { folder, ops } of plans) {
       for (const op of ops) {
         const file = vscode.Uri.file(path.join(folder, op.path));
         const empty = file.with({ scheme: CHECKPOINT_SCHEME, query: '' });
-        const left = op.op === 'delete' || op.existsNow ? file : empty;
+        // What is on disk, not in the tree now (a file over the size cap or ignored is not there).
+        const existsNow = await fs.promises.lstat(file.fsPath).then(() => true, () => false);
+        const left = existsNow ? file : empty;
         const right = op.op === 'write' ? file.with({ scheme: CHECKPOINT_SCHEME, query: `${encodeURIComponent(folder)}&${op.sha}` }) : empty;
         resources.push([file, left, right]);
       }

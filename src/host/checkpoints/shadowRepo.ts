@@ -27,13 +27,25 @@ export interface ShadowRepoOptions {
   readonly maxFileBytes: number;
 }
 
+/** A file's bytes as stored in the shadow repository; `sha` null: no file there. */
+export interface KeptFile {
+  readonly path: string;
+  readonly sha: string | null;
+  readonly mode?: string;
+}
+
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | undefined;
   /** Files (relative, `/`-separated) over the size cap at the last snapshot. */
   private readonly tooBig = new Set<string>();
 
-  constructor(readonly options: ShadowRepoOptions) {}
+  /** Files larger than this are left out of the next checkpoints (bytes); 0: no cap. */
+  maxFileBytes: number;
+
+  constructor(readonly options: ShadowRepoOptions) {
+    this.maxFileBytes = options.maxFileBytes;
+  }
 
   /** Runs `work` after every git command queued before it (one shadow index: one writer at a time). */
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -91,7 +103,7 @@ export class ShadowRepo {
       const skip: string[] = [];
       for (const rel of this.tooBig) {
         const size = (await fs.promises.lstat(path.join(this.options.workTree, rel)).catch(() => undefined))?.size ?? 0;
-        if (this.options.maxFileBytes > 0 && size > this.options.maxFileBytes) skip.push(rel);
+        if (this.maxFileBytes > 0 && size > this.maxFileBytes) skip.push(rel);
         else this.tooBig.delete(rel);
       }
       const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
@@ -101,7 +113,7 @@ export class ShadowRepo {
         if (!/adding files failed|failed to|unable to|could not|permission denied/i.test(String(err))) throw err;
         return '';
       });
-      if (this.options.maxFileBytes > 0) await this.capSizes(added);
+      if (this.maxFileBytes > 0) await this.capSizes(added);
       // A file left out stays out of the index too (this tree lacks it; the next snapshot looks again).
       if (skip.length) await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: skip.map(rel => `:(literal)${rel}`).join('\0') });
       const tree = (await this.git(['write-tree'])).trim();
@@ -128,7 +140,7 @@ export class ShadowRepo {
       const m = /^add '(.*)'$/.exec(line);
       if (!m) continue;
       const size = (await fs.promises.lstat(path.join(this.options.workTree, m[1])).catch(() => undefined))?.size ?? 0;
-      if (size > this.options.maxFileBytes) big.push(m[1]);
+      if (size > this.maxFileBytes) big.push(m[1]);
     }
     if (!big.length) return;
     for (const rel of big) this.tooBig.add(rel);
@@ -143,6 +155,49 @@ export class ShadowRepo {
   /** A blob's exact bytes. */
   blob(sha: string): Promise<Buffer> {
     return this.gitRaw(['cat-file', 'blob', sha]);
+  }
+
+  /**
+   * Stores the bytes on disk now of each path (relative, `/`-separated), and of every file under one
+   * that is a folder, whatever the ignore rules or the size cap: what a restore is about to overwrite
+   * or delete, so Undo Restore gives it back exactly. `sha` null: nothing there (or a folder).
+   */
+  keep(paths: readonly string[]): Promise<KeptFile[]> {
+    return this.serial(async () => {
+      await this.init();
+      const out = new Map<string, KeptFile>();
+      const files: { rel: string; abs: string; mode: string }[] = [];
+      const visit = async (rel: string): Promise<void> => {
+        const abs = path.join(this.options.workTree, rel);
+        const st = await fs.promises.lstat(abs).catch(() => undefined);
+        if (!st || st.isDirectory()) out.set(rel, { path: rel, sha: null });
+        if (st?.isDirectory()) {
+          for (const name of await fs.promises.readdir(abs).catch(() => [] as string[])) await visit(`${rel}/${name}`);
+        } else if (st?.isSymbolicLink()) {
+          out.set(rel, { path: rel, sha: (await this.git(['hash-object', '-w', '--stdin'], { input: await fs.promises.readlink(abs) })).trim(), mode: '120000' });
+        } else if (st?.isFile()) {
+          files.push({ rel, abs, mode: st.mode & 0o100 ? '100755' : '100644' });
+        }
+      };
+      for (const rel of new Set(paths)) await visit(rel);
+      // One git for every file (a path with a line break, rare, on its own).
+      const batch = files.filter(f => !f.abs.includes('\n'));
+      const shas = batch.length ? (await this.git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: batch.map(f => f.abs).join('\n') + '\n' })).trim().split('\n') : [];
+      batch.forEach((f, i) => out.set(f.rel, { path: f.rel, sha: shas[i], mode: f.mode }));
+      for (const f of files.filter(f => f.abs.includes('\n'))) {
+        out.set(f.rel, { path: f.rel, sha: (await this.git(['hash-object', '-w', '--no-filters', '--', f.abs])).trim(), mode: f.mode });
+      }
+      return [...out.values()];
+    });
+  }
+
+  /** Keeps blobs reachable (in one flat tree under `refs/checkpoints/<name>`) so a prune keeps them. */
+  pinBlobs(name: string, shas: readonly string[]): Promise<void> {
+    if (!shas.length) return Promise.resolve();
+    return this.serial(async () => {
+      const tree = (await this.git(['mktree', '-z'], { input: [...new Set(shas)].map((sha, i) => `100644 blob ${sha}\t${i}\0`).join('') })).trim();
+      await this.git(['update-ref', `refs/checkpoints/${name}`, tree]);
+    });
   }
 
   /** Keeps trees reachable (refs to trees, never commits or branches) so a prune keeps them. */
