@@ -4,6 +4,7 @@
 // keeps unsaved edits, is a no-op the second time, and can be undone exactly.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
@@ -134,6 +135,33 @@ describe('Checkpoints', () => {
       assert.deepEqual(fs.readFileSync(notes), agentBytes, 'Undo Restore gave back the exact bytes the restore overwrote');
     } finally {
       await setting('checkpoints.maxFileSizeMB', undefined);
+    }
+  });
+
+  it('never writes through a folder the agent replaced by a link to outside the workspace', async () => {
+    const dir = path.join(root(), 'cp-link');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', 'a.txt'), 'a before\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-outside-'));
+    try {
+      const agents = await useScriptedAgents({
+        'Scripted A': { turns: [{ steps: [{ type: 'diskWrite', path: path.join(dir, 'src', 'a.txt'), content: 'A wrote\n' }] }] },
+        'Scripted B': { turns: [{ steps: [{ type: 'terminal', command: 'sh', args: ['-c', `rm -rf src && ln -s '${outside}' src`], cwd: dir }] }] },
+      });
+      assert.equal(await sb.chat.sendPrompt('turn of A'), 'sent', dump(sb.chat.items));
+      const tabA = sb.chat.active;
+      await sb.chat.newConversation();
+      assert.equal(await sb.chat.start(agents['Scripted B'].spec), true, dump(sb.chat.items));
+      assert.equal(await sb.chat.sendPrompt('turn of B'), 'sent', dump(sb.chat.items));
+      assert.ok(fs.lstatSync(path.join(dir, 'src')).isSymbolicLink(), dump(sb.chat.items));
+
+      // A's restore is scoped to src/a.txt, whose folder is now a link out of the workspace.
+      await restore(tabA.id, userItem(tabA.items, 'turn of A').id);
+      assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written outside the workspace');
+    } finally {
+      fs.rmSync(path.join(dir, 'src'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 

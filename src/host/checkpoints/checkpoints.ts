@@ -325,7 +325,7 @@ export class Checkpoints extends Disposable {
   }
 
   /** Shows what changes, asks, then keeps the bytes the restore replaces and writes the files. */
-  private async confirmAndApply(plans: readonly Plan[], others: ReadonlyMap<string, readonly string[]>, title: string, isUndo: boolean): Promise<boolean> {
+  private async confirmAndApply(plans: Plan[], others: ReadonlyMap<string, readonly string[]>, title: string, isUndo: boolean): Promise<boolean> {
     const count = plans.reduce((n, p) => n + p.ops.length, 0);
     if (!count) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No file changed since this checkpoint: nothing to restore.'));
@@ -347,6 +347,9 @@ export class Checkpoints extends Disposable {
 
     const m = this.load();
     const restore: RestoreRecord = { id: ++m.seq, kept: {} };
+    const failures: string[] = [];
+    // A file whose folder is (through a link) outside the workspace is refused, never written or deleted there.
+    plans = await Promise.all(plans.map(async p => ({ ...p, ops: await this.insideOnly(p.folder, p.ops, failures) })));
     if (!isUndo) {
       // Every byte the restore replaces, kept first (whatever the ignore rules or the size cap): Undo Restore is exact.
       try {
@@ -360,7 +363,6 @@ export class Checkpoints extends Disposable {
         return false;
       }
     }
-    const failures: string[] = [];
     for (const plan of plans) await this.apply(plan.folder, plan.repo, plan.ops, failures);
     if (!isUndo) { m.restores.push(restore); m.restores = m.restores.slice(-20); }
     this.save();
@@ -405,6 +407,16 @@ export class Checkpoints extends Disposable {
     return bytes.includes(0) ? vscode.l10n.t('(binary file, {0} bytes)', bytes.length) : new TextDecoder().decode(bytes);
   }
 
+  /** The ops whose file's folder resolves (links followed) inside the workspace folder; the others go to `failures`. */
+  private async insideOnly(folder: string, ops: readonly FileOp[], failures: string[]): Promise<FileOp[]> {
+    const kept: FileOp[] = [];
+    for (const op of ops) {
+      if (await parentInside(folder, op.path)) kept.push(op);
+      else failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path));
+    }
+    return kept;
+  }
+
   /** Deletes first (a folder may take a file's place), then writes; open tabs with unsaved edits keep them as conflicts. */
   private async apply(folder: string, repo: ShadowRepo, ops: readonly FileOp[], failures: string[]): Promise<void> {
     const label = vscode.l10n.t({ message: 'The checkpoint', comment: 'Who changed a file on disk under unsaved edits: the restore of a checkpoint' });
@@ -416,6 +428,7 @@ export class Checkpoints extends Disposable {
     }
     const deletes = ops.filter(o => o.op === 'delete');
     for (const op of deletes) {
+      if (!(await parentInside(folder, op.path))) { failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path)); continue; }
       await fs.promises.rm(path.join(folder, op.path), { force: true, recursive: true }).catch(err => failures.push(`${op.path}: ${errorMessage(err)}`));
     }
     for (const dir of foldersToRemove(deletes.map(o => o.path))) await fs.promises.rmdir(path.join(folder, dir)).catch(() => undefined);
@@ -424,6 +437,7 @@ export class Checkpoints extends Disposable {
       const abs = path.join(folder, op.path);
       try {
         const bytes = await repo.blob(op.sha);
+        if (!(await parentInside(folder, op.path))) { failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path)); continue; }
         await fs.promises.mkdir(path.dirname(abs), { recursive: true });
         const stat = await fs.promises.lstat(abs).catch(() => undefined);
         if (stat && (stat.isDirectory() || stat.isSymbolicLink() || op.mode === '120000')) await fs.promises.rm(abs, { recursive: true, force: true });
@@ -495,6 +509,22 @@ export class Checkpoints extends Disposable {
   override dispose(): void {
     if (this.saveTimer) this.flush();
     super.dispose();
+  }
+}
+
+/**
+ * Whether the folder of `rel` (its deepest existing ancestor, links resolved) is inside the workspace
+ * folder: a folder the agent replaced by a link must not take a restore's writes elsewhere.
+ */
+async function parentInside(folder: string, rel: string): Promise<boolean> {
+  const root = await fs.promises.realpath(folder).catch(() => folder);
+  let dir = path.dirname(path.join(folder, rel));
+  for (;;) {
+    const real = await fs.promises.realpath(dir).catch(() => undefined);
+    if (real !== undefined) return real === root || isInside(root, real);
+    const up = path.dirname(dir);
+    if (up === dir || !(dir === folder || isInside(folder, dir))) return false;
+    dir = up;
   }
 }
 
