@@ -3,6 +3,7 @@
 // file, `rm` and `mv` in a terminal); the restore brings back the exact bytes and the open editors,
 // keeps unsaved edits, is a no-op the second time, and can be undone exactly.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,12 +25,20 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
+/** The refs that keep restores' bytes in the shadow repositories. */
+function restorePins(): string[] {
+  const dir = (sb_!.checkpoints as unknown as { dir: string }).dir;
+  return fs.readdirSync(dir).filter(f => f.endsWith('.git')).flatMap(g =>
+    execFileSync('git', [`--git-dir=${path.join(dir, g)}`, 'for-each-ref', '--format=%(refname)', 'refs/checkpoints/restore/'], { encoding: 'utf8' }).split('\n').filter(Boolean));
+}
+let sb_: SwitchboardApi | undefined;
+
 describe('Checkpoints', () => {
   let sb: SwitchboardApi;
   let confirm: SwitchboardApi['checkpoints']['ui']['confirm'];
   const asked: string[] = [];
   before(async () => {
-    sb = await api();
+    sb = sb_ = await api();
     confirm = sb.checkpoints.ui.confirm;
     sb.checkpoints.ui.confirm = async (message, detail) => { asked.push(`${message}\n${detail}`); return true; };
     await setting('fs.reviewWrites', 'never');
@@ -127,12 +136,15 @@ describe('Checkpoints', () => {
       const tab = sb.chat.active;
       assert.deepEqual(fs.readFileSync(notes), agentBytes);
 
+      const pinsBefore = restorePins();
       assert.equal(await restore(tab.id, userItem(tab.items, 'grow my notes').id), true, asked.join('\n'));
       assert.equal(fs.readFileSync(notes, 'utf8'), 'before the turn\n');
 
       assert.equal(await vscode.commands.executeCommand<boolean>('switchboard.undoRestore'), true, asked.join('\n'));
       assert.ok(fs.existsSync(notes), 'Undo Restore did not delete the file');
       assert.deepEqual(fs.readFileSync(notes), agentBytes, 'Undo Restore gave back the exact bytes the restore overwrote');
+      // Undone, the restore's kept bytes are no longer pinned: a prune frees them.
+      assert.deepEqual(restorePins(), pinsBefore);
     } finally {
       await setting('checkpoints.maxFileSizeMB', undefined);
     }

@@ -235,6 +235,13 @@ export class Checkpoints extends Disposable {
     }
   }
 
+  /** Frees the bytes a restore kept (it can no longer be undone). */
+  private async unpinRestore(restore: RestoreRecord): Promise<void> {
+    for (const folder of Object.keys(restore.kept)) {
+      await this.repo(folder).then(r => r?.unpin([`restore/${restore.id}`])).catch(err => this.log.warn(`Checkpoints: ${errorMessage(err)}`));
+    }
+  }
+
   private async changedPaths(before: Trees, after: Trees): Promise<string[]> {
     const out: string[] = [];
     for (const [folder, tree] of Object.entries(after)) {
@@ -307,6 +314,7 @@ export class Checkpoints extends Disposable {
       const m = this.load();
       m.restores = m.restores.filter(r => r.id !== last.id);
       this.save();
+      await this.unpinRestore(last);
     }
     return done;
   }
@@ -354,9 +362,7 @@ export class Checkpoints extends Disposable {
       // Every byte the restore replaces, kept first (whatever the ignore rules or the size cap): Undo Restore is exact.
       try {
         for (const plan of plans) {
-          const kept = await plan.repo.keep(plan.ops.map(o => o.path));
-          restore.kept[plan.folder] = kept;
-          await plan.repo.pinBlobs(`restore/${restore.id}`, kept.flatMap(k => (k.sha ? [k.sha] : [])));
+          restore.kept[plan.folder] = await plan.repo.keep(plan.ops.map(o => o.path), `restore/${restore.id}`);
         }
       } catch (err) {
         void vscode.window.showErrorMessage(vscode.l10n.t('Nothing was restored: the files as they are now could not be kept for Undo Restore: {0}', errorMessage(err)));
@@ -364,7 +370,11 @@ export class Checkpoints extends Disposable {
       }
     }
     for (const plan of plans) await this.apply(plan.folder, plan.repo, plan.ops, failures);
-    if (!isUndo) { m.restores.push(restore); m.restores = m.restores.slice(-20); }
+    if (!isUndo) {
+      m.restores.push(restore);
+      // Only the last 20 can be undone: the bytes kept for older ones are freed.
+      for (const old of m.restores.splice(0, Math.max(0, m.restores.length - 20))) void this.unpinRestore(old);
+    }
     this.save();
     this.log.info(`Checkpoints: ${isUndo ? 'undid a restore' : 'restored'} ${count} file(s)${failures.length ? `; failed: ${failures.join(', ')}` : ''}`);
     if (failures.length) {

@@ -161,8 +161,9 @@ export class ShadowRepo {
    * Stores the bytes on disk now of each path (relative, `/`-separated), and of every file under one
    * that is a folder, whatever the ignore rules or the size cap: what a restore is about to overwrite
    * or delete, so Undo Restore gives it back exactly. `sha` null: nothing there (or a folder).
+   * `pinAs`: the blobs are kept reachable under `refs/checkpoints/<pinAs>` (in one flat tree) so a prune keeps them.
    */
-  keep(paths: readonly string[]): Promise<KeptFile[]> {
+  keep(paths: readonly string[], pinAs?: string): Promise<KeptFile[]> {
     return this.serial(async () => {
       await this.init();
       const out = new Map<string, KeptFile>();
@@ -182,21 +183,18 @@ export class ShadowRepo {
       for (const rel of new Set(paths)) await visit(rel);
       // One git for every file (a path with a line break, rare, on its own).
       const batch = files.filter(f => !f.abs.includes('\n'));
-      const shas = batch.length ? (await this.git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: batch.map(f => f.abs).join('\n') + '\n' })).trim().split('\n') : [];
-      batch.forEach((f, i) => out.set(f.rel, { path: f.rel, sha: shas[i], mode: f.mode }));
+      const hashed = batch.length ? (await this.git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: batch.map(f => f.abs).join('\n') + '\n' })).trim().split('\n') : [];
+      batch.forEach((f, i) => out.set(f.rel, { path: f.rel, sha: hashed[i], mode: f.mode }));
       for (const f of files.filter(f => f.abs.includes('\n'))) {
         out.set(f.rel, { path: f.rel, sha: (await this.git(['hash-object', '-w', '--no-filters', '--', f.abs])).trim(), mode: f.mode });
       }
-      return [...out.values()];
-    });
-  }
-
-  /** Keeps blobs reachable (in one flat tree under `refs/checkpoints/<name>`) so a prune keeps them. */
-  pinBlobs(name: string, shas: readonly string[]): Promise<void> {
-    if (!shas.length) return Promise.resolve();
-    return this.serial(async () => {
-      const tree = (await this.git(['mktree', '-z'], { input: [...new Set(shas)].map((sha, i) => `100644 blob ${sha}\t${i}\0`).join('') })).trim();
-      await this.git(['update-ref', `refs/checkpoints/${name}`, tree]);
+      const kept = [...out.values()];
+      const shas = [...new Set(kept.flatMap(k => (k.sha ? [k.sha] : [])))];
+      if (pinAs && shas.length) {
+        const tree = (await this.git(['mktree', '-z'], { input: shas.map((sha, i) => `100644 blob ${sha}\t${i}\0`).join('') })).trim();
+        await this.git(['update-ref', `refs/checkpoints/${pinAs}`, tree]);
+      }
+      return kept;
     });
   }
 
