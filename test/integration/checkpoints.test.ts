@@ -3,7 +3,9 @@
 // file, `rm` and `mv` in a terminal); the restore brings back the exact bytes and the open editors,
 // keeps unsaved edits, is a no-op the second time, and can be undone exactly.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
@@ -23,12 +25,20 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
+/** The refs that keep restores' bytes in the shadow repositories. */
+function restorePins(): string[] {
+  const dir = (sb_!.checkpoints as unknown as { dir: string }).dir;
+  return fs.readdirSync(dir).filter(f => f.endsWith('.git')).flatMap(g =>
+    execFileSync('git', [`--git-dir=${path.join(dir, g)}`, 'for-each-ref', '--format=%(refname)', 'refs/checkpoints/restore/'], { encoding: 'utf8' }).split('\n').filter(Boolean));
+}
+let sb_: SwitchboardApi | undefined;
+
 describe('Checkpoints', () => {
   let sb: SwitchboardApi;
   let confirm: SwitchboardApi['checkpoints']['ui']['confirm'];
   const asked: string[] = [];
   before(async () => {
-    sb = await api();
+    sb = sb_ = await api();
     confirm = sb.checkpoints.ui.confirm;
     sb.checkpoints.ui.confirm = async (message, detail) => { asked.push(`${message}\n${detail}`); return true; };
     await setting('fs.reviewWrites', 'never');
@@ -107,6 +117,64 @@ describe('Checkpoints', () => {
     // And restoring once more is as exact as the first time.
     assert.equal(await restore(tab.id, userItem(tab.items, 'change everything').id), true);
     assert.deepEqual(tree(dir), before);
+  });
+
+  it('a file that grew past the size cap is overwritten by a restore only after its bytes are kept: Undo Restore gives them back', async () => {
+    const dir = path.join(root(), 'cp-grown');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const notes = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notes, 'before the turn\n');
+    // About 1 KB: the agent's version is left out of the checkpoints taken after the turn.
+    await setting('checkpoints.maxFileSizeMB', 0.001);
+    try {
+      const agentBytes = Buffer.concat([Buffer.from('the agent\'s notes\r\n\u0000\u00ff', 'latin1'), Buffer.alloc(4096, 0x41)]);
+      await useScriptedAgents({ Scripted: { turns: [{ steps: [
+        { type: 'diskWrite', path: notes, content: agentBytes.toString('base64'), base64: true },
+      ] }] } });
+      assert.equal(await sb.chat.sendPrompt('grow my notes'), 'sent', dump(sb.chat.items));
+      const tab = sb.chat.active;
+      assert.deepEqual(fs.readFileSync(notes), agentBytes);
+
+      const pinsBefore = restorePins();
+      assert.equal(await restore(tab.id, userItem(tab.items, 'grow my notes').id), true, asked.join('\n'));
+      assert.equal(fs.readFileSync(notes, 'utf8'), 'before the turn\n');
+
+      assert.equal(await vscode.commands.executeCommand<boolean>('switchboard.undoRestore'), true, asked.join('\n'));
+      assert.ok(fs.existsSync(notes), 'Undo Restore did not delete the file');
+      assert.deepEqual(fs.readFileSync(notes), agentBytes, 'Undo Restore gave back the exact bytes the restore overwrote');
+      // Undone, the restore's kept bytes are no longer pinned: a prune frees them.
+      assert.deepEqual(restorePins(), pinsBefore);
+    } finally {
+      await setting('checkpoints.maxFileSizeMB', undefined);
+    }
+  });
+
+  it('never writes through a folder the agent replaced by a link to outside the workspace', async () => {
+    const dir = path.join(root(), 'cp-link');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', 'a.txt'), 'a before\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-outside-'));
+    try {
+      const agents = await useScriptedAgents({
+        'Scripted A': { turns: [{ steps: [{ type: 'diskWrite', path: path.join(dir, 'src', 'a.txt'), content: 'A wrote\n' }] }] },
+        'Scripted B': { turns: [{ steps: [{ type: 'terminal', command: 'sh', args: ['-c', `rm -rf src && ln -s '${outside}' src`], cwd: dir }] }] },
+      });
+      assert.equal(await sb.chat.sendPrompt('turn of A'), 'sent', dump(sb.chat.items));
+      const tabA = sb.chat.active;
+      await sb.chat.newConversation();
+      assert.equal(await sb.chat.start(agents['Scripted B'].spec), true, dump(sb.chat.items));
+      assert.equal(await sb.chat.sendPrompt('turn of B'), 'sent', dump(sb.chat.items));
+      assert.ok(fs.lstatSync(path.join(dir, 'src')).isSymbolicLink(), dump(sb.chat.items));
+
+      // A's restore is scoped to src/a.txt, whose folder is now a link out of the workspace.
+      await restore(tabA.id, userItem(tabA.items, 'turn of A').id);
+      assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written outside the workspace');
+    } finally {
+      fs.rmSync(path.join(dir, 'src'), { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('with two conversations, restoring one\'s turn touches only the files it changed, and names the other that changed them too', async () => {

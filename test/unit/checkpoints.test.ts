@@ -29,16 +29,20 @@ describe('checkpoints: what a restore does', () => {
 
   it('writes back what the checkpoint had (bytes and mode), deletes what was created since, never touches nested repositories', () => {
     assert.deepEqual(restorePlan(parseRawDiff(diff)), [
-      { op: 'write', path: 'bin/deleted.sh', sha: A, mode: '100755', existsNow: false },
+      { op: 'write', path: 'bin/deleted.sh', sha: A, mode: '100755' },
       { op: 'delete', path: 'created since.txt' },
-      { op: 'write', path: 'link', sha: A, mode: '100644', existsNow: true },
-      { op: 'write', path: 'src/changed.ts', sha: A, mode: '100644', existsNow: true },
+      { op: 'write', path: 'link', sha: A, mode: '100644' },
+      { op: 'write', path: 'src/changed.ts', sha: A, mode: '100644' },
     ]);
   });
 
   it('keeps to the scope when one is given', () => {
     assert.deepEqual(restorePlan(parseRawDiff(diff), new Set(['src/changed.ts', 'not/in/diff'])).map(o => o.path), ['src/changed.ts']);
     assert.deepEqual(restorePlan(parseRawDiff(diff), new Set()), []);
+  });
+
+  it('never deletes a file the checkpoint left out for its size (it was there, only too large to record)', () => {
+    assert.deepEqual(restorePlan(parseRawDiff(diff), undefined, new Set(['created since.txt'])).map(o => o.path), ['bin/deleted.sh', 'link', 'src/changed.ts']);
   });
 
   it('lists the folders of deleted files deepest first', () => {

@@ -36,22 +36,23 @@ export function parseRawDiff(out: string): TreeChange[] {
 
 /** What a restore does to one file (paths relative to the folder, `/`-separated). */
 export type FileOp =
-  | { readonly op: 'write'; readonly path: string; readonly sha: string; readonly mode: string; readonly existsNow: boolean }
+  | { readonly op: 'write'; readonly path: string; readonly sha: string; readonly mode: string }
   | { readonly op: 'delete'; readonly path: string };
 
 /**
  * The file operations that bring the workspace back to the checkpoint: `changes` is the diff from
  * the checkpoint's tree (old) to the tree now (new). A file the checkpoint has is written back with
  * its bytes and mode; a file it lacks (created since) is deleted. Nested repositories (gitlinks)
- * are never touched. `scope`: only these paths (one conversation's changes), when given.
+ * are never touched. `scope`: only these paths (one conversation's changes), when given. `leftOut`:
+ * paths the checkpoint left out for their size: there then, so never deleted as created since.
  */
-export function restorePlan(changes: readonly TreeChange[], scope?: ReadonlySet<string>): FileOp[] {
+export function restorePlan(changes: readonly TreeChange[], scope?: ReadonlySet<string>, leftOut?: ReadonlySet<string>): FileOp[] {
   const ops: FileOp[] = [];
   for (const c of changes) {
     if (scope && !scope.has(c.path)) continue;
     if (c.oldMode === GITLINK || c.newMode === GITLINK) continue;
-    if (c.oldSha && c.oldMode) ops.push({ op: 'write', path: c.path, sha: c.oldSha, mode: c.oldMode, existsNow: c.newSha !== null });
-    else ops.push({ op: 'delete', path: c.path });
+    if (c.oldSha && c.oldMode) ops.push({ op: 'write', path: c.path, sha: c.oldSha, mode: c.oldMode });
+    else if (!leftOut?.has(c.path)) ops.push({ op: 'delete', path: c.path });
   }
   return ops.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

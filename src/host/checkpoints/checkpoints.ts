@@ -13,7 +13,7 @@ import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
 import { reconcileDirtyBuffer } from '../review/bufferReconcile';
 import { gitProgram } from '../review/diskSources';
-import { ShadowRepo } from './shadowRepo';
+import { ShadowRepo, type KeptFile } from './shadowRepo';
 
 export const CHECKPOINT_SCHEME = 'switchboard-checkpoint';
 
@@ -36,11 +36,14 @@ interface TurnRecord {
 
 interface RestoreRecord {
   readonly id: number;
-  /** The workspace just before the restore: what Undo Restore brings back. */
-  readonly trees: Trees;
-  /** The absolute paths it changed. */
-  readonly paths: string[];
+  /**
+   * Folder → the bytes on disk just before the restore of every path it changed (stored in the
+   * shadow repository whatever the ignore rules or the size cap): what Undo Restore brings back.
+   */
+  readonly kept: Record<string, KeptFile[]>;
 }
+
+type Plan = { folder: string; repo: ShadowRepo; ops: FileOp[] };
 
 interface Manifest {
   version: 1;
@@ -86,6 +89,8 @@ export class Checkpoints extends Disposable {
     return vscode.workspace.getConfiguration('switchboard.checkpoints').get<T>(key, fallback);
   }
 
+  private maxFileBytes(): number { return Math.max(0, this.setting('maxFileSizeMB', 5)) * 1024 * 1024; }
+
   private get enabled(): boolean { return this.setting('enabled', true) && !!this.dir && vscode.workspace.isTrusted; }
 
   private folders(): string[] {
@@ -98,8 +103,7 @@ export class Checkpoints extends Disposable {
     const git = await (this.git ??= gitProgram());
     if (!git || !this.dir) return undefined;
     const id = crypto.createHash('sha256').update(folder).digest('hex').slice(0, 16);
-    const maxMb = this.setting('maxFileSizeMB', 5);
-    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: Math.max(0, maxMb) * 1024 * 1024 });
+    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: this.maxFileBytes() });
     this.repos.set(folder, repo);
     return repo;
   }
@@ -110,6 +114,8 @@ export class Checkpoints extends Disposable {
     try {
       const raw = this.dir && JSON.parse(fs.readFileSync(path.join(this.dir, 'checkpoints.json'), 'utf8'));
       if (raw?.version === 1 && Array.isArray(raw.turns)) m = raw as Manifest;
+      // Restores recorded before the bytes were kept cannot be undone exactly: not offered.
+      if (m) m.restores = (m.restores ?? []).filter(r => r && typeof r.kept === 'object');
     } catch { /* none yet, or unreadable: start anew */ }
     return (this.manifest = m ?? { version: 1, seq: 0, open: {}, turns: [], restores: [] });
   }
@@ -144,6 +150,7 @@ export class Checkpoints extends Disposable {
     for (const folder of this.folders()) {
       const repo = await this.repo(folder);
       if (!repo) { this.noteOff(vscode.l10n.t('Checkpoints are off: git was not found. Install git (Switchboard keeps checkpoints in a git directory of its own) to restore files to before a turn.')); return undefined; }
+      repo.maxFileBytes = this.maxFileBytes();
       trees[folder] = await repo.snapshot();
     }
     return trees;
@@ -228,6 +235,13 @@ export class Checkpoints extends Disposable {
     }
   }
 
+  /** Frees the bytes a restore kept (it can no longer be undone). */
+  private async unpinRestore(restore: RestoreRecord): Promise<void> {
+    for (const folder of Object.keys(restore.kept)) {
+      await this.repo(folder).then(r => r?.unpin([`restore/${restore.id}`])).catch(err => this.log.warn(`Checkpoints: ${errorMessage(err)}`));
+    }
+  }
+
   private async changedPaths(before: Trees, after: Trees): Promise<string[]> {
     const out: string[] = [];
     for (const [folder, tree] of Object.entries(after)) {
@@ -282,27 +296,44 @@ export class Checkpoints extends Disposable {
       void vscode.window.showInformationMessage(vscode.l10n.t('There is no restore to undo.'));
       return false;
     }
-    const now = await this.snapshot();
-    if (!now) return false;
-    const done = await this.restoreTo(last.trees, now, new Set(last.paths), new Map(), vscode.l10n.t('Undo the restore'), true);
+    const plans: Plan[] = [];
+    for (const [folder, kept] of Object.entries(last.kept)) {
+      const repo = await this.repo(folder);
+      if (!repo) continue;
+      const current = new Map((await repo.keep(kept.map(k => k.path))).map(k => [k.path, k]));
+      const ops: FileOp[] = [];
+      for (const k of kept) {
+        const now = current.get(k.path);
+        if ((now?.sha ?? null) === k.sha && now?.mode === k.mode) continue;
+        ops.push(k.sha ? { op: 'write', path: k.path, sha: k.sha, mode: k.mode ?? '100644' } : { op: 'delete', path: k.path });
+      }
+      if (ops.length) plans.push({ folder, repo, ops });
+    }
+    const done = await this.confirmAndApply(plans, new Map(), vscode.l10n.t('Undo the restore'), true);
     if (done) {
       const m = this.load();
       m.restores = m.restores.filter(r => r.id !== last.id);
       this.save();
+      await this.unpinRestore(last);
     }
     return done;
   }
 
-  private async restoreTo(target: Trees, now: Trees, scope: ReadonlySet<string> | undefined, others: ReadonlyMap<string, readonly string[]>, title: string, isUndo = false): Promise<boolean> {
-    const plans: { folder: string; repo: ShadowRepo; ops: FileOp[] }[] = [];
+  private async restoreTo(target: Trees, now: Trees, scope: ReadonlySet<string> | undefined, others: ReadonlyMap<string, readonly string[]>, title: string): Promise<boolean> {
+    const plans: Plan[] = [];
     for (const [folder, tree] of Object.entries(target)) {
       const repo = await this.repo(folder);
       const current = now[folder];
       if (!repo || !current) continue;
       const rel = scope && new Set([...scope].filter(p => isInside(folder, p)).map(p => toPosix(path.relative(folder, p))));
-      const ops = restorePlan(parseRawDiff(await repo.diff(tree, current)), rel);
+      const ops = restorePlan(parseRawDiff(await repo.diff(tree, current)), rel, await repo.leftOut(tree));
       if (ops.length) plans.push({ folder, repo, ops });
     }
+    return this.confirmAndApply(plans, others, title, false);
+  }
+
+  /** Shows what changes, asks, then keeps the bytes the restore replaces and writes the files. */
+  private async confirmAndApply(plans: Plan[], others: ReadonlyMap<string, readonly string[]>, title: string, isUndo: boolean): Promise<boolean> {
     const count = plans.reduce((n, p) => n + p.ops.length, 0);
     if (!count) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No file changed since this checkpoint: nothing to restore.'));
@@ -323,11 +354,27 @@ export class Checkpoints extends Disposable {
     if (!(await this.ui.confirm(message, detail, action))) return false;
 
     const m = this.load();
-    const restore: RestoreRecord = { id: ++m.seq, trees: now, paths: plans.flatMap(p => p.ops.map(o => path.join(p.folder, o.path))) };
-    for (const [folder, tree] of Object.entries(now)) void this.repo(folder).then(r => r?.pin([{ name: `restore/${restore.id}`, tree }]));
+    const restore: RestoreRecord = { id: ++m.seq, kept: {} };
     const failures: string[] = [];
+    // A file whose folder is (through a link) outside the workspace is refused, never written or deleted there.
+    plans = await Promise.all(plans.map(async p => ({ ...p, ops: await this.insideOnly(p.folder, p.ops, failures) })));
+    if (!isUndo) {
+      // Every byte the restore replaces, kept first (whatever the ignore rules or the size cap): Undo Restore is exact.
+      try {
+        for (const plan of plans) {
+          restore.kept[plan.folder] = await plan.repo.keep(plan.ops.map(o => o.path), `restore/${restore.id}`);
+        }
+      } catch (err) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Nothing was restored: the files as they are now could not be kept for Undo Restore: {0}', errorMessage(err)));
+        return false;
+      }
+    }
     for (const plan of plans) await this.apply(plan.folder, plan.repo, plan.ops, failures);
-    if (!isUndo) { m.restores.push(restore); m.restores = m.restores.slice(-20); }
+    if (!isUndo) {
+      m.restores.push(restore);
+      // Only the last 20 can be undone: the bytes kept for older ones are freed.
+      for (const old of m.restores.splice(0, Math.max(0, m.restores.length - 20))) void this.unpinRestore(old);
+    }
     this.save();
     this.log.info(`Checkpoints: ${isUndo ? 'undid a restore' : 'restored'} ${count} file(s)${failures.length ? `; failed: ${failures.join(', ')}` : ''}`);
     if (failures.length) {
@@ -341,13 +388,15 @@ export class Checkpoints extends Disposable {
   }
 
   /** The changes a restore makes, in VS Code's multi-file diff: each file now (left) against what it becomes (right). */
-  private async showChanges(plans: readonly { folder: string; ops: FileOp[] }[], title: string): Promise<void> {
+  private async showChanges(plans: readonly Plan[], title: string): Promise<void> {
     const resources: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
     for (const { folder, ops } of plans) {
       for (const op of ops) {
         const file = vscode.Uri.file(path.join(folder, op.path));
         const empty = file.with({ scheme: CHECKPOINT_SCHEME, query: '' });
-        const left = op.op === 'delete' || op.existsNow ? file : empty;
+        // What is on disk, not in the tree now (a file over the size cap or ignored is not there).
+        const existsNow = await fs.promises.lstat(file.fsPath).then(() => true, () => false);
+        const left = existsNow ? file : empty;
         const right = op.op === 'write' ? file.with({ scheme: CHECKPOINT_SCHEME, query: `${encodeURIComponent(folder)}&${op.sha}` }) : empty;
         resources.push([file, left, right]);
       }
@@ -368,6 +417,16 @@ export class Checkpoints extends Disposable {
     return bytes.includes(0) ? vscode.l10n.t('(binary file, {0} bytes)', bytes.length) : new TextDecoder().decode(bytes);
   }
 
+  /** The ops whose file's folder resolves (links followed) inside the workspace folder; the others go to `failures`. */
+  private async insideOnly(folder: string, ops: readonly FileOp[], failures: string[]): Promise<FileOp[]> {
+    const kept: FileOp[] = [];
+    for (const op of ops) {
+      if (await parentInside(folder, op.path)) kept.push(op);
+      else failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path));
+    }
+    return kept;
+  }
+
   /** Deletes first (a folder may take a file's place), then writes; open tabs with unsaved edits keep them as conflicts. */
   private async apply(folder: string, repo: ShadowRepo, ops: readonly FileOp[], failures: string[]): Promise<void> {
     const label = vscode.l10n.t({ message: 'The checkpoint', comment: 'Who changed a file on disk under unsaved edits: the restore of a checkpoint' });
@@ -379,6 +438,7 @@ export class Checkpoints extends Disposable {
     }
     const deletes = ops.filter(o => o.op === 'delete');
     for (const op of deletes) {
+      if (!(await parentInside(folder, op.path))) { failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path)); continue; }
       await fs.promises.rm(path.join(folder, op.path), { force: true, recursive: true }).catch(err => failures.push(`${op.path}: ${errorMessage(err)}`));
     }
     for (const dir of foldersToRemove(deletes.map(o => o.path))) await fs.promises.rmdir(path.join(folder, dir)).catch(() => undefined);
@@ -387,6 +447,7 @@ export class Checkpoints extends Disposable {
       const abs = path.join(folder, op.path);
       try {
         const bytes = await repo.blob(op.sha);
+        if (!(await parentInside(folder, op.path))) { failures.push(vscode.l10n.t('{0}: its folder is a link to outside the workspace folder; not restored', op.path)); continue; }
         await fs.promises.mkdir(path.dirname(abs), { recursive: true });
         const stat = await fs.promises.lstat(abs).catch(() => undefined);
         if (stat && (stat.isDirectory() || stat.isSymbolicLink() || op.mode === '120000')) await fs.promises.rm(abs, { recursive: true, force: true });
@@ -458,6 +519,22 @@ export class Checkpoints extends Disposable {
   override dispose(): void {
     if (this.saveTimer) this.flush();
     super.dispose();
+  }
+}
+
+/**
+ * Whether the folder of `rel` (its deepest existing ancestor, links resolved) is inside the workspace
+ * folder: a folder the agent replaced by a link must not take a restore's writes elsewhere.
+ */
+async function parentInside(folder: string, rel: string): Promise<boolean> {
+  const root = await fs.promises.realpath(folder).catch(() => folder);
+  let dir = path.dirname(path.join(folder, rel));
+  for (;;) {
+    const real = await fs.promises.realpath(dir).catch(() => undefined);
+    if (real !== undefined) return real === root || isInside(root, real);
+    const up = path.dirname(dir);
+    if (up === dir || !(dir === folder || isInside(folder, dir))) return false;
+    dir = up;
   }
 }
 

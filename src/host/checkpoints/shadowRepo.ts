@@ -27,11 +27,25 @@ export interface ShadowRepoOptions {
   readonly maxFileBytes: number;
 }
 
+/** A file's bytes as stored in the shadow repository; `sha` null: no file there. */
+export interface KeptFile {
+  readonly path: string;
+  readonly sha: string | null;
+  readonly mode?: string;
+}
+
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | undefined;
+  /** Files (relative, `/`-separated) over the size cap at the last snapshot. */
+  private readonly tooBig = new Set<string>();
 
-  constructor(readonly options: ShadowRepoOptions) {}
+  /** Files larger than this are left out of the next checkpoints (bytes); 0: no cap. */
+  maxFileBytes: number;
+
+  constructor(readonly options: ShadowRepoOptions) {
+    this.maxFileBytes = options.maxFileBytes;
+  }
 
   /** Runs `work` after every git command queued before it (one shadow index: one writer at a time). */
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -66,6 +80,8 @@ export class ShadowRepo {
       }
       await fs.promises.mkdir(path.join(gitDir, 'info'), { recursive: true });
       await fs.promises.writeFile(path.join(gitDir, 'info', 'attributes'), ATTRIBUTES);
+      // Empty: an earlier version left files over the size cap out here for good.
+      await fs.promises.writeFile(path.join(gitDir, 'info', 'exclude'), '');
       const config: [string, string][] = [
         ['core.bare', 'false'], ['gc.auto', '0'], ['core.untrackedCache', 'true'], ['core.autocrlf', 'false'],
         ['core.safecrlf', 'false'], ['core.fsmonitor', 'false'], ['core.hooksPath', path.join(gitDir, 'no-hooks')], ['index.version', '4'],
@@ -82,30 +98,53 @@ export class ShadowRepo {
   snapshot(): Promise<string> {
     return this.serial(async () => {
       await this.init();
+      // Files over the cap last time and still over it are left out without being read again; one
+      // that shrank is recorded again (the cap applies to each snapshot, never for good).
+      const skip: string[] = [];
+      for (const rel of this.tooBig) {
+        const size = (await fs.promises.lstat(path.join(this.options.workTree, rel)).catch(() => undefined))?.size ?? 0;
+        if (this.maxFileBytes > 0 && size > this.maxFileBytes) skip.push(rel);
+        else this.tooBig.delete(rel);
+      }
+      const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
-      const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--', '.']).catch(err => {
+      const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs }).catch(err => {
         // A file that vanished or could not be read mid-walk: --ignore-errors staged the rest.
         if (!/adding files failed|failed to|unable to|could not|permission denied/i.test(String(err))) throw err;
         return '';
       });
-      if (this.options.maxFileBytes > 0) await this.capSizes(added);
-      return (await this.git(['write-tree'])).trim();
+      if (this.maxFileBytes > 0) await this.capSizes(added);
+      // A file left out stays out of the index too (this tree lacks it; the next snapshot looks again).
+      if (skip.length) await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: skip.map(rel => `:(literal)${rel}`).join('\0') });
+      const tree = (await this.git(['write-tree'])).trim();
+      // Which files this tree lacks only for their size: a restore to it must not delete them.
+      if (this.tooBig.size) {
+        await fs.promises.mkdir(path.join(this.options.gitDir, 'left-out'), { recursive: true });
+        await fs.promises.writeFile(path.join(this.options.gitDir, 'left-out', tree), [...this.tooBig].join('\0'));
+      }
+      return tree;
     });
   }
 
-  /** Leaves out (and excludes from then on) the staged files that exceed the size cap. */
+  /** The files `tree` lacks only because they were over the size cap when it was recorded. */
+  async leftOut(tree: string): Promise<Set<string>> {
+    if (!/^[0-9a-f]+$/.test(tree)) return new Set();
+    const list = await fs.promises.readFile(path.join(this.options.gitDir, 'left-out', tree), 'utf8').catch(() => '');
+    return new Set(list.split('\0').filter(Boolean));
+  }
+
+  /** Leaves out of this snapshot the staged files that exceed the size cap (and remembers them, to skip them unread next time). */
   private async capSizes(addOutput: string): Promise<void> {
     const big: string[] = [];
     for (const line of addOutput.split('\n')) {
       const m = /^add '(.*)'$/.exec(line);
       if (!m) continue;
       const size = (await fs.promises.lstat(path.join(this.options.workTree, m[1])).catch(() => undefined))?.size ?? 0;
-      if (size > this.options.maxFileBytes) big.push(m[1]);
+      if (size > this.maxFileBytes) big.push(m[1]);
     }
     if (!big.length) return;
-    const exclude = path.join(this.options.gitDir, 'info', 'exclude');
-    await fs.promises.appendFile(exclude, big.map(p => '/' + p.replace(/([\\*?[\]!#])/g, '\\$1') + '\n').join(''));
-    await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: big.join('\0') });
+    for (const rel of big) this.tooBig.add(rel);
+    await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: big.map(rel => `:(literal)${rel}`).join('\0') });
   }
 
   /** The paths that differ between two trees, raw (see common/checkpoints parseRawDiff). */
@@ -116,6 +155,47 @@ export class ShadowRepo {
   /** A blob's exact bytes. */
   blob(sha: string): Promise<Buffer> {
     return this.gitRaw(['cat-file', 'blob', sha]);
+  }
+
+  /**
+   * Stores the bytes on disk now of each path (relative, `/`-separated), and of every file under one
+   * that is a folder, whatever the ignore rules or the size cap: what a restore is about to overwrite
+   * or delete, so Undo Restore gives it back exactly. `sha` null: nothing there (or a folder).
+   * `pinAs`: the blobs are kept reachable under `refs/checkpoints/<pinAs>` (in one flat tree) so a prune keeps them.
+   */
+  keep(paths: readonly string[], pinAs?: string): Promise<KeptFile[]> {
+    return this.serial(async () => {
+      await this.init();
+      const out = new Map<string, KeptFile>();
+      const files: { rel: string; abs: string; mode: string }[] = [];
+      const visit = async (rel: string): Promise<void> => {
+        const abs = path.join(this.options.workTree, rel);
+        const st = await fs.promises.lstat(abs).catch(() => undefined);
+        if (!st || st.isDirectory()) out.set(rel, { path: rel, sha: null });
+        if (st?.isDirectory()) {
+          for (const name of await fs.promises.readdir(abs).catch(() => [] as string[])) await visit(`${rel}/${name}`);
+        } else if (st?.isSymbolicLink()) {
+          out.set(rel, { path: rel, sha: (await this.git(['hash-object', '-w', '--stdin'], { input: await fs.promises.readlink(abs) })).trim(), mode: '120000' });
+        } else if (st?.isFile()) {
+          files.push({ rel, abs, mode: st.mode & 0o100 ? '100755' : '100644' });
+        }
+      };
+      for (const rel of new Set(paths)) await visit(rel);
+      // One git for every file (a path with a line break, rare, on its own).
+      const batch = files.filter(f => !f.abs.includes('\n'));
+      const hashed = batch.length ? (await this.git(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: batch.map(f => f.abs).join('\n') + '\n' })).trim().split('\n') : [];
+      batch.forEach((f, i) => out.set(f.rel, { path: f.rel, sha: hashed[i], mode: f.mode }));
+      for (const f of files.filter(f => f.abs.includes('\n'))) {
+        out.set(f.rel, { path: f.rel, sha: (await this.git(['hash-object', '-w', '--no-filters', '--', f.abs])).trim(), mode: f.mode });
+      }
+      const kept = [...out.values()];
+      const shas = [...new Set(kept.flatMap(k => (k.sha ? [k.sha] : [])))];
+      if (pinAs && shas.length) {
+        const tree = (await this.git(['mktree', '-z'], { input: shas.map((sha, i) => `100644 blob ${sha}\t${i}\0`).join('') })).trim();
+        await this.git(['update-ref', `refs/checkpoints/${pinAs}`, tree]);
+      }
+      return kept;
+    });
   }
 
   /** Keeps trees reachable (refs to trees, never commits or branches) so a prune keeps them. */

@@ -1,0 +1,33 @@
+// The shadow repository of checkpoints (src/host/checkpoints/shadowRepo.ts, node only) against a real
+// git in a temporary folder.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ShadowRepo } from '../../src/host/checkpoints/shadowRepo';
+
+describe('checkpoints: the shadow repository', () => {
+  let tmp: string;
+  let work: string;
+  let repo: ShadowRepo;
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-shadow-'));
+    work = path.join(tmp, 'work');
+    fs.mkdirSync(work);
+    repo = new ShadowRepo({ git: 'git', gitDir: path.join(tmp, 'shadow.git'), workTree: work, maxFileBytes: 1024 });
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const files = async (tree: string) => (await repo.git(['ls-tree', '-r', '--name-only', tree])).split('\n').filter(Boolean);
+
+  it('leaves a file over the size cap out of that checkpoint only: once it shrinks, it is recorded again', async () => {
+    fs.writeFileSync(path.join(work, 'small.txt'), 'small\n');
+    fs.writeFileSync(path.join(work, 'grows.log'), 'x'.repeat(2048));
+    assert.deepEqual(await files(await repo.snapshot()), ['small.txt']);
+    fs.writeFileSync(path.join(work, 'grows.log'), 'short again\n');
+    assert.deepEqual(await files(await repo.snapshot()), ['grows.log', 'small.txt']);
+    fs.writeFileSync(path.join(work, 'grows.log'), 'y'.repeat(4096));
+    const tree = await repo.snapshot();
+    assert.deepEqual(await files(tree), ['small.txt']);
+    assert.deepEqual([...await repo.leftOut(tree)], ['grows.log'], 'the checkpoint knows it left the file out (a restore must not take it for one created since)');
+  });
+});
