@@ -1,6 +1,7 @@
 // Messages between the chat webview and the extension host, imported by both bundles.
 // The host is the source of truth: on `view/ready` it replays the whole state, so the view can be
 // hidden, moved or reloaded at any time without losing the conversation.
+import { MAX_QUERY_CHARS, type SearchHit } from './conversationSearch';
 import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
 import { LIMITS, type RawValue } from './elicitation';
@@ -119,6 +120,8 @@ export type HostMessage =
   | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
+  /** What `search/query` found in the conversation, rendered or not, in memory or on disk. */
+  | { readonly type: 'search/results'; readonly tab: string; readonly query: string; readonly hits: readonly SearchHit[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
   | { readonly type: 'composer/restore'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
@@ -154,6 +157,8 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
+  /** Ctrl+F in the chat: every turn of the conversation is searched (common/conversationSearch). */
+  | { readonly type: 'search/query'; readonly tab?: string; readonly query: string }
   /** The view shows a turn whose items it does not hold (see common/turns). */
   | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
@@ -210,6 +215,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'item/openText':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+    case 'search/query':
+      if (!str(m.query, MAX_QUERY_CHARS) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'search/query', tab: m.tab as string | undefined, query: m.query };
     case 'turn/load':
       if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };
