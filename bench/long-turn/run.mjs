@@ -22,7 +22,7 @@ import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
-import { warmChat } from '../chatWorkbench.mjs';
+import { extHostRss, warmChat } from '../chatWorkbench.mjs';
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
@@ -61,25 +61,6 @@ async function bareClient() {
     },
     close() { conn.close(); child.stdin.end(); child.kill(); },
   };
-}
-
-/** Resident memory of the workbench's extension host (descendant of the server with --type=extensionHost). */
-function extHostRss(serverPid) {
-  const parent = new Map();
-  for (const p of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try { parent.set(Number(p), Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1])); } catch { /* gone */ }
-  }
-  const under = pid => { for (let p = pid; p > 1; p = parent.get(p) ?? 0) if (p === serverPid) return true; return false; };
-  for (const pid of parent.keys()) {
-    if (!under(pid)) continue;
-    let cmd = '';
-    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
-    if (!cmd.includes('extensionHost')) continue;
-    const kib = Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
-    return kib * 1024;
-  }
-  return 0;
 }
 
 /** The extension: the prompt typed in the chat webview; done when the turn's end is on screen. */
