@@ -29,6 +29,7 @@ export class ItemWindow {
   /** The items in view, in order. */
   private readonly box = h('div', 'turn-items-window');
   private readonly shown = new Set<string>();
+  private readonly estimates = new Map<string, number>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   private readonly cleanup: () => void;
   private offsetChanged?: (offset: number, isScrolling: boolean) => void;
@@ -40,7 +41,14 @@ export class ItemWindow {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: hooks.items().length,
       getScrollElement: () => scroller,
-      estimateSize: i => { const item = hooks.items()[i]; return item ? estimateItemHeight(item) : 0; },
+      // Guessed once per item: the virtualizer asks again for every item whenever the count changes.
+      estimateSize: i => {
+        const item = hooks.items()[i];
+        if (!item) return 0;
+        let size = this.estimates.get(item.id);
+        if (size === undefined) this.estimates.set(item.id, size = estimateItemHeight(item));
+        return size;
+      },
       getItemKey: i => hooks.items()[i]?.id ?? i,
       scrollToFn: elementScroll,
       observeElementRect,
