@@ -327,6 +327,7 @@ export class TranscriptView {
         show: item => { const r = this.hooks.build(item); this.rendered.set(item.id, r); return r.el; },
         element: id => this.rendered.get(id)?.el,
         hide: id => { this.rendered.delete(id); this.dirty.delete(id); },
+        atEnd: () => this.isAtEnd(),
       }, () => this.focusedItem());
       this.windows.set(el, w);
       el.append(w.el);
