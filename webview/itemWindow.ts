@@ -18,6 +18,8 @@ export interface ItemWindowHooks {
   element(itemId: string): HTMLElement | undefined;
   /** An item left the DOM. */
   hide(itemId: string): void;
+  /** Whether the transcript is at its end (it then stays there as items are measured). */
+  atEnd(): boolean;
 }
 
 /** The attribute that names an element's index for the virtualizer (the turn list uses data-index). */
@@ -29,6 +31,7 @@ export class ItemWindow {
   /** The items in view, in order. */
   private readonly box = h('div', 'turn-items-window');
   private readonly shown = new Set<string>();
+  private readonly estimates = new Map<string, number>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   private readonly cleanup: () => void;
   private offsetChanged?: (offset: number, isScrolling: boolean) => void;
@@ -40,7 +43,14 @@ export class ItemWindow {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: hooks.items().length,
       getScrollElement: () => scroller,
-      estimateSize: i => { const item = hooks.items()[i]; return item ? estimateItemHeight(item) : 0; },
+      // Guessed once per item: the virtualizer asks again for every item whenever the count changes.
+      estimateSize: i => {
+        const item = hooks.items()[i];
+        if (!item) return 0;
+        let size = this.estimates.get(item.id);
+        if (size === undefined) this.estimates.set(item.id, size = estimateItemHeight(item));
+        return size;
+      },
       getItemKey: i => hooks.items()[i]?.id ?? i,
       scrollToFn: elementScroll,
       observeElementRect,
@@ -94,6 +104,7 @@ export class ItemWindow {
   render(): void {
     if (this.rendering || !this.el.isConnected) return;
     this.rendering = true;
+    const stick = this.hooks.atEnd();
     try {
       const v = this.virtualizer;
       const margin = Math.round(this.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + this.scroller.scrollTop);
@@ -122,6 +133,8 @@ export class ItemWindow {
       this.box.style.transform = `translateY(${visible.length ? visible[0].start - margin : 0}px)`;
       for (const id of this.shown) { const el = this.hooks.element(id); if (el) v.measureElement(el); }
       this.el.style.height = `${v.getTotalSize()}px`;
+      // Items measured taller than guessed must not push the end out of view while the turn streams.
+      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; this.scrolled(); }
     } finally {
       this.rendering = false;
     }

@@ -24,6 +24,7 @@ import { buildQuestion } from './question';
 import { restoreButton } from './checkpoint';
 import { initQueue, renderQueue } from './queue';
 import { Welcome } from './welcome';
+import { ConversationSearch } from './search';
 import './chat.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -65,6 +66,14 @@ const transcript = new TranscriptView(transcriptEl, {
   loadTurn: turnId => send({ type: 'turn/load', tab: activeTab, turnId }),
 });
 let activeTab: string | undefined;
+const search = new ConversationSearch({
+  query: query => send({ type: 'search/query', tab: activeTab, query }),
+  open: itemId => send({ type: 'item/openText', tab: activeTab, itemId }),
+});
+$<HTMLElement>('welcome').before(search.el);
+document.addEventListener('keydown', e => {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') { e.preventDefault(); search.show(); }
+});
 let tabs: readonly TabInfo[] = [];
 let meta: SessionMeta | undefined;
 let abilities: PromptAbilities = { image: false, embeddedContext: false };
@@ -77,6 +86,8 @@ const agentTerminalViews = new WeakMap<HTMLElement, NonNullable<ToolCallView['ag
 let roots: readonly string[] = [];
 /** The agent message being streamed; announced once when it is complete. */
 let speaking: string | undefined;
+/** The agent message that was just completed: announced after the operations of this frame. */
+let finished: string | undefined;
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
@@ -116,6 +127,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'status':
       setStatus(msg.status, msg.abilities);
+      break;
+    case 'search/results':
+      if (msg.tab === activeTab) search.results(msg.query, msg.hits);
       break;
     case 'mention/results':
       if (currentMentionQuery() === msg.query) showMentionResults(msg.results);
@@ -157,9 +171,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
  */
 function announceAdded(item: Item): void {
   if (speaking && speaking !== item.id) {
-    // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
-    const text = transcript.textOf(speaking);
-    announce(l10n.t('Agent: {0}', text), 'message');
+    // Read once the frame's operations are applied (one layout, not one per operation), and only
+    // the last message a burst finished: a burst of thousands is not read out message by message.
+    if (finished === undefined) queueMicrotask(() => {
+      // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
+      const text = transcript.textOf(finished!);
+      finished = undefined;
+      announce(l10n.t('Agent: {0}', text), 'message');
+    });
+    finished = speaking;
     speaking = undefined;
   }
   if (item.kind === 'agent') speaking = item.id;
@@ -304,6 +324,8 @@ function buildTool(itemId: string, t: ToolCallView): HTMLElement {
     h('span', `tool-status codicon codicon-${STATUS_ICONS[t.status]}`, { role: 'img', title: toolStatusText(t.status), 'aria-label': toolStatusText(t.status) }));
   el.append(head);
   t.content.forEach((c, index) => el.append(buildToolContent(itemId, c, index, t.status)));
+  // The whole output, from memory or from disk, in an editor.
+  if (t.content.some(c => c.type === 'text')) el.append(button(l10n.t('Open output'), 'secondary small tool-open', () => send({ type: 'item/openText', tab: activeTab, itemId })));
   if (t.agentTerminal) {
     const key = `${activeTab}/${t.agentTerminal.key}`;
     const box = h('div', 'terminal agent-terminal', { 'data-terminal': key });

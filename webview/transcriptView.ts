@@ -36,6 +36,8 @@ export interface TranscriptHooks {
 /** Below this distance from the end (px), the transcript counts as at its end and keeps to it. */
 const AT_END_PX = 40;
 const COLLAPSED_ESTIMATE = 52;
+/** How long a frame may spend applying operations (ms); what is left waits for the next. */
+const FRAME_BUDGET_MS = 12;
 
 export class TranscriptView {
   private turns = new TurnList();
@@ -141,13 +143,16 @@ export class TranscriptView {
   private flush(): void {
     this.frame = 0;
     const stick = this.isAtEnd();
+    // A frame applies what fits in its budget; the rest waits for the next frame (in order).
+    const start = performance.now();
     const ops = this.pending;
-    this.pending = [];
+    let done = 0;
     let newTurns = false;
     // Something new below a streamed message: it is finished, shown in full at the end of this
     // frame (once, however many operations the frame holds).
     let finished = false;
     for (const op of ops) {
+      if (done++ % 64 === 63 && performance.now() - start > FRAME_BUDGET_MS) { done--; break; }
       if (op.op === 'append') {
         this.turns.apply(op);
         const r = this.rendered.get(op.id);
@@ -162,6 +167,8 @@ export class TranscriptView {
       else if (op.op === 'add' && change.index === this.turns.length - 1) this.addLive(op.item);
       else if (op.op === 'replace') this.replaceItem(op.item);
     }
+    this.pending = done < ops.length ? ops.slice(done) : [];
+    if (this.pending.length) this.frame = requestAnimationFrame(() => this.flush());
     this.renderDirty(finished);
     const liveWindow = this.windows.get(this.live);
     if (this.dirty.size) this.frame ||= requestAnimationFrame(() => this.flush());
@@ -320,6 +327,7 @@ export class TranscriptView {
         show: item => { const r = this.hooks.build(item); this.rendered.set(item.id, r); return r.el; },
         element: id => this.rendered.get(id)?.el,
         hide: id => { this.rendered.delete(id); this.dirty.delete(id); },
+        atEnd: () => this.isAtEnd(),
       }, () => this.focusedItem());
       this.windows.set(el, w);
       el.append(w.el);

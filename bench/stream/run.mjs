@@ -18,8 +18,8 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
-import { ensureTools, repoRoot, startWorkbench, waitForWorkbench } from '../../test/runner/workbench.mjs';
-import { openChat } from '../../test/e2e/support.mjs';
+import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
+import { warmChat } from '../chatWorkbench.mjs';
 
 const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false } } });
 const CHUNKS = Number(values.chunks);
@@ -58,18 +58,8 @@ async function bareClient() {
 
 /** The extension: the prompt typed in the chat webview; done when the last chunk is on screen. */
 async function extensionClient() {
-  const wb = await startWorkbench({
-    tools, extensionDevelopmentPath: repoRoot, workspace: path.join(repoRoot, 'test/fixtures/workspace'),
-    userSettings: { 'switchboard.agents': { Bench: { command: tools.node24, args: [agentJs, script] } }, 'switchboard.defaultAgent': 'Bench', ...(values.record ? { 'switchboard.inspector.recordAlways': true } : {}) },
-  });
-  const page = wb.page;
-  await waitForWorkbench(page);
-  const { view, prompt } = await openChat(page, { patient: true });
-  let turns = 0;
-  await prompt.fill('warm up');
-  await prompt.press('Enter');
-  await view.locator('.turn.live .turn-end').waitFor({ timeout: 120_000 });
-  turns++;
+  const { wb, view, prompt } = await warmChat(tools, script, values.record ? { 'switchboard.inspector.recordAlways': true } : {});
+  let turns = 1;
   const heap = () => view.locator('body').evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
   return {
     heap,

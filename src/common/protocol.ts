@@ -1,6 +1,7 @@
 // Messages between the chat webview and the extension host, imported by both bundles.
 // The host is the source of truth: on `view/ready` it replays the whole state, so the view can be
 // hidden, moved or reloaded at any time without losing the conversation.
+import { MAX_QUERY_CHARS, type SearchHit } from './conversationSearch';
 import type { FileChangeView } from './review/turnChanges';
 import type { SessionMeta } from './sessionMeta';
 import { LIMITS, type RawValue } from './elicitation';
@@ -121,6 +122,8 @@ export type HostMessage =
   | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }
+  /** What `search/query` found in the conversation, rendered or not, in memory or on disk. */
+  | { readonly type: 'search/results'; readonly tab: string; readonly query: string; readonly hits: readonly SearchHit[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
   | { readonly type: 'composer/restore'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
@@ -161,6 +164,8 @@ export type ViewMessage =
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
   /** "Restore files to before this turn" on a user message (host/checkpoints). */
   | { readonly type: 'checkpoint/restore'; readonly tab?: string; readonly itemId: string }
+  /** Ctrl+F in the chat: every turn of the conversation is searched (common/conversationSearch). */
+  | { readonly type: 'search/query'; readonly tab?: string; readonly query: string }
   /** The view shows a turn whose items it does not hold (see common/turns). */
   | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
@@ -221,7 +226,12 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
     case 'item/openText':
     case 'checkpoint/restore':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
-      return { type: m.type, tab: m.tab as string | undefined, itemId: m.itemId };
+      return m.type === 'checkpoint/restore'
+        ? { type: 'checkpoint/restore', tab: m.tab as string | undefined, itemId: m.itemId }
+        : { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+    case 'search/query':
+      if (!str(m.query, MAX_QUERY_CHARS) || !(m.tab === undefined || str(m.tab))) return undefined;
+      return { type: 'search/query', tab: m.tab as string | undefined, query: m.query };
     case 'turn/load':
       if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };

@@ -996,6 +996,8 @@ export class ChatController extends Disposable {
     tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => {
       if (phase === 'start') completeWalkthroughStep('promptSent');
+      // A finished turn is saved at once (and its old turns are on disk): a reload right after keeps it.
+      if (phase === 'end') this.saved.flush(this.sessions);
       this.turnEmitter.fire({ tab, phase });
       // A turn holds its agent; the last one ended, the agent's idle time begins.
       if (tab.agentName) this.watchIdle(tab.agentName);

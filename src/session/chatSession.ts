@@ -114,6 +114,23 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     this.archivedValue.splice(0, this.archivedValue.length - MAX_ARCHIVED_TURNS);
   }
 
+  /** Every turn, from disk (those that left memory) then from memory, oldest first. */
+  async allTurns(): Promise<{ id: string; items: readonly Item[] }[]> {
+    const onDisk = this.archiveKeyValue ? await this.archive?.readAll(this.archiveKeyValue) ?? [] : [];
+    return [...onDisk, ...splitTurns(this.items).map(items => ({ id: items[0].id, items }))];
+  }
+
+  /** An item of any turn, from memory or from disk. */
+  async findItem(itemId: string): Promise<Item | undefined> {
+    const inMemory = this.items.find(i => i.id === itemId);
+    if (inMemory) return inMemory;
+    for (const turn of this.archiveKeyValue ? await this.archive?.readAll(this.archiveKeyValue) ?? [] : []) {
+      const item = turn.items.find(i => i.id === itemId);
+      if (item) return item;
+    }
+    return undefined;
+  }
+
   /** The items of one turn, from memory or from disk; empty when they are gone. */
   async turnItems(turnId: string): Promise<readonly Item[]> {
     const inMemory = splitTurns(this.items).find(t => t[0].id === turnId);

@@ -49,6 +49,8 @@ export interface TurnArchive {
   newKey(): string;
   write(key: string, turns: readonly (readonly Item[])[]): void;
   read(key: string, turnId: string): Promise<Item[] | undefined>;
+  /** Every turn in the file, oldest first (search, and an item asked for by id). */
+  readAll(key: string): Promise<{ id: string; items: Item[] }[]>;
   forget(key: string): void;
 }
 
@@ -110,7 +112,8 @@ export class SavedChats implements TurnArchive {
   write(key: string, turns: readonly (readonly Item[])[]): void {
     const file = this.file(key);
     if (!file || !turns.length) return;
-    const lines = turns.map(t => JSON.stringify({ id: t[0]?.id, items: t.map(trimItem) }) + '\n').join('');
+    // In full (not cut as in the workspace state): any message or tool output opens in full later.
+    const lines = turns.map(t => JSON.stringify({ id: t[0]?.id, items: t.map(historyItem) }) + '\n').join('');
     this.queue(key, async () => {
       await fs.mkdir(path.dirname(file), { recursive: true });
       await fs.appendFile(file, lines, 'utf8');
@@ -130,6 +133,23 @@ export class SavedChats implements TurnArchive {
       const items = (JSON.parse(line) as { items?: unknown }).items;
       return Array.isArray(items) ? items as Item[] : undefined;
     } catch { return undefined; }
+  }
+
+  async readAll(key: string): Promise<{ id: string; items: Item[] }[]> {
+    const file = this.file(key);
+    if (!file) return [];
+    await this.writing.get(key);
+    let text: string;
+    try { text = await fs.readFile(file, 'utf8'); } catch { return []; }
+    const turns: { id: string; items: Item[] }[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const t = JSON.parse(line) as { id?: unknown; items?: unknown };
+        if (typeof t.id === 'string' && Array.isArray(t.items)) turns.push({ id: t.id, items: t.items as Item[] });
+      } catch { /* a line cut by a crash: the others stay readable */ }
+    }
+    return turns;
   }
 
   forget(key: string): void {
@@ -162,7 +182,11 @@ export class SavedChats implements TurnArchive {
 }
 
 function trimItem(item: Item): Item {
-  if ('text' in item && item.text.length > MAX_TEXT) return { ...item, text: item.text.slice(0, MAX_TEXT) + '\n…' };
+  if ('text' in item && item.text.length > MAX_TEXT) return historyItem({ ...item, text: item.text.slice(0, MAX_TEXT) + '\n…' });
+  return historyItem(item);
+}
+
+function historyItem(item: Item): Item {
   // A permission cannot be answered after a reload: keep it as history only.
   if (item.kind === 'permission' && item.permission.outcome === undefined) return { ...item, permission: { ...item.permission, outcome: 'cancelled' } };
   if (item.kind === 'question' && item.question.outcome === undefined) return { ...item, question: { ...item.question, outcome: 'cancelled' } };

@@ -7,6 +7,7 @@ import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
+import { searchableText, searchTurns } from '../common/conversationSearch';
 import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
@@ -198,7 +199,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       }
       case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab ?? chat.activeTab, itemId: msg.itemId }); break;
-      case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
+      case 'item/openText': await openMessageText(await chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.findItem(msg.itemId)); break;
+      case 'search/query': {
+        const tab = chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab));
+        if (tab) this.post({ type: 'search/results', tab: tab.id, query: msg.query, hits: searchTurns(await tab.allTurns(), msg.query) });
+        break;
+      }
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
         else if (msg.action === 'reject') this.writes.reject(msg.id);
@@ -386,12 +392,16 @@ export function attr(text: string): string {
   return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 }
 
-/** The full text of a message too long for the chat, in an untitled Markdown editor. */
+/**
+ * The full text of a message (or a tool call's output) of any turn, in memory or on disk, in an
+ * untitled editor.
+ */
 async function openMessageText(item: Item | undefined): Promise<void> {
-  if (!item || (item.kind !== 'agent' && item.kind !== 'thought')) {
+  const text = item?.kind === 'tool' ? searchableText(item) : item && 'text' in item ? item.text : undefined;
+  if (text === undefined) {
     void vscode.window.showInformationMessage(vscode.l10n.t('That message is no longer in the conversation.'));
     return;
   }
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: item.text });
+  const doc = await vscode.workspace.openTextDocument({ language: item?.kind === 'tool' ? 'plaintext' : 'markdown', content: text });
   await vscode.window.showTextDocument(doc, { preview: true });
 }

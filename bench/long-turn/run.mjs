@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// bench/long-turn: turns as long tasks produce them, shown in the real chat webview (VS Code server
+// + Chromium) against a bare SDK client that receives the same updates (the scripted agent's
+// `burst` step, test/fixtures/agent/burst.mjs), rounds alternating (bare, extension, …) so both see
+// the same load. A round runs from the prompt to the turn's end (on screen, for the extension: a
+// MutationObserver in the webview stamps the moment its end mark appears in the live turn).
+//  - `tools`: 5,000 tool calls (announced, then completed with output and a location) and 10,000
+//    chunks of text: prints `ratio tool-calls-5k` (target ≤ 1.3) and `ratio long-turn-frame`, the
+//    longest frame of the webview while the turn streams (a requestAnimationFrame loop) / 50 ms
+//    (target ≤ 1);
+//  - `varied`: 20,000 updates mixing tool cards (some updated late), odd unicode, messageId
+//    switches and 4–64 KB strings: prints `ratio burst` (target ≤ 1.5).
+// Each case also prints the webview's DOM element count and JS heap, and the extension host's
+// resident memory (from /proc: the workbench server's child run with --type=extensionHost).
+//
+// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied]
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import * as acp from '@agentclientprotocol/sdk';
+import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
+import { extHostRss, warmChat } from '../chatWorkbench.mjs';
+
+const { values } = parseArgs({ options: {
+  runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
+  cases: { type: 'string', default: 'tools,varied' },
+} });
+const RUNS = Number(values.runs);
+const CASES = {
+  tools: { step: { type: 'burst', kind: 'tools', count: Number(values.calls) }, updates: 4 * Number(values.calls) },
+  varied: { step: { type: 'burst', kind: 'varied', count: Number(values.updates) }, updates: 0 },
+};
+const cases = values.cases.split(',').filter(c => CASES[c]);
+const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-longturn-'));
+const script = path.join(tmp, 'script.json');
+fs.writeFileSync(script, JSON.stringify({ turns: cases.map(name => ({ match: `^${name}`, steps: [CASES[name].step] })) }));
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = n => (n / 1048576).toFixed(1);
+const tools = ensureTools();
+
+/** The bare client: receives the updates, nothing else; a round ends with the prompt's answer. */
+async function bareClient() {
+  const child = spawn(tools.node24, [agentJs, script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let received = 0;
+  const conn = acp.client({ name: 'bench' })
+    .onNotification(acp.methods.client.session.update, () => { received++; })
+    .connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+  await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId } = await conn.agent.request(acp.methods.agent.session.new, { cwd: tmp, mcpServers: [] });
+  await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'warm up' }] });
+  return {
+    async round(name) {
+      received = 0;
+      const t0 = Date.now();
+      await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: name }] });
+      return { ms: Date.now() - t0, received };
+    },
+    close() { conn.close(); child.stdin.end(); child.kill(); },
+  };
+}
+
+/** The extension: the prompt typed in the chat webview; done when the turn's end is on screen. */
+async function extensionClient() {
+  const { wb, view, prompt } = await warmChat(tools, script);
+  let turns = 1;
+  const inView = () => view.locator('body').evaluate(() => ({ dom: document.getElementsByTagName('*').length, heap: performance.memory?.usedJSHeapSize ?? 0 }));
+  return {
+    inView,
+    hostRss: () => extHostRss(wb.serverPid),
+    async round(name) {
+      const text = `${name} ${turns}`;
+      await prompt.fill(text);
+      // In the webview: when this turn's end shows, and the longest frame until then.
+      const done = view.locator('#transcript').evaluate((el, text) => new Promise(resolve => {
+        let last = performance.now();
+        let longest = 0;
+        let running = true;
+        const tick = () => { const now = performance.now(); longest = Math.max(longest, now - last); last = now; if (running) requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+        // This turn: the live one once it is no longer the turn live now (its prompt may have left
+        // the DOM by the end: a long turn keeps only the items in view).
+        const before = el.querySelector('.turn.live');
+        const mine = () => { const live = el.querySelector('.turn.live'); return live !== before ? live : undefined; };
+        const obs = new MutationObserver(() => {
+          if (!mine()?.querySelector('.turn-end')) return;
+          obs.disconnect();
+          running = false;
+          resolve({ at: Date.now(), longest: Math.round(longest) });
+        });
+        obs.observe(el, { childList: true, subtree: true });
+      }), text);
+      const t0 = Date.now();
+      await prompt.press('Enter');
+      const { at, longest } = await done;
+      turns++;
+      return { ms: at - t0, longest };
+    },
+    close: () => wb.close(),
+  };
+}
+
+const bare = await bareClient();
+const ext = await extensionClient();
+const lines = [];
+try {
+  console.log(`bench/long-turn: ${RUNS} alternating rounds per case, medians (load ${os.loadavg().map(x => x.toFixed(1)).join(' ')})`);
+  const start = { ...(await ext.inView()), rss: ext.hostRss() };
+  console.log(`  at the start: webview ${start.dom} DOM elements, ${mib(start.heap)} MiB JS heap; extension host RSS ${mib(start.rss)} MiB`);
+  for (const name of cases) {
+    const b = [];
+    const e = [];
+    const frames = [];
+    let received = 0;
+    for (let r = 0; r < RUNS; r++) {
+      const br = await bare.round(name);
+      b.push(br.ms);
+      received = br.received;
+      const er = await ext.round(name);
+      e.push(er.ms);
+      frames.push(er.longest);
+    }
+    await new Promise(r => setTimeout(r, 3000)); // let the renderer settle before reading the heap
+    const after = { ...(await ext.inView()), rss: ext.hostRss() };
+    const ratio = median(e) / median(b);
+    console.log(`  ${name}: ${received} updates per turn`);
+    console.log(`    bare SDK client (receive only):        ${median(b)} ms   [${b.join(', ')}]`);
+    console.log(`    Switchboard (turn end on screen):      ${median(e)} ms   [${e.join(', ')}]`);
+    console.log(`    longest webview frame while streaming: ${median(frames)} ms   [${frames.join(', ')}]`);
+    console.log(`    after ${RUNS} such turns: webview ${after.dom} DOM elements, ${mib(after.heap)} MiB JS heap; extension host RSS ${mib(after.rss)} MiB (${after.rss >= start.rss ? '+' : ''}${mib(after.rss - start.rss)} MiB since the start)`);
+    if (name === 'tools') {
+      lines.push(`ratio tool-calls-5k: ${ratio.toFixed(2)}  (target ≤ 1.3; DOM ${after.dom} elements, heap ${mib(after.heap)} MiB, host RSS ${mib(after.rss)} MiB)`);
+      lines.push(`ratio long-turn-frame: ${(median(frames) / 50).toFixed(2)}  (target ≤ 1; longest frame ${median(frames)} ms / 50 ms)`);
+    } else {
+      lines.push(`ratio burst: ${ratio.toFixed(2)}  (target ≤ 1.5; DOM ${after.dom} elements, heap ${mib(after.heap)} MiB, host RSS ${mib(after.rss)} MiB)`);
+    }
+  }
+  for (const line of lines) console.log(line);
+} finally {
+  bare.close();
+  await ext.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(0);
