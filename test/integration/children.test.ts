@@ -97,6 +97,30 @@ describe('Plans and child-agent sessions', () => {
     fs.rmSync(notes, { force: true });
   });
 
+  it('a child still working when the parent\'s turn ends keeps its request open until answered: never refused by the turn\'s end', async () => {
+    const hold = gate('children-late');
+    const { log } = await useScriptedAgent({ turns: [{ steps: [
+      { type: 'child', child: 'c-late', title: 'Late', description: 'Outlive the turn', background: true, steps: [
+        { type: 'permission', quiet: true, toolCall: { toolCallId: 'late-1', title: 'Run the late job', kind: 'execute' } },
+      ] },
+      { type: 'waitFile', path: hold.path },
+      { type: 'text', text: 'Parent done.' },
+    ] }] });
+    const sent = sb.chat.sendPrompt('outlive');
+    const pending = () => sb.chat.items.find((i): i is Extract<Item, { kind: 'permission' }> => i.kind === 'permission');
+    await waitFor('the child\'s permission request', () => pending());
+    hold.open();
+    await sent;
+    await waitFor('the parent\'s turn end', () => sb.chat.items.some(i => i.kind === 'turnEnd') || undefined);
+    assert.equal(pending()?.permission.outcome, undefined, `the child's request stays open past the parent's turn: ${dump(sb.chat.items)}`);
+    const tab = () => sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)!;
+    assert.deepEqual([tab().state, tab().waitingIn], ['waiting', 'Late']);
+    sb.chat.answerPermission(pending()!.id, 'allow');
+    const answer = await waitFor('the child\'s answer in the agent log', () => agentEvents(log).find(e => e.event === 'result' && e.sessionId === 'c-late'));
+    assert.deepEqual(answer.result, { outcome: { outcome: 'selected', optionId: 'allow' } });
+    await waitFor('the child\'s card idle', () => card(sb.chat.items, 'c-late')?.state === 'idle' || undefined);
+  });
+
   it('Stop on the parent cancels every running child that offers cancel; their calls and cards end stopped', async () => {
     const hold = gate('children-stop');
     const { log } = await useScriptedAgent({ turns: [{ steps: [
