@@ -158,8 +158,10 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     this.stateEmitter.fire();
   }
   get waiting(): boolean { return this.permissions.size > 0 || this.questions.ids.length > 0; }
-  /** The child agent the oldest unanswered permission request comes from, if it comes from one. */
-  private get waitingIn(): string | undefined { return this.permissions.values().next().value?.from; }
+  /** The child agent the oldest unanswered permission request (else question) comes from, if it comes from one. */
+  private get waitingIn(): string | undefined {
+    return this.permissions.size ? this.permissions.values().next().value?.from : this.questions.waitingIn;
+  }
 
   get info(): TabInfo {
     return {
@@ -372,7 +374,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
   elicitForChild(params: acp.CreateElicitationRequest, signal: AbortSignal, child: ChildView | undefined): Promise<acp.CreateElicitationResponse> {
     const named = child ? { ...params, message: vscode.l10n.t({ message: '{0} asks: {1}', args: [child.task ? `${child.title} (${child.task})` : child.title, String(params.message ?? '')], comment: ['A question of a helper agent: {0} names the helper and its task, {1} is its question'] }) } : params;
     if (this.turn?.cancelled) return Promise.resolve({ action: 'cancel' });
-    return this.questions.ask(named, signal, false, child?.sessionId);
+    return this.questions.ask(named, signal, false, child);
   }
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal, from?: ChildView): Promise<acp.RequestPermissionResponse> {

@@ -16,8 +16,9 @@ interface Open {
   readonly form?: FormView;
   readonly url?: string;
   readonly elicitationId?: string;
-  /** Asked by this child agent (its session id). */
+  /** Asked by this child agent (its session id and title). */
   readonly child?: string;
+  readonly from?: string;
 }
 
 interface QuestionTranscript {
@@ -40,9 +41,11 @@ export class Questions {
   ) {}
 
   get ids(): string[] { return [...this.open.keys()]; }
+  /** The child agent the oldest open question comes from, if it comes from one. */
+  get waitingIn(): string | undefined { return this.open.values().next().value?.from; }
 
   /** Shows the card; refuses (-32602) a schema or URL it cannot show, before the user sees anything. */
-  ask(params: acp.CreateElicitationRequest, signal: AbortSignal, late: boolean, child?: string): Promise<acp.CreateElicitationResponse> {
+  ask(params: acp.CreateElicitationRequest, signal: AbortSignal, late: boolean, child?: { sessionId: string; title: string }): Promise<acp.CreateElicitationResponse> {
     const p = params as acp.CreateElicitationRequest & { requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
     const message = escapeBidi(truncateText(String(p.message ?? ''), MAX_MESSAGE, '\n'));
     let view: QuestionView;
@@ -64,7 +67,7 @@ export class Questions {
     const { id, ops } = this.transcript().addQuestion(late ? { ...view, late } : view);
     this.emit(ops);
     return new Promise(resolve => {
-      this.open.set(id, { ...entry, resolve, ...(child ? { child } : {}) });
+      this.open.set(id, { ...entry, resolve, ...(child ? { child: child.sessionId, from: child.title } : {}) });
       signal.addEventListener('abort', () => this.finish(id, { action: 'cancel' }, 'cancelled'), { once: true });
       this.changed();
     });

@@ -58,6 +58,8 @@ describe('Plans and child-agent sessions', () => {
     // Explore's question: in the parent's chat too, naming the child and its task.
     const question = await waitFor('Explore\'s question', () => sb.chat.items.find((i): i is Extract<Item, { kind: 'question' }> => i.kind === 'question' && !i.question.outcome));
     assert.equal(question.question.message, 'Explore (Find the tests) asks: Which folder holds the tests?');
+    const asking = sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)!;
+    assert.deepEqual([asking.state, asking.waitingIn], ['waiting', 'Explore'], 'a child\'s question names it in the tab\'s state too');
     await sb.chat.answerQuestion(question.id, 'accept', {});
     const review = await waitFor('the review of the Writer\'s write', () => sb.files.reviews.find(r => r.path === notes));
     review.accept();
