@@ -572,6 +572,7 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: escapeBidi(f.path) });
       toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
         h('span', 'change-name', {}, f.kind === 'created' ? l10n.t('{0} (created)', name) : f.kind === 'deleted' ? l10n.t('{0} (deleted)', name) : name),
+        ...(f.by ? [h('span', 'change-by', {}, l10n.t({ message: 'by {0}', args: [f.by], comment: ['{0} is the helper agent that changed the file'] }))] : []),
         // A binary file (or one not valid in its encoding) has no lines to count.
         ...(f.binary ? [h('span', 'diff-state', {}, l10n.t('binary'))] : [h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`)]));
       const hunks = h('div', 'hunks');

@@ -330,6 +330,11 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     return !!this.sessionId && this.runtimeValue?.children.registry.rootOf(sessionId) === this.sessionId;
   }
 
+  /** The title of child agent `sessionId` of this conversation; undefined for anything else. */
+  childTitle(sessionId: string): string | undefined {
+    return this.hasChild(sessionId) ? this.runtimeValue?.children.registry.get(sessionId)?.title : undefined;
+  }
+
   private workingChildren(): Set<string> {
     const runtime = this.runtimeValue;
     return new Set(runtime && this.sessionId ? runtime.children.registry.workingChildrenOf(this.sessionId).map(c => c.sessionId) : []);

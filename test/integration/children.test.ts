@@ -87,6 +87,8 @@ describe('Plans and child-agent sessions', () => {
     // The child's write: reviewed, written, listed in the conversation's changes.
     assert.equal(fs.readFileSync(notes, 'utf8'), 'written by the Writer helper\n');
     await waitFor('the write in the turn\'s changes', () => sb.review.changesOf(notes).length > 0 || undefined);
+    const listed = sb.review.views().flatMap(t => t.files).find(f => f.path === notes) as { by?: string } | undefined;
+    assert.equal(listed?.by, 'Writer', 'the change list names the child that made the change');
     // A helper's cost adds to the conversation's.
     assert.deepEqual(sb.chat.active.meta.usage?.cost, { amount: 1.25, currency: 'USD' });
     // An id nobody announced is still refused.
