@@ -109,7 +109,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (msg.tab === activeTab) transcript.loaded(msg.turnId, msg.items);
       break;
     case 'session/meta':
-      if (msg.tab === activeTab) setMeta(msg.meta);
+      if (msg.tab === activeTab) setMeta(msg.samePlans && meta?.plans ? { ...msg.meta, plans: meta.plans } : msg.meta);
       break;
     case 'tabs':
       setTabs(msg.tabs, msg.activeTab);
