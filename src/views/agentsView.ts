@@ -69,10 +69,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
 
   /**
    * The conversation a review belongs to: its session on its agent's running process (session ids
-   * are the agent's own: another agent, or an earlier process of this one, may have used the same).
+   * are the agent's own: another agent, or an earlier process of this one, may have used the same);
+   * a child agent's write is its top-level conversation's.
    */
   private tabOfReview(r: PendingWrites['reviews'][number]) {
-    return this.chat.sessions.find(t => t.sessionId === r.sessionId && t.agentName === r.agentName && t.runtime?.isRunning);
+    return this.chat.sessions.find(t => (t.sessionId === r.sessionId || t.hasChild(r.sessionId)) && t.agentName === r.agentName && t.runtime?.isRunning);
   }
 
   /** The tree as shown (tests read it). */

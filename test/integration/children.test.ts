@@ -62,6 +62,8 @@ describe('Plans and child-agent sessions', () => {
     assert.deepEqual([asking.state, asking.waitingIn], ['waiting', 'Explore'], 'a child\'s question names it in the tab\'s state too');
     await sb.chat.answerQuestion(question.id, 'accept', {});
     const review = await waitFor('the review of the Writer\'s write', () => sb.files.reviews.find(r => r.path === notes));
+    const row = sb.agents.nodes().flatMap(a => a.conversations).find(c => c.id === sb.chat.activeTab);
+    assert.deepEqual([row?.status, row?.waitingFor], ['waiting', ['review']], 'the Agents view counts the child\'s held write as its conversation waiting for a review');
     review.accept();
     await sent;
     await waitFor('the turn end', () => sb.chat.items.at(-1)?.kind === 'turnEnd' || undefined);
