@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(guard('review', ({ tab, update }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
     })),
-    files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.agent, w.sessionId)?.id, w.path, w.before, w.after, w.form, w.beforeBytes)),
+    files.onDidApplyWrite(w => { const tab = chat.tabOfSession(w.agent, w.sessionId); tracker.recordWrite(tab?.id, w.path, w.before, w.after, w.form, w.beforeBytes, tab?.childTitle(w.sessionId)); }),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
   // Checkpoints: the files before each turn, in a git directory of our own in the storage (host/checkpoints).

@@ -120,7 +120,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (msg.tab === activeTab) transcript.loaded(msg.turnId, msg.items);
       break;
     case 'session/meta':
-      if (msg.tab === activeTab) setMeta(msg.meta);
+      if (msg.tab === activeTab) setMeta(msg.samePlans && meta?.plans ? { ...msg.meta, plans: meta.plans } : msg.meta);
       break;
     case 'tabs':
       setTabs(msg.tabs, msg.activeTab);
@@ -594,6 +594,7 @@ function buildChanges(turns: readonly TurnChangesView[]): void {
       const toggle = h('button', 'change-toggle', { type: 'button', 'aria-expanded': String(open), title: escapeBidi(f.path) });
       toggle.append(h('span', `codicon codicon-chevron-${open ? 'down' : 'right'}`, { 'aria-hidden': 'true' }),
         h('span', 'change-name', {}, f.kind === 'created' ? l10n.t('{0} (created)', name) : f.kind === 'deleted' ? l10n.t('{0} (deleted)', name) : name),
+        ...(f.by ? [h('span', 'change-by', {}, l10n.t({ message: 'by {0}', args: [f.by], comment: ['{0} is the helper agent that changed the file'] }))] : []),
         // A binary file (or one not valid in its encoding) has no lines to count.
         ...(f.binary ? [h('span', 'diff-state', {}, l10n.t('binary'))] : [h('span', 'diff-added', {}, `+${f.added}`), h('span', 'diff-removed', {}, `-${f.removed}`)]));
       const hunks = h('div', 'hunks');

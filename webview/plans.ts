@@ -1,11 +1,11 @@
 // The plan panel above the prompt: the legacy checklist (`plan`) as before, then each plan the agent
 // keeps by id (`plan_update`, common/plans.ts): a checklist, a Markdown document (rendered by the
-// lazy renderer: markdown-it without HTML, DOMPurify; live, re-rendered on each update) or a link to
-// the plan's file. A plan is state, not history: the panel shows the current plans, always in view.
+// lazy renderer: markdown-it without HTML, DOMPurify; re-rendered only when its content changed) or a
+// link to the plan's file. A plan is state, not history: the panel shows the current plans, always in view.
 import * as l10n from '@vscode/l10n';
 import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import type { PlanView } from '../src/common/plans';
-import { planFileLabel } from '../src/common/plans';
+import { planFileLabel, planKey } from '../src/common/plans';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { h } from './dom';
 import { setMarkdown } from './lazyMarkdown';
@@ -26,17 +26,34 @@ export function handlePlanLinks(panel: HTMLElement, open: (href: string) => void
   });
 }
 
-/** Renders every plan of `meta` into `panel` (hidden when there is none); open/closed state survives updates. */
+/** Each panel's rendered plans by id, with the key (common/plans planKey) they were rendered from. */
+const rendered = new WeakMap<HTMLElement, Map<string, { key: string; el: HTMLElement }>>();
+
+/**
+ * Renders every plan of `meta` into `panel` (hidden when there is none). A plan whose key did not
+ * change keeps its element (no Markdown re-render, open/closed state and scroll kept); a changed one
+ * is rendered anew, keeping its open/closed state.
+ */
 export function renderPlans(panel: HTMLElement, meta: SessionMeta | undefined, labels: PlanLabels): void {
   const legacy = meta?.plan ?? [];
   const plans = meta?.plans ?? [];
   panel.hidden = legacy.length === 0 && plans.length === 0;
-  const closed = new Set([...panel.querySelectorAll<HTMLDetailsElement>('details[data-plan]')].filter(d => !d.open).map(d => d.dataset.plan!));
+  const before = rendered.get(panel) ?? new Map<string, { key: string; el: HTMLElement }>();
+  const after = new Map<string, { key: string; el: HTMLElement }>();
+  const part = (id: string, key: string, render: () => HTMLElement): HTMLElement => {
+    const old = before.get(id);
+    if (old?.key === key) { after.set(id, old); return old.el; }
+    const el = render();
+    if (old && !(old.el as HTMLDetailsElement).open) (el as HTMLDetailsElement).open = false;
+    after.set(id, { key, el });
+    return el;
+  };
   const parts: HTMLElement[] = [];
-  if (legacy.length) parts.push(checklist('', legacy, labels));
-  for (const p of plans) parts.push(p.type === 'items' ? checklist(p.planId, p.entries, labels) : p.type === 'markdown' ? markdownPlan(p) : filePlan(p));
-  for (const d of parts) if (closed.has(d.dataset.plan!)) (d as HTMLDetailsElement).open = false;
-  panel.replaceChildren(...parts);
+  // The legacy checklist and the keyed plans are cached apart (a keyed plan's id may be anything).
+  if (legacy.length) parts.push(part('legacy', JSON.stringify(legacy), () => checklist('', legacy, labels)));
+  for (const p of plans) parts.push(part(`plan:${p.planId}`, planKey(p), () => p.type === 'items' ? checklist(p.planId, p.entries, labels) : p.type === 'markdown' ? markdownPlan(p) : filePlan(p)));
+  rendered.set(panel, after);
+  if (parts.length !== panel.children.length || parts.some((el, i) => panel.children[i] !== el)) panel.replaceChildren(...parts);
 }
 
 function details(planId: string, kind: PlanView['type'] | 'legacy'): HTMLDetailsElement {

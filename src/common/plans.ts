@@ -16,6 +16,8 @@ export type PlanView =
 
 /** At most this many plans are kept per session (an agent inventing ids cannot grow memory without bound). */
 export const MAX_PLANS = 50;
+/** At most this many entries per checklist plan (the panel stays small, whatever the agent sends). */
+export const MAX_PLAN_ENTRIES = 200;
 
 type PlanOp = Extract<SessionUpdate, { sessionUpdate: 'plan_update' | 'plan_removed' }>;
 
@@ -38,7 +40,7 @@ function planView(plan: Extract<PlanOp, { sessionUpdate: 'plan_update' }>['plan'
   const planId = truncateText(String(plan.planId), TITLE_MAX_CHARS);
   switch (plan.type) {
     case 'items':
-      return { type: 'items', planId, entries: plan.entries.map(e => ({ ...e, content: escapeBidi(truncateText(e.content, TITLE_MAX_CHARS)) })) };
+      return { type: 'items', planId, entries: plan.entries.slice(0, MAX_PLAN_ENTRIES).map(e => ({ ...e, content: escapeBidi(truncateText(e.content, TITLE_MAX_CHARS)) })) };
     case 'markdown':
       return { type: 'markdown', planId, content: truncateText(plan.content, BLOCK_MAX_CHARS, '\n') };
     case 'file':
@@ -46,6 +48,12 @@ function planView(plan: Extract<PlanOp, { sessionUpdate: 'plan_update' }>['plan'
     default:
       return undefined;
   }
+}
+
+/** What a plan shows, as one string: equal keys render the same (the webview re-renders only on a new key). */
+export function planKey(p: PlanView): string {
+  const body = p.type === 'markdown' ? p.content : p.type === 'file' ? p.uri : JSON.stringify(p.entries);
+  return `${p.type}\u0000${p.planId}\u0000${body}`;
 }
 
 /** The plan's file as a path, for its link's text: the path of a `file:` URI, else the URI as it is. */

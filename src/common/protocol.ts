@@ -118,7 +118,8 @@ export type HostMessage =
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
   /** The items of one turn, asked for by `turn/load` (empty when the host no longer has them). */
   | { readonly type: 'turn/items'; readonly tab: string; readonly turnId: string; readonly items: readonly Item[] }
-  | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta }
+  /** `samePlans`: the plans did not change since the last meta or reset of this tab; `meta.plans` is left out. */
+  | { readonly type: 'session/meta'; readonly tab: string; readonly meta: SessionMeta; readonly samePlans?: true }
   | { readonly type: 'tabs'; readonly tabs: readonly TabInfo[]; readonly activeTab: string | undefined }
   | { readonly type: 'status'; readonly status: ChatStatus; readonly abilities: PromptAbilities }
   | { readonly type: 'mention/results'; readonly query: string; readonly results: readonly MentionCandidate[] }

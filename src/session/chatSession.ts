@@ -31,6 +31,8 @@ interface PendingPermission {
   readonly permits?: readonly CommandKey[];
   /** Asked by this child agent (the status says "waiting for you (in <child>)"). */
   readonly from?: string;
+  /** That child's session id: its request stays open past the parent's turn, until it ends. */
+  readonly child?: string;
 }
 
 /** Summaries of old turns kept at most (older turns are no longer listed). */
@@ -173,8 +175,10 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     this.stateEmitter.fire();
   }
   get waiting(): boolean { return this.permissions.size > 0 || this.questions.ids.length > 0; }
-  /** The child agent the oldest unanswered permission request comes from, if it comes from one. */
-  private get waitingIn(): string | undefined { return this.permissions.values().next().value?.from; }
+  /** The child agent the oldest unanswered permission request (else question) comes from, if it comes from one. */
+  private get waitingIn(): string | undefined {
+    return this.permissions.size ? this.permissions.values().next().value?.from : this.questions.waitingIn;
+  }
 
   get info(): TabInfo {
     return {
@@ -303,7 +307,9 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     } finally {
       if (this.turn === turn) this.turn = undefined;
       for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
-      this.cancelPermissions();
+      // A child still at work keeps its requests open: the parent's turn end is not its end.
+      const working = this.workingChildren();
+      this.cancelPermissions(child => child === undefined || !working.has(child));
       for (const notice of this.afterTurnNotices.splice(0)) this.addNotice(notice);
       const held = how && this.queue.turnEnded(how);
       if (held) this.addNotice(held);
@@ -331,12 +337,19 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     const runtime = this.runtimeValue;
     const child = runtime?.children.registry.get(childId);
     if (!runtime || !this.sessionId || !child?.canCancel || runtime.children.registry.rootOf(childId) !== this.sessionId) return;
+    // As after any cancel, its pending requests are answered `cancelled`.
+    this.cancelPermissions(c => c === childId);
     await runtime.cancel(childId).catch(err => this.log.warn(`session/cancel failed: ${describe(err)}`));
   }
 
   /** True when `sessionId` is a child agent of this conversation's session (its writes are this conversation's). */
   hasChild(sessionId: string): boolean {
     return !!this.sessionId && this.runtimeValue?.children.registry.rootOf(sessionId) === this.sessionId;
+  }
+
+  /** The title of child agent `sessionId` of this conversation; undefined for anything else. */
+  childTitle(sessionId: string): string | undefined {
+    return this.hasChild(sessionId) ? this.runtimeValue?.children.registry.get(sessionId)?.title : undefined;
   }
 
   private workingChildren(): Set<string> {
@@ -350,6 +363,8 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
 
   onChild(child: ChildView): void {
     this.emit(this.transcriptValue.upsertChild(child));
+    // A child that stopped working asks nothing more: what it left open is answered `cancelled`.
+    if (child.state !== 'running' && child.state !== 'needsYou') this.cancelPermissions(c => c === child.sessionId);
   }
 
   onChildUpdate(childId: string, update: acp.SessionUpdate): void {
@@ -380,7 +395,8 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
 
   elicitForChild(params: acp.CreateElicitationRequest, signal: AbortSignal, child: ChildView | undefined): Promise<acp.CreateElicitationResponse> {
     const named = child ? { ...params, message: vscode.l10n.t({ message: '{0} asks: {1}', args: [child.task ? `${child.title} (${child.task})` : child.title, String(params.message ?? '')], comment: ['A question of a helper agent: {0} names the helper and its task, {1} is its question'] }) } : params;
-    return this.elicit(named, signal);
+    if (this.turn?.cancelled) return Promise.resolve({ action: 'cancel' });
+    return this.questions.ask(named, signal, false, child);
   }
 
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal, from?: ChildView): Promise<acp.RequestPermissionResponse> {
@@ -393,7 +409,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
       content: withCommand(params.toolCall, params.toolCall.content ? contentViews(params.toolCall.content) : undefined),
       late: !this.turn && !from,
       ...(from ? { from: { title: from.title, ...(from.task ? { task: from.task } : {}) } } : {}),
-    }, permittedCommands(params.toolCall, process.platform !== 'win32'));
+    }, permittedCommands(params.toolCall, process.platform !== 'win32'), from?.sessionId);
     this.permissionEmitter.fire({ itemId: id, params });
     signal.addEventListener('abort', () => this.answerPermission(id, null), { once: true });
     return promise;
@@ -416,6 +432,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
   private ask(
     q: { requestId: string; title: string; options: readonly acp.PermissionOption[]; content?: ReturnType<typeof contentViews>; late: boolean; from?: { title: string; task?: string } },
     permits?: readonly CommandKey[],
+    child?: string,
   ): { id: string; promise: Promise<acp.RequestPermissionResponse> } {
     // Shown for what they do: ordered by kind, names that contradict their kind flagged.
     const options = orderOptions(q.options).map(o => ({ optionId: o.optionId, name: shownTitle(o.name), kind: o.kind, ...(isMisleading(o) ? { misleading: true } : {}) }));
@@ -424,7 +441,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     });
     this.emit(ops);
     const promise = new Promise<acp.RequestPermissionResponse>(resolve => {
-      this.permissions.set(id, { resolve, options: q.options, permits, ...(q.from ? { from: q.from.title } : {}) });
+      this.permissions.set(id, { resolve, options: q.options, permits, ...(q.from ? { from: q.from.title } : {}), ...(child ? { child } : {}) });
       this.stateEmitter.fire();
     });
     return { id, promise };
@@ -524,9 +541,10 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     super.dispose();
   }
 
-  private cancelPermissions(): void {
-    for (const id of [...this.permissions.keys()]) this.answerPermission(id, null);
-    this.questions.cancelAll();
+  /** Answers the pending requests `cancelled`: all, or those whose asker (a child's session id, undefined: the conversation's agent) `which` picks. */
+  private cancelPermissions(which: (child: string | undefined) => boolean = () => true): void {
+    for (const [id, p] of [...this.permissions]) if (which(p.child)) this.answerPermission(id, null);
+    this.questions.cancelAll(which);
   }
 
   private setMeta(meta: SessionMeta): void {

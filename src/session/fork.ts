@@ -3,7 +3,7 @@
 // it continues; otherwise the new tab starts a new session, and a summary of the conversation
 // (common/conversation/forkSummary) goes into the prompt box for the user to read and edit first.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { mcpForSession } from '../host/mcp';
 import { ChatSession, describe } from './chatSession';
 

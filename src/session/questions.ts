@@ -16,6 +16,9 @@ interface Open {
   readonly form?: FormView;
   readonly url?: string;
   readonly elicitationId?: string;
+  /** Asked by this child agent (its session id and title). */
+  readonly child?: string;
+  readonly from?: string;
 }
 
 interface QuestionTranscript {
@@ -38,9 +41,11 @@ export class Questions {
   ) {}
 
   get ids(): string[] { return [...this.open.keys()]; }
+  /** The child agent the oldest open question comes from, if it comes from one. */
+  get waitingIn(): string | undefined { return this.open.values().next().value?.from; }
 
   /** Shows the card; refuses (-32602) a schema or URL it cannot show, before the user sees anything. */
-  ask(params: acp.CreateElicitationRequest, signal: AbortSignal, late: boolean): Promise<acp.CreateElicitationResponse> {
+  ask(params: acp.CreateElicitationRequest, signal: AbortSignal, late: boolean, child?: { sessionId: string; title: string }): Promise<acp.CreateElicitationResponse> {
     const p = params as acp.CreateElicitationRequest & { requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
     const message = escapeBidi(truncateText(String(p.message ?? ''), MAX_MESSAGE, '\n'));
     let view: QuestionView;
@@ -62,7 +67,7 @@ export class Questions {
     const { id, ops } = this.transcript().addQuestion(late ? { ...view, late } : view);
     this.emit(ops);
     return new Promise(resolve => {
-      this.open.set(id, { ...entry, resolve });
+      this.open.set(id, { ...entry, resolve, ...(child ? { child: child.sessionId, from: child.title } : {}) });
       signal.addEventListener('abort', () => this.finish(id, { action: 'cancel' }, 'cancelled'), { once: true });
       this.changed();
     });
@@ -102,9 +107,9 @@ export class Questions {
     return !!pending;
   }
 
-  /** Stop, the turn's end, the agent's exit: every open card is answered `cancel`. */
-  cancelAll(): void {
-    for (const id of this.ids) this.finish(id, { action: 'cancel' }, 'cancelled');
+  /** Stop, the turn's end, the agent's exit: every open card (or those whose asker `which` picks) is answered `cancel`. */
+  cancelAll(which: (child: string | undefined) => boolean = () => true): void {
+    for (const [id, q] of [...this.open]) if (which(q.child)) this.finish(id, { action: 'cancel' }, 'cancelled');
   }
 
   private finish(itemId: string, response: acp.CreateElicitationResponse, outcome: NonNullable<QuestionView['outcome']>, patch: Partial<QuestionView> = {}): void {

@@ -67,7 +67,8 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     return state;
   }
 
-  /** The conversation a review belongs to: its session on the agent connection that asked. */
+  /** The conversation a review belongs to: its session on the agent connection that asked
+   * (a child agent's write is its top-level conversation's: see ChatController.tabOfSession). */
   private tabOfReview(r: PendingWrites['reviews'][number]) {
     return this.chat.tabOfSession(r.agent, r.sessionId);
   }

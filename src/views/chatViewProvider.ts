@@ -10,6 +10,7 @@ import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
 import { searchableText, searchTurns } from '../common/conversationSearch';
 import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
+import type { SessionMeta } from '../common/sessionMeta';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
 import { chooseFromWelcome, onWelcomeInputs, readWelcome } from '../host/welcome';
@@ -59,7 +60,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   ) {
     super();
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
-    this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.post({ type: 'session/meta', tab, meta }); }));
+    this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.postMeta(tab, meta); }));
     this.register(chat.onStatus(status => {
       this.post({ type: 'status', status, abilities: chat.abilities });
       this.postQueue();
@@ -240,9 +241,21 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
   }
 
+  /** The plans last sent (for one tab): unchanged, they are not sent again with every usage or mode change. */
+  private sentPlans: { tab: string; plans: SessionMeta['plans'] } | undefined;
+
+  private postMeta(tab: string, meta: SessionMeta): void {
+    const same = this.sentPlans?.tab === tab && this.sentPlans.plans === meta.plans;
+    this.sentPlans = { tab, plans: meta.plans };
+    if (!same) { this.post({ type: 'session/meta', tab, meta }); return; }
+    const { plans: _sent, ...rest } = meta;
+    this.post({ type: 'session/meta', tab, meta: rest, samePlans: true });
+  }
+
   /** Sends the whole state of the shown tab: a surface was (re)created, or the shown tab changed. */
   private replay(only?: Surface): void {
     const chat = this.chat;
+    this.sentPlans = { tab: chat.activeTab, plans: chat.active.meta.plans };
     const message: HostMessage = {
       type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items, archived: chat.active.archived,
       meta: chat.active.meta, status: chat.status, abilities: chat.abilities,

@@ -1,7 +1,8 @@
 // Child agents (ACP `subagents`) in the chat: a turn with two helpers running at once, one of them
 // waiting for the user's permission. The card of each shows its title, task, state, elapsed time and
 // tool calls; the permission card names the helper that asks; the tab says "waiting for you (in
-// Writer)"; a card expands into the helper's own transcript. Screenshots in Light+ and Dark+.
+// Writer)"; a card expands into the helper's own transcript. Screenshots in Light+ and Dark+. The
+// turn's Markdown plan is not rendered again when only other session state (usage) changes.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { gate, openChat, scriptedAgentSettings, setTheme } from './support.mjs';
@@ -12,6 +13,7 @@ export const settings = ({ repoRoot, node24 }) => ({
   ...scriptedAgentSettings({ repoRoot, node24 }, {
     turns: [{ steps: [
       { type: 'text', text: 'I will ask two helpers: one explores the tests, one writes the notes.' },
+      { type: 'planUpdate', plan: { type: 'markdown', planId: 'design', content: '# Split\n\nExplore the **tests**, then write the notes.' } },
       { type: 'parallel', branches: [
         [{ type: 'child', child: 'explore', title: 'Explore', description: 'Find the parser tests', prompt: 'Find the tests of the parser.', steps: [
           { type: 'thought', text: 'Looking under test/ first.' },
@@ -25,6 +27,7 @@ export const settings = ({ repoRoot, node24 }) => ({
           { type: 'waitFile', path: hold.path },
         ] }],
       ] },
+      { type: 'update', update: { sessionUpdate: 'usage_update', used: 5000, size: 200000 } },
       { type: 'text', text: 'Both helpers are done.' },
     ] }],
   }, 'Claude-like'),
@@ -57,6 +60,10 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.tab.state-waiting').waitFor({ timeout: 30_000 });
   assert.match(await view.locator('#status').textContent(), /waiting for you \(in Writer\)/);
   log('two helpers run; the Writer waits for the permission asked in the parent, the tab says so');
+  // The plan as first rendered, marked to tell whether a later meta change renders it again.
+  const doc = view.locator('#plan .plan-document', { hasText: 'Explore the tests' });
+  await doc.waitFor({ timeout: 30_000 });
+  await doc.evaluate(el => { el.dataset.rendered = 'first'; });
 
   // The Explore card opens onto its own transcript, streamed under it.
   const own = view.locator('.in-child[data-in-child="explore"]');
@@ -77,4 +84,7 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });
   await view.locator('.child-card .child-state', { hasText: 'idle (done)' }).nth(1).waitFor({ timeout: 30_000 });
   log('both helpers done; the turn ended after them');
+  await view.locator('#usage:not([hidden])').waitFor({ timeout: 30_000 });
+  assert.equal(await view.locator('#plan .plan-document[data-rendered="first"]').count(), 1, 'the unchanged plan was not rendered again on a usage change');
+  log('the Markdown plan kept its first rendering across a usage change');
 }

@@ -58,8 +58,12 @@ describe('Plans and child-agent sessions', () => {
     // Explore's question: in the parent's chat too, naming the child and its task.
     const question = await waitFor('Explore\'s question', () => sb.chat.items.find((i): i is Extract<Item, { kind: 'question' }> => i.kind === 'question' && !i.question.outcome));
     assert.equal(question.question.message, 'Explore (Find the tests) asks: Which folder holds the tests?');
+    const asking = sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)!;
+    assert.deepEqual([asking.state, asking.waitingIn], ['waiting', 'Explore'], 'a child\'s question names it in the tab\'s state too');
     await sb.chat.answerQuestion(question.id, 'accept', {});
     const review = await waitFor('the review of the Writer\'s write', () => sb.files.reviews.find(r => r.path === notes));
+    const row = sb.agents.nodes().flatMap(a => a.conversations).find(c => c.id === sb.chat.activeTab);
+    assert.deepEqual([row?.status, row?.waitingFor], ['waiting', ['review']], 'the Agents view counts the child\'s held write as its conversation waiting for a review');
     review.accept();
     await sent;
     await waitFor('the turn end', () => sb.chat.items.at(-1)?.kind === 'turnEnd' || undefined);
@@ -85,6 +89,8 @@ describe('Plans and child-agent sessions', () => {
     // The child's write: reviewed, written, listed in the conversation's changes.
     assert.equal(fs.readFileSync(notes, 'utf8'), 'written by the Writer helper\n');
     await waitFor('the write in the turn\'s changes', () => sb.review.changesOf(notes).length > 0 || undefined);
+    const listed = sb.review.views().flatMap(t => t.files).find(f => f.path === notes) as { by?: string } | undefined;
+    assert.equal(listed?.by, 'Writer', 'the change list names the child that made the change');
     // A helper's cost adds to the conversation's.
     assert.deepEqual(sb.chat.active.meta.usage?.cost, { amount: 1.25, currency: 'USD' });
     // An id nobody announced is still refused.
@@ -95,6 +101,30 @@ describe('Plans and child-agent sessions', () => {
     assert.ok(init, 'initialized');
     for (const t of sb.review.views()) sb.review.keep(t.turnId);
     fs.rmSync(notes, { force: true });
+  });
+
+  it('a child still working when the parent\'s turn ends keeps its request open until answered: never refused by the turn\'s end', async () => {
+    const hold = gate('children-late');
+    const { log } = await useScriptedAgent({ turns: [{ steps: [
+      { type: 'child', child: 'c-late', title: 'Late', description: 'Outlive the turn', background: true, steps: [
+        { type: 'permission', quiet: true, toolCall: { toolCallId: 'late-1', title: 'Run the late job', kind: 'execute' } },
+      ] },
+      { type: 'waitFile', path: hold.path },
+      { type: 'text', text: 'Parent done.' },
+    ] }] });
+    const sent = sb.chat.sendPrompt('outlive');
+    const pending = () => sb.chat.items.find((i): i is Extract<Item, { kind: 'permission' }> => i.kind === 'permission');
+    await waitFor('the child\'s permission request', () => pending());
+    hold.open();
+    await sent;
+    await waitFor('the parent\'s turn end', () => sb.chat.items.some(i => i.kind === 'turnEnd') || undefined);
+    assert.equal(pending()?.permission.outcome, undefined, `the child's request stays open past the parent's turn: ${dump(sb.chat.items)}`);
+    const tab = () => sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)!;
+    assert.deepEqual([tab().state, tab().waitingIn], ['waiting', 'Late']);
+    sb.chat.answerPermission(pending()!.id, 'allow');
+    const answer = await waitFor('the child\'s answer in the agent log', () => agentEvents(log).find(e => e.event === 'result' && e.sessionId === 'c-late'));
+    assert.deepEqual(answer.result, { outcome: { outcome: 'selected', optionId: 'allow' } });
+    await waitFor('the child\'s card idle', () => card(sb.chat.items, 'c-late')?.state === 'idle' || undefined);
   });
 
   it('Stop on the parent cancels every running child that offers cancel; their calls and cards end stopped', async () => {

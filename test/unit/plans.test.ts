@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { applyMetaUpdate, EMPTY_META, SessionMeta } from '../../src/common/sessionMeta';
-import { MAX_PLANS, planFileLabel } from '../../src/common/plans';
+import { MAX_PLAN_ENTRIES, MAX_PLANS, planFileLabel, planKey, PlanView } from '../../src/common/plans';
 
 const apply = (meta: SessionMeta, ...updates: SessionUpdate[]) => updates.reduce((m, u) => applyMetaUpdate(m, u) ?? m, meta);
 const entry = (content: string, status: 'pending' | 'in_progress' | 'completed' = 'pending') => ({ content, priority: 'medium' as const, status });
@@ -46,6 +46,21 @@ describe('plans (plan_update / plan_removed)', () => {
     const many = apply(EMPTY_META, ...Array.from({ length: MAX_PLANS + 5 }, (_, i): SessionUpdate => ({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: `p${i}`, entries: [] } })));
     assert.equal(many.plans?.length, MAX_PLANS);
     assert.equal(many.plans?.[MAX_PLANS - 1].planId, `p${MAX_PLANS + 4}`);
+  });
+
+  it('bounds the entries of a checklist plan (an agent cannot grow the panel without bound)', () => {
+    const max = MAX_PLAN_ENTRIES;
+    const m = apply(EMPTY_META, { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'big', entries: Array.from({ length: max + 50 }, (_, i) => entry(`step ${i}`)) } });
+    assert.equal((m.plans?.[0] as Extract<PlanView, { type: 'items' }>).entries.length, max);
+  });
+
+  it('keys a plan by its id and content: the same plan again has the same key, a changed one another', () => {
+    const key = planKey;
+    const a: PlanView = { type: 'markdown', planId: 'd', content: '# A' };
+    assert.equal(key({ ...a }), key(a));
+    assert.notEqual(key({ ...a, content: '# B' }), key(a));
+    assert.notEqual(key({ ...a, planId: 'e' }), key(a));
+    assert.notEqual(key({ type: 'items', planId: 'd', entries: [entry('x')] }), key({ type: 'items', planId: 'd', entries: [entry('x', 'completed')] }));
   });
 
   it('labels a file plan by its path', () => {

@@ -2,6 +2,15 @@ import assert from 'node:assert/strict';
 import { TurnChanges } from '../../src/common/review/turnChanges';
 
 describe('TurnChanges', () => {
+  it('names the child agent that changed a file, and keeps the name across later changes', () => {
+    const t = new TurnChanges('t1');
+    t.record('/a', 'one\n', 'two\n');
+    t.attribute('/a', 'Writer');
+    t.record('/a', 'two\n', 'three\n');
+    t.attribute('/a', 'Other');
+    assert.equal(t.view()[0].by, 'Writer');
+  });
+
   it('keeps the first baseline of a file across several changes in a turn', () => {
     const t = new TurnChanges('t1');
     t.record('/w/a.txt', 'one\n', 'two\n');

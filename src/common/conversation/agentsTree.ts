@@ -3,7 +3,7 @@
 // requests that wait for the user. Pure: the host's TreeDataProvider (views/agentsView) only turns
 // these nodes into TreeItems, and the status bar (host/waitingAlert) reads the same waits.
 import * as l10n from '@vscode/l10n';
-import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk/unstable';
 import { modeControl } from '../agentModes';
 import { AgentPhase, agentPhase, ConversationStatus, conversationStatus, LifecycleState, WaitReason } from './lifecycle';
 

@@ -1,6 +1,6 @@
 // The same agent run twice differs by its model or its mode: what a conversation with that agent
 // offers (its config option of category `model`, else its mode picker) is what a run can choose.
-import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk/unstable';
 import { modeControl } from '../agentModes';
 
 export interface RunVariant {

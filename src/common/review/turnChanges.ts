@@ -18,6 +18,8 @@ export interface FileChange {
   readonly binary?: boolean;
   /** How the text is stored on disk (VS Code's encoding and the BOM); absent: UTF-8 without BOM. */
   readonly form?: TextForm;
+  /** The child agent (helper) that changed it, by its title; absent: the conversation's agent. */
+  readonly by?: string;
 }
 
 export interface FileChangeView {
@@ -25,6 +27,8 @@ export interface FileChangeView {
   readonly kind: 'created' | 'deleted' | 'modified';
   /** Binary (or not valid in its encoding): no text diff, no hunks. */
   readonly binary?: boolean;
+  /** The child agent (helper) that changed it. */
+  readonly by?: string;
   readonly added: number;
   readonly removed: number;
   readonly hunks: readonly Pick<Hunk, 'id' | 'curLine' | 'curLineCount' | 'added' | 'removed'>[];
@@ -47,7 +51,13 @@ export class TurnChanges {
     // that the file held text before this change, other than what the list says it holds, wins.
     const corrected = known && known.baseline === null && before !== null && before !== known.current;
     const kept = known ? { binary: known.binary, form: known.form } : how;
-    this.set({ path, baseline: known && !corrected ? known.baseline : before, current: after, ...clean(kept) });
+    this.set({ path, baseline: known && !corrected ? known.baseline : before, current: after, ...clean(kept), ...(known?.by ? { by: known.by } : {}) });
+  }
+
+  /** The change of `path` was made by child agent `by` (the first one named stays). */
+  attribute(path: string, by: string): void {
+    const known = this.files.get(path);
+    if (known && !known.by) this.files.set(path, { ...known, by });
   }
 
   /**
@@ -95,6 +105,7 @@ export class TurnChanges {
         path: f.path,
         kind: f.baseline === null ? 'created' : f.current === null ? 'deleted' : 'modified',
         ...(f.binary ? { binary: true } : {}),
+        ...(f.by ? { by: f.by } : {}),
         added: hunks.reduce((n, h) => n + h.added, 0),
         removed: hunks.reduce((n, h) => n + h.removed, 0),
         hunks: hunks.map(h => ({ id: h.id, curLine: h.curLine, curLineCount: h.curLineCount, added: h.added, removed: h.removed })),

@@ -5,7 +5,7 @@
 // agent says; so one run never reads or writes another run's files nor the user's.
 import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { ConnectionServices } from '../../acp/clientServices';
 import { FsErrors, refusal } from '../../common/fs/errors';
 

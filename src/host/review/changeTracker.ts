@@ -262,14 +262,16 @@ export class ChangeTracker extends Disposable {
 
   /**
    * A write the client applied for the agent (fs/write_text_file), its texts stored in `form`;
-   * `beforeBytes`: the file was binary (or not valid in its encoding) before, and held these bytes.
+   * `beforeBytes`: the file was binary (or not valid in its encoding) before, and held these bytes;
+   * `by`: the child agent that wrote it (its title).
    */
-  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string, form: TextForm = UTF8, beforeBytes?: Uint8Array): void {
+  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string, form: TextForm = UTF8, beforeBytes?: Uint8Array, by?: string): void {
     const filePath = normalize(agentPath);
     const turn = this.turnFor(tabId);
     if (!turn) return;
     const old: Content = beforeBytes ? binaryData(beforeBytes) : before === undefined ? null : textData(before, form);
     this.record(turn, filePath, old, textData(after, form));
+    if (by) (this.ownerOf(filePath) ?? turn).changes.attribute(filePath, by);
   }
 
   /** A change the client made itself for `tabId`'s running turn (a parallel run applied); null: no file. */
