@@ -8,6 +8,7 @@
 //   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css
 //   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
 //                           chat.js loads with import('./markdown.js') on first need (webview/lazyMarkdown.ts)
+//   dist/webview/inspector.js  the protocol inspector's webview (browser, IIFE) + inspector.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
@@ -35,11 +36,13 @@ const list = (dir, suffix) => {
 };
 
 // The extension bundle requires the SDK as a file next to it, so activation does not load it.
-const SDK = '@agentclientprotocol/sdk';
+// The `/unstable` entry point: stable ACP v1 plus child-agent sessions and plan operations (one entry
+// point for the app, its types and its method constants, as the SDK's migration notes ask).
+const SDK = '@agentclientprotocol/sdk/unstable';
 const sdkAsSibling = {
   name: 'acp-sdk-as-sibling',
   setup(build) {
-    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, args => {
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk(\/unstable)?$/ }, args => {
       // Only the lazy loader may reach the runtime; a static value import elsewhere would load it at activation.
       if (!args.importer.endsWith(path.join('src', 'common', 'acpSdk.ts'))) {
         return { errors: [{ text: `${path.relative(process.cwd(), args.importer)}: import the ACP SDK's values through \`sdk\` from src/common/acpSdk.ts (loaded on first use), and its types with \`import type\`` }] };
@@ -116,6 +119,8 @@ const builds = [
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
   { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [markdownExternal, webviewGuard] },
   { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
+  // The protocol inspector (src/views/inspectorPanel.ts): its own page, its own classic script.
+  { ...webview, format: 'iife', entryPoints: { inspector: 'webview/inspector.ts' }, outdir: 'dist/webview' },
 ];
 
 if (!production) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const names = ['activation', 'stream', 'long-conversation', 'fs-read', 'terminal', 'fuzz']
+const names = ['activation', 'stream', 'two-agents', 'long-conversation', 'fs-read', 'terminal', 'fuzz', 'checkpoint', 'inspector']
   .filter(name => fs.existsSync(path.join(here, name, 'run.mjs')));
 
 /** Runs one benchmark, its output shown as it comes; resolves its exit code and its `ratio` lines. */

@@ -10,8 +10,9 @@ import { configureCommonL10n } from './host/l10n';
 import { createLogger, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
-import { PermissionAlert } from './host/permissionAlert';
+import { WaitingAlert } from './host/waitingAlert';
 import type { AgentRegistry } from './host/registry/agentRegistry';
+import { Checkpoints } from './host/checkpoints/checkpoints';
 import { ChangeTracker } from './host/review/changeTracker';
 import { ReviewUi } from './host/review/reviewUi';
 import { AgentTerminals, combineTerminalViews } from './host/terminal/agentTerminals';
@@ -22,7 +23,11 @@ import { ModeChoices } from './session/modeChoices';
 import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
+import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { protocolTraffic } from './acp/protocolTap';
+import { InspectorPanel } from './views/inspectorPanel';
+import { FollowAgent } from './session/follow/followAgent';
 import { askRuns } from './session/parallel/askRuns';
 import { BASE_SCHEME, ParallelRuns } from './session/parallel/parallelRuns';
 import { ParallelPanels } from './views/parallelPanel';
@@ -46,8 +51,19 @@ export interface SwitchboardApi {
   readonly registry: AgentRegistry;
   /** The agent picker's quick pick (replaceable by tests). */
   readonly agentPicker: typeof agentPickerUi;
+  /** The Agents view: each agent, its conversations and what they do; what waits for the user. */
+  readonly agents: AgentsView;
+  /** The status-bar item and notifications for conversations waiting for the user. */
+  readonly waiting: WaitingAlert;
+  /** The workspace's files before each turn, restored from the chat (host/checkpoints). */
+  readonly checkpoints: Checkpoints;
   /** The folder VS Code writes this extension's log to (the Output channel "Switchboard"). */
   readonly logUri: vscode.Uri;
+  /** The protocol inspector and the traffic it shows. */
+  readonly inspector: InspectorPanel;
+  readonly traffic: typeof protocolTraffic;
+  /** Follow the agent (the editor shows the file of each tool call). */
+  readonly follow: FollowAgent;
   /** Run in Parallel: sets of runs in git worktrees, and their side-by-side panels. */
   readonly parallel: ParallelRuns;
   readonly parallelPanels: ParallelPanels;
@@ -90,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const mcp = McpServers.forContext(context, log);
   setMcpServers(mcp);
-  const diffs = new ToolDiffs(files.content);
+  const diffs = new ToolDiffs(files.edits);
   // API keys the user signs in with: SecretStorage only, passed to the agent as env at start.
   const signIn = new SignIn(context.secrets, log);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
@@ -105,6 +121,14 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     files.onDidApplyWrite(w => tracker.recordWrite(chat.tabOfSession(w.sessionId)?.id, w.path, w.before, w.after, w.form, w.beforeBytes)),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
+  // Checkpoints: the files before each turn, in a git directory of our own in the storage (host/checkpoints).
+  const checkpoints = new Checkpoints(context.storageUri?.fsPath, log);
+  chat.beforeTurn = (tab, itemId) => checkpoints.beforeTurn(tab.id, itemId, tab.meta.title || tab.agentName || tab.id);
+  context.subscriptions.push(checkpoints,
+    chat.onStatus(s => { if (s.status === 'starting' || s.status === 'ready') checkpoints.warm(); }),
+    chat.onTurn(({ tab, phase }) => { if (phase === 'end') checkpoints.afterTurn(tab.id); }),
+    chat.onTabs(() => checkpoints.tabsAre(chat.sessions.map(t => t.id))));
+
   // Commands the agent runs itself: their output, reported on tool calls, kept bounded per call.
   const agentTerminals = new AgentTerminals(log);
   context.subscriptions.push(agentTerminals,
@@ -113,8 +137,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
   context.subscriptions.push(diffs, chat, view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
-    new PermissionAlert(chat, () => view.visible, view.onDidChangeVisibility));
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
+  // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
+  const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
+  const waiting = new WaitingAlert(agents);
+  context.subscriptions.push(agents, waiting);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -134,10 +161,6 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   // Run in Parallel: each run in its own git worktree in the extension's storage (session/parallel).
   const parallel = new ParallelRuns(log, context.globalStorageUri.fsPath, tracker, name => signIn.env(name));
   const parallelPanels = new ParallelPanels(parallel);
-  const api: SwitchboardApi = {
-    chat, view, files, terminals, review: tracker, mcp, agentTerminals, signIn, agentPicker: agentPickerUi, logUri: context.logUri,
-    get registry() { return loadRegistry(); }, parallel, parallelPanels, askRuns,
-  };
   context.subscriptions.push(parallel, parallelPanels,
     vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, { provideTextDocumentContent: uri => parallel.baseText(uri) }));
   command('switchboard.runInParallel', async () => {
@@ -169,8 +192,28 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.addAgent', id => loadRegistry().add(agentId(id)));
   command('switchboard.updateAgent', id => loadRegistry().update(agentId(id)));
   command('switchboard.removeAgent', id => loadRegistry().remove(agentId(id)));
+  command('switchboard.restoreCheckpoint', arg => {
+    const { tab: tabId, itemId } = (arg ?? {}) as { tab?: unknown; itemId?: unknown };
+    const tab = chat.sessions.find(t => t.id === tabId);
+    return tab && typeof itemId === 'string' ? checkpoints.restore(tab.id, itemId, tab.busy, key => key) : false;
+  });
+  command('switchboard.undoRestore', () => checkpoints.undoRestore());
+  command('switchboard.checkpointStorage', () => checkpoints.showStorage());
   command('switchboard.getStarted', () => openWalkthrough(context.extension.id));
+  // The protocol inspector, filtered to the shown conversation's session; follow the agent.
+  const inspector = new InspectorPanel(context.extensionUri, protocolTraffic, log);
+  const follow = new FollowAgent(chat, log);
+  context.subscriptions.push(inspector, follow);
+  command('switchboard.openInspector', () => inspector.open(chat.active.sessionId ? { session: chat.active.sessionId } : undefined));
+  command('switchboard.followAgent', () => follow.start());
+  command('switchboard.stopFollowingAgent', () => follow.stop());
 
+  // Built last: the commands above read it when they run (tests replace askRuns and agentPicker).
+  const api: SwitchboardApi = {
+    chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi,
+    logUri: context.logUri, inspector, traffic: protocolTraffic, follow, parallel, parallelPanels, askRuns,
+    get registry() { return loadRegistry(); },
+  };
   return api;
 }
 

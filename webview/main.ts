@@ -3,7 +3,7 @@
 // many chunks arrived; the rest of the transcript is never touched.
 import { uiLanguage } from './l10n';
 import * as l10n from '@vscode/l10n';
-import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import type { ChangeAction, ChatStatus, HostMessage, PendingWriteView, TurnChangesView, WriteAction, MentionCandidate, PastedImage, PromptAbilities, TabInfo, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { MESSAGE_DISPLAY_MAX_CHARS, type Item, type ToolCallView, type ToolContentView } from '../src/common/transcript';
@@ -15,10 +15,12 @@ import { relativizePaths } from '../src/common/relativePaths';
 import { currentMode, modeBehaviour, modeControl, type ModeControl, writesWithoutAsking } from '../src/common/agentModes';
 import { announce, keepFocus } from './a11y';
 import { loadMarkdown, type MarkdownModule, onMarkdownLoaded, setMarkdown, withMarkdown } from './lazyMarkdown';
+import { handlePlanLinks, renderPlans } from './plans';
 import { StreamedMarkdown } from './streamedMarkdown';
 import { type Rendered, TranscriptView } from './transcriptView';
 import { button, h } from './dom';
 import { buildQuestion } from './question';
+import { restoreButton } from './checkpoint';
 import { initQueue, renderQueue } from './queue';
 import { Welcome } from './welcome';
 import './chat.css';
@@ -32,6 +34,7 @@ const transcriptEl = $<HTMLElement>('transcript');
 const tabsEl = $<HTMLElement>('tabs');
 const statusEl = $<HTMLElement>('status');
 const planEl = $<HTMLElement>('plan');
+handlePlanLinks(planEl, href => send({ type: 'link/open', href }));
 const changesEl = $<HTMLElement>('changes');
 const writesEl = $<HTMLElement>('writes');
 const promptEl = $<HTMLTextAreaElement>('prompt');
@@ -175,7 +178,7 @@ function build(item: Item): Rendered {
     case 'user': {
       const el = h('article', 'message user', { 'aria-label': l10n.t('You') });
       const body = h('div', 'body', {}, item.text);
-      el.append(h('div', 'who', {}, l10n.t('You')), body);
+      el.append(h('div', 'who', {}, l10n.t('You')), body, restoreButton(item.id, activeTab, send));
       return { el, item };
     }
     case 'agent': {
@@ -691,23 +694,8 @@ function renderStatus(): void {
 
 function setMeta(m: SessionMeta | undefined): void {
   meta = m;
-  // Plan: replaced whole on every update.
-  const plan = m?.plan ?? [];
-  planEl.hidden = plan.length === 0;
-  if (plan.length) {
-    const done = plan.filter(e => e.status === 'completed').length;
-    const details = h('details', 'plan', { open: '' });
-    details.append(h('summary', '', {}, l10n.t('Plan · {0}/{1} done', done, plan.length)));
-    const list = h('ol', 'plan-entries');
-    for (const e of plan) {
-      const li = h('li', `plan-entry ${e.status} priority-${e.priority}`, { title: l10n.t({ message: '{0}, {1} priority', args: [toolStatusText(e.status), PRIORITY_LABELS[e.priority] ?? e.priority], comment: ['A plan entry\'s tooltip: {0} is its status, {1} its priority (high, medium, low)'] }) });
-      li.append(h('span', `codicon codicon-${e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline'}`, { role: 'img', 'aria-label': toolStatusText(e.status) }),
-        h('span', '', {}, e.content), h('span', 'priority', {}, PRIORITY_LABELS[e.priority] ?? e.priority));
-      list.append(li);
-    }
-    details.append(list);
-    planEl.replaceChildren(details);
-  }
+  // Plans: replaced whole on every update (webview/plans.ts).
+  renderPlans(planEl, m, { priority: PRIORITY_LABELS, status: toolStatusText });
   // Modes: one picker (a `mode` config option supersedes the legacy modes), and what holds in this mode.
   const control = m ? modeControl(m) : undefined;
   modeEl.hidden = !control;

@@ -6,15 +6,18 @@
 //    later changes), the others are space of their measured (or estimated) height;
 //  - completed turns older than the last few are collapsed to a one-line summary (prompt, the
 //    answer's beginning, tool calls, how it ended) that opens on click; the view keeps the items of
-//    a bounded number of turns and asks the host again for the others when they are opened.
+//    a bounded number of turns and asks the host again for the others when they are opened;
+//  - a turn of many items (the live one too) renders only the items in view (ItemWindow).
 // Transcript operations are applied once per animation frame; a streamed message re-renders only
 // itself, however many chunks arrived (see StreamedMarkdown).
 import { defaultRangeExtractor, elementScroll, measureElement, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 import * as l10n from '@vscode/l10n';
 import type { Item, TranscriptOp } from '../src/common/transcript';
 import { TurnList, turnChars, type TurnSummary } from '../src/common/turns';
+import { windowed } from '../src/common/itemWindow';
 import { keepFocus } from './a11y';
 import { h } from './dom';
+import { ItemWindow } from './itemWindow';
 import type { StreamedMarkdown } from './streamedMarkdown';
 
 export interface Rendered { el: HTMLElement; item: Item; stream?: StreamedMarkdown }
@@ -49,6 +52,8 @@ export class TranscriptView {
   /** Completed turns in the DOM: index → element. */
   private readonly mounted = new Map<number, HTMLElement>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  /** Turns of many items in the DOM (the live one too): turn element → its window on its items. */
+  private readonly windows = new Map<HTMLElement, ItemWindow>();
   /** Turns asked of the host and not yet back. */
   private readonly requested = new Set<string>();
   private listQueued = false;
@@ -89,8 +94,9 @@ export class TranscriptView {
     this.dirty.clear();
     this.rendered.clear();
     this.requested.clear();
-    for (const el of this.mounted.values()) el.remove();
+    for (const el of this.mounted.values()) { el.remove(); this.dropWindow(el); }
     this.mounted.clear();
+    this.dropWindow(this.live);
     this.turns = new TurnList();
     this.turns.reset(archived, items);
     this.live.remove();
@@ -111,10 +117,16 @@ export class TranscriptView {
     }
   }
 
-  /** The text of a rendered item, as read (paragraphs apart). */
+  /** The text of an item, as read (paragraphs apart) when it is rendered. */
   textOf(itemId: string): string {
-    return this.rendered.get(itemId)?.el.innerText ?? '';
+    const r = this.rendered.get(itemId);
+    if (r) return r.el.innerText;
+    const item = this.turns.at(this.turns.indexOfItem(itemId))?.items?.find(i => i.id === itemId);
+    return item && 'text' in item ? item.text : '';
   }
+
+  /** How many items are in the DOM (the bench and tests read it). */
+  get renderedCount(): number { return this.rendered.size; }
 
   /** Queues transcript operations: applied together at the next frame. */
   push(ops: readonly TranscriptOp[]): void {
@@ -132,6 +144,9 @@ export class TranscriptView {
     const ops = this.pending;
     this.pending = [];
     let newTurns = false;
+    // Something new below a streamed message: it is finished, shown in full at the end of this
+    // frame (once, however many operations the frame holds).
+    let finished = false;
     for (const op of ops) {
       if (op.op === 'append') {
         this.turns.apply(op);
@@ -139,16 +154,16 @@ export class TranscriptView {
         if (r?.stream) { r.stream.append(op.text); this.dirty.add(op.id); }
         continue;
       }
-      // Something new below a streamed message: it is finished, show all of it now.
-      this.renderDirty(true);
+      finished ||= this.dirty.size > 0;
       if (op.op === 'add') this.hooks.added(op.item);
       const change = this.turns.apply(op);
       if (!change) continue;
       if (change.added) { this.startTurn(); newTurns = true; }
-      else if (op.op === 'add' && change.index === this.turns.length - 1) this.appendItem(this.live, op.item);
+      else if (op.op === 'add' && change.index === this.turns.length - 1) this.addLive(op.item);
       else if (op.op === 'replace') this.replaceItem(op.item);
     }
-    this.renderDirty(false);
+    this.renderDirty(finished);
+    const liveWindow = this.windows.get(this.live);
     if (this.dirty.size) this.frame ||= requestAnimationFrame(() => this.flush());
     if (newTurns) {
       // Turns that grew old collapse; the view forgets the items of turns long out of view.
@@ -156,7 +171,36 @@ export class TranscriptView {
       for (const i of this.mounted.keys()) if (this.turns.collapsed(i) !== this.mounted.get(i)!.classList.contains('collapsed')) this.rebuildTurn(i);
       this.renderList();
     }
+    if (liveWindow) {
+      liveWindow.render();
+      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(); }
+    }
     if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  /** An item added to the live turn: rendered at once, or by the turn's window once it has many. */
+  private addLive(item: Item): void {
+    const w = this.windows.get(this.live);
+    if (w) { w.changed(); return; }
+    const items = this.turns.at(this.turns.length - 1)?.items ?? [];
+    if (!windowed(items.length)) { this.appendItem(this.live, item); return; }
+    // The turn grew long: from now on only the items in view are in the DOM.
+    for (const i of items) { this.rendered.delete(i.id); this.dirty.delete(i.id); }
+    const old = this.live;
+    keepFocus(old, () => { this.live = this.buildTurn(this.turns.length - 1, true); old.replaceWith(this.live); return this.live; }, () => this.scroller);
+  }
+
+  private dropWindow(turnEl: HTMLElement): void {
+    this.windows.get(turnEl)?.dispose();
+    this.windows.delete(turnEl);
+  }
+
+  /** The item holding the keyboard focus, if any. */
+  private focusedItem(): string | undefined {
+    const active = document.activeElement;
+    if (!active || !this.scroller.contains(active)) return undefined;
+    for (const [id, r] of this.rendered) if (r.el.contains(active)) return id;
+    return undefined;
   }
 
   private renderDirty(force: boolean): void {
@@ -239,6 +283,7 @@ export class TranscriptView {
 
   private unmount(index: number, el: HTMLElement): void {
     el.remove();
+    this.dropWindow(el);
     this.mounted.delete(index);
     for (const item of this.turns.at(index)?.items ?? []) { this.rendered.delete(item.id); this.dirty.delete(item.id); }
   }
@@ -266,6 +311,19 @@ export class TranscriptView {
     if (!turn.items) {
       el.append(h('div', 'turn-loading', { role: 'status' }, l10n.t('Loading…')));
       if (!this.requested.has(turn.id)) { this.requested.add(turn.id); this.hooks.loadTurn(turn.id); }
+      return el;
+    }
+    if (windowed(turn.items.length)) {
+      const items = turn.items;
+      const w = new ItemWindow(this.scroller, {
+        items: () => this.turns.at(index)?.items ?? items,
+        show: item => { const r = this.hooks.build(item); this.rendered.set(item.id, r); return r.el; },
+        element: id => this.rendered.get(id)?.el,
+        hide: id => { this.rendered.delete(id); this.dirty.delete(id); },
+      }, () => this.focusedItem());
+      this.windows.set(el, w);
+      el.append(w.el);
+      w.changed();
       return el;
     }
     for (const item of turn.items) this.appendItem(el, item);
@@ -300,6 +358,7 @@ export class TranscriptView {
     const old = this.mounted.get(index);
     if (!old) return;
     for (const item of this.turns.at(index)?.items ?? []) { this.rendered.delete(item.id); this.dirty.delete(item.id); }
+    this.dropWindow(old);
     keepFocus(old, () => {
       const el = this.buildTurn(index, false);
       el.style.transform = old.style.transform;
@@ -321,7 +380,12 @@ export class TranscriptView {
     const r = this.hooks.build(item);
     // Keep what the user opened (raw input disclosure, thoughts) open across updates.
     old.el.querySelectorAll('details[open]').forEach(d => r.el.querySelector(`details[data-k="${(d as HTMLElement).dataset.k}"]`)?.setAttribute('open', ''));
+    const index = old.el.getAttribute('data-item-index');
+    if (index !== null) r.el.setAttribute('data-item-index', index);
     keepFocus(old.el, () => { old.el.replaceWith(r.el); return r.el; }, () => this.scroller);
     this.rendered.set(item.id, r);
+    // In a long turn: measured again (its height may have changed).
+    const turnEl = r.el.closest<HTMLElement>('.turn');
+    if (turnEl) this.windows.get(turnEl)?.changed();
   }
 }

@@ -1,8 +1,8 @@
 // One live ACP connection to a spawned agent, through the SDK's app API over the child's stdio.
 // No UI here: what the client serves (permissions, fs, terminals) comes in as handlers.
 import { Readable, Writable } from 'node:stream';
-import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../common/acpSdk';
 import { describeConnectionLoss } from '../common/connectionLoss';
 import { STEERING_METHOD, steeringRequest, SteeringRequest } from '../common/steering';
@@ -13,6 +13,8 @@ import type { AgentProcess } from './agentProcess';
 import type { ConnectionServices } from './clientServices';
 import { StrayLines } from '../common/strayOutput';
 import { Refusals } from './refusals';
+import { ConnectionTap, protocolTraffic } from './protocolTap';
+import { secretEnvValues } from '../common/inspector/redact';
 
 export interface ClientHandlers {
   /** `afterAnswer`: the agent sent it after it answered the session's last prompt (a late update). */
@@ -75,7 +77,7 @@ export class AgentConnection {
       // Unknown notifications (extensions, newer protocol versions) are ignored, as the spec says.
       .onNotification('*', ({ method }) => log.trace(`Ignored notification ${method}`))
       .onRequest('*', ({ method }) => {
-        this.refusals.refuse(vscode.l10n.t('unknown method'), JSON.stringify(String(method).slice(0, 80)));
+        this.refusals.refuse(l10n.t('unknown method'), JSON.stringify(String(method).slice(0, 80)));
         throw sdk.RequestError.methodNotFound(String(method));
       });
     const { fs, terminal } = services;
@@ -92,7 +94,9 @@ export class AgentConnection {
     }
     const stray = new StrayLines();
     child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
-    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals));
+    // The protocol inspector's tap (protocolTap.ts): the keys it started with never reach the record.
+    const tap = protocolTraffic.connection(process.spec.name, [...process.secrets, ...secretEnvValues(process.spec.env)]);
+    this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals, tap));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.
     child.stdin.on('error', err => { if (!this.closing) this.connection.close(err); });
@@ -143,8 +147,8 @@ export class AgentConnection {
         }, { cancellationSignal: controller.signal, stopWaitingOnCancel: true }),
         this.process.exited.then(exit => {
           throw new AgentStartError(exit.signal
-            ? vscode.l10n.t('The agent exited during initialization (signal {0}).', exit.signal)
-            : vscode.l10n.t('The agent exited during initialization (exit code {0}).', String(exit.code)), 'closed');
+            ? l10n.t('The agent exited during initialization (signal {0}).', exit.signal)
+            : l10n.t('The agent exited during initialization (exit code {0}).', String(exit.code)), 'closed');
         }),
       ]);
       if (result.protocolVersion !== ACP_VERSION) throw new AgentStartError(versionRefusal(result.protocolVersion), 'protocol');
@@ -154,7 +158,7 @@ export class AgentConnection {
       return result;
     } catch (err) {
       if (controller.signal.aborted) {
-        throw new AgentStartError(vscode.l10n.t({ message: 'The agent did not answer "initialize" within {0} s.', args: [Math.round(timeoutMs / 1000)], comment: '"initialize" is the name of an ACP request; {0} is a number of seconds' }), 'timeout');
+        throw new AgentStartError(l10n.t({ message: 'The agent did not answer "initialize" within {0} s.', args: [Math.round(timeoutMs / 1000)], comment: '"initialize" is the name of an ACP request; {0} is a number of seconds' }), 'timeout');
       }
       throw err;
     } finally {
@@ -166,7 +170,8 @@ export class AgentConnection {
    * Exactly what this client serves; terminal login reruns the agent's command in a VS Code terminal.
    * The chat always shows `notice` and `compaction_*` updates, and the output of commands the agent
    * runs itself (`_meta.terminal_info` / `terminal_output` / `terminal_output_delta` / `terminal_exit`
-   * on its tool calls, the convention of the Claude and Codex adapters).
+   * on its tool calls, the convention of the Claude and Codex adapters). Plans kept by id are shown
+   * (`plan`); an agent that ignores it sends the legacy `plan` checklist, shown as before.
    */
   private capabilities(): acp.ClientCapabilities {
     const { fs, terminal } = this.services;
@@ -176,6 +181,8 @@ export class AgentConnection {
       auth: { terminal: true },
       elicitation: { form: {}, url: {} },
       session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      // Plan operations (`plan_update` / `plan_removed`, common/plans.ts).
+      plan: {},
       _meta: { terminal_output: true, terminal_output_delta: true },
     };
   }
@@ -204,7 +211,7 @@ export class AgentConnection {
   async forkSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
     const response = await this.agent.request<unknown, { sessionId: string; cwd: string; mcpServers: acp.McpServer[] }>('session/fork', { sessionId, cwd, mcpServers });
     const r = response as Partial<acp.NewSessionResponse> | null;
-    if (!r || typeof r.sessionId !== 'string' || !r.sessionId) throw new Error(vscode.l10n.t('The agent answered session/fork without a session id.'));
+    if (!r || typeof r.sessionId !== 'string' || !r.sessionId) throw new Error(l10n.t('The agent answered session/fork without a session id.'));
     return { sessionId: r.sessionId, modes: r.modes ?? null, configOptions: Array.isArray(r.configOptions) ? r.configOptions : null };
   }
 
@@ -262,7 +269,7 @@ export class AgentConnection {
  * pass (no extra stream stage: a streamed answer is thousands of messages); outgoing ones, few, go
  * through a small transform. Both cost a branch when trace is off.
  */
-function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, pending: PendingRequests, refusals: Refusals): acp.Stream {
+function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, boundaries: TurnBoundaries, pending: PendingRequests, refusals: Refusals, tap: ConnectionTap): acp.Stream {
   let partial = '';
   stdout.on('data', (chunk: Buffer) => {
     if (!log.traceEnabled) { partial = ''; return; }
@@ -273,6 +280,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
   const outgoing = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
       if (log.traceEnabled) log.trace(`→ ${JSON.stringify(message)}`);
+      tap.outgoing(message);
       boundaries.outgoing(message as Parameters<TurnBoundaries['outgoing']>[0]);
       pending.outgoing(message as Parameters<PendingRequests['outgoing']>[0]);
       controller.enqueue(message);
@@ -282,6 +290,7 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
   // Incoming messages in wire order, before the SDK dispatches them; an invalid session/update is refused here.
   const incoming = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
     transform(message, controller) {
+      tap.incoming(message);
       // Screened first: a response is passed on only while its request is pending.
       const screened = refusals.screen(message, id => pending.isPending(id));
       if (!screened) return;
@@ -297,8 +306,8 @@ function traced(stream: acp.Stream, stdout: NodeJS.ReadableStream, log: Logger, 
 export function versionRefusal(answered: unknown): string {
   const v = typeof answered === 'number' ? answered : JSON.stringify(answered);
   return answered === 2
-    ? vscode.l10n.t('The agent answered with ACP protocol version 2, a draft that has no file or terminal methods; Switchboard asked for version 1 and speaks only ACP v1. Use a version of the agent that speaks ACP v1.')
-    : vscode.l10n.t('The agent speaks ACP protocol version {0}; Switchboard asked for version 1 and speaks only ACP v1.', v);
+    ? l10n.t('The agent answered with ACP protocol version 2, a draft that has no file or terminal methods; Switchboard asked for version 1 and speaks only ACP v1. Use a version of the agent that speaks ACP v1.')
+    : l10n.t('The agent speaks ACP protocol version {0}; Switchboard asked for version 1 and speaks only ACP v1.', v);
 }
 
 const delay = (ms: number) => new Promise<void>(r => setTimeout(r, ms));

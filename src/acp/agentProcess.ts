@@ -51,7 +51,7 @@ export class AgentProcess {
    */
   static launchDir: string | undefined;
 
-  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, secrets: readonly string[], private readonly tag: string) {
+  private constructor(readonly spec: AgentSpec, readonly child: ChildProcessWithoutNullStreams, private readonly log: Logger, readonly secrets: readonly string[], private readonly tag: string) {
     this.stderrTail = new LineTail(20, 500, line => redact(line, secrets));
     this.since = startTimeOf(child.pid);
     processGuard.watch(child.pid);

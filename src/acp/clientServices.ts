@@ -1,7 +1,7 @@
 // What the client serves to an agent beyond the chat: file system and terminals. Each is created
 // per agent connection (it knows the agent's name and the session's cwd), and its presence is what
 // the client advertises in `initialize` — never a capability without a handler behind it.
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 
 /** Who is asking: shown to the user in prompts and titles ("Claude Code wants to write …"). */
 export interface AgentIdentity {

@@ -10,8 +10,8 @@
 // `notification(spec, handler)` and `request(spec, handler)` are what `onNotification` /
 // `onRequest` call on the app (SDK 2.4); were they renamed, nothing is wrapped and messages are
 // handled as before — test/integration/fuzz.test.ts then fails on the missing log lines.
-import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import * as l10n from '@vscode/l10n';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../common/logger';
 import { describeThrown, OnceLog } from '../common/onceLog';
 
@@ -32,14 +32,14 @@ export class Refusals {
   /** A message was refused (invalid params, unknown session or method): logged the first time of its kind. */
   refuse(kind: string, detail: string): void {
     const entry = this.refused.note(kind);
-    if (entry === 'full') this.log.warn(vscode.l10n.t('The agent sent more kinds of messages that were refused; they are not logged.'));
-    else if (entry) this.log.warn(vscode.l10n.t({ message: 'The agent sent a message that was refused ({0}): {1}. Further ones of this kind are not logged.', args: [entry.kind, detail], comment: '{0} names the kind of message (a method name), {1} what was wrong with it' }));
+    if (entry === 'full') this.log.warn(l10n.t('The agent sent more kinds of messages that were refused; they are not logged.'));
+    else if (entry) this.log.warn(l10n.t({ message: 'The agent sent a message that was refused ({0}): {1}. Further ones of this kind are not logged.', args: [entry.kind, detail], comment: '{0} names the kind of message (a method name), {1} what was wrong with it' }));
   }
 
   /** A handler threw on a message it should have applied or refused: logged the first time of its kind. */
   failure(kind: string, err: unknown): void {
     const entry = this.failed.note(`${kind}: ${describeThrown(err)}`);
-    if (entry && entry !== 'full') this.log.error(vscode.l10n.t('Switchboard could not handle a message from the agent ({0}); it was skipped and the next ones are handled.', entry.kind));
+    if (entry && entry !== 'full') this.log.error(l10n.t('Switchboard could not handle a message from the agent ({0}); it was skipped and the next ones are handled.', entry.kind));
   }
 
   /** Wraps the app's registrations (see above); call before any `onRequest` / `onNotification`. */
@@ -73,7 +73,7 @@ export class Refusals {
     if (m.method === undefined && 'id' in m) {
       // A response: only to a request of ours still waiting (the SDK would print every other one).
       if (isPending(m.id)) return message;
-      this.refuse(vscode.l10n.t('a response to no request'), JSON.stringify(m.id)?.slice(0, 80) ?? 'undefined');
+      this.refuse(l10n.t('a response to no request'), JSON.stringify(m.id)?.slice(0, 80) ?? 'undefined');
       return undefined;
     }
     if (!schema || m.method !== 'session/update' || 'id' in m) return message;
@@ -109,7 +109,7 @@ export class Refusals {
 /** The kinds of session update ACP v1 defines: any other word an agent sends is one kind, "other". */
 const UPDATE_KINDS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan',
   'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update', 'usage_update', 'notice',
-  'compaction_update', 'compaction_summary_chunk']);
+  'compaction_update', 'compaction_summary_chunk', 'plan_update', 'plan_removed', 'subagent_update', 'session_message', 'session_message_chunk']);
 
 /** A refused message's kind: its method, and for session/update the kind of update (never a word the agent chose). */
 export function kindOf(method: string, raw: unknown): string {

@@ -3,10 +3,10 @@
 // (`sdk.RequestError`, `sdk.methods`, …) and `import type * as acp` for types.
 // In the VSIX, esbuild.mjs keeps the SDK in its own file, dist/acp-sdk.js, and the first property
 // read of `sdk` requires it; test bundles simply bundle it.
-import type * as Sdk from '@agentclientprotocol/sdk';
+import type * as Sdk from '@agentclientprotocol/sdk/unstable';
 
 let loaded: typeof Sdk | undefined;
-const load = (): typeof Sdk => (loaded ??= require('@agentclientprotocol/sdk') as typeof Sdk);
+const load = (): typeof Sdk => (loaded ??= require('@agentclientprotocol/sdk/unstable') as typeof Sdk);
 
 /** The SDK's exports, loaded on first access. */
 export const sdk: typeof Sdk = new Proxy({} as typeof Sdk, {

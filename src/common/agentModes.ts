@@ -3,7 +3,7 @@
 // without asking. Today's Claude and Codex adapters start in a mode that edits in their own process
 // with no permission request; Switchboard starts a new conversation in the agent's asking mode
 // instead, unless the user chose otherwise. Pure: used by the host and the webview.
-import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk/unstable';
 
 /** `asks`: every edit is asked before it is written; `plans`: asks too, but only plans (never a start mode); `writes`: edits without asking. */
 export type ModeBehaviour = 'asks' | 'plans' | 'writes' | 'unknown';

@@ -8,7 +8,7 @@
 // Problems and reasons are localized: the host shows them in the chat (src/host/mcp.ts).
 import * as l10n from '@vscode/l10n';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 
 export type McpTransport = 'stdio' | 'http' | 'sse';
 

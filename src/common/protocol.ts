@@ -155,6 +155,8 @@ export type ViewMessage =
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
   | { readonly type: 'diff/open'; readonly tab?: string; readonly itemId: string; readonly index: number }
   | { readonly type: 'item/openText'; readonly tab?: string; readonly itemId: string }
+  /** "Restore files to before this turn" on a user message (host/checkpoints). */
+  | { readonly type: 'checkpoint/restore'; readonly tab?: string; readonly itemId: string }
   /** The view shows a turn whose items it does not hold (see common/turns). */
   | { readonly type: 'turn/load'; readonly tab?: string; readonly turnId: string }
   | { readonly type: 'terminal/reveal'; readonly terminalId: string }
@@ -210,8 +212,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: 'question/answer', tab: m.tab as string | undefined, itemId: m.itemId, action: m.action as 'accept', values: Object.fromEntries(entries) as Record<string, RawValue> };
     }
     case 'item/openText':
+    case 'checkpoint/restore':
       if (!str(m.itemId) || !(m.tab === undefined || str(m.tab))) return undefined;
-      return { type: 'item/openText', tab: m.tab as string | undefined, itemId: m.itemId };
+      return { type: m.type, tab: m.tab as string | undefined, itemId: m.itemId };
     case 'turn/load':
       if (!str(m.turnId) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'turn/load', tab: m.tab as string | undefined, turnId: m.turnId };

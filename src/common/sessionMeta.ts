@@ -1,7 +1,8 @@
 // Everything about a session that is state rather than conversation: title, modes, config options,
 // slash commands, context usage, the plan. Each ACP update replaces its part whole (as the spec
 // says for plans, config options and commands); `null` clears a field.
-import type { AvailableCommand, PlanEntry, SessionConfigOption, SessionMode, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, PlanEntry, SessionConfigOption, SessionMode, SessionModeState, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { applyPlanUpdate, PlanView } from './plans';
 import { TITLE_MAX_CHARS, truncateStrings } from './truncate';
 
 export interface SessionMeta {
@@ -11,6 +12,8 @@ export interface SessionMeta {
   readonly commands: readonly AvailableCommand[];
   readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
   readonly plan: readonly PlanEntry[];
+  /** Plans kept by id (`plan_update` / `plan_removed`, see common/plans.ts); absent until the first. */
+  readonly plans?: readonly PlanView[];
 }
 
 export const EMPTY_META: SessionMeta = { configOptions: [], commands: [], plan: [] };
@@ -31,6 +34,9 @@ export function metaFromResponse(
 
 /** The new meta if `update` changes it, else undefined (the update is not about meta); its texts cut like titles. */
 export function applyMetaUpdate(meta: SessionMeta, update: SessionUpdate): SessionMeta | undefined {
+  // Plans are bounded by common/plans.ts (a Markdown plan is a document, not a title).
+  const plans = applyPlanUpdate(meta.plans ?? [], update);
+  if (plans) return plans === meta.plans ? undefined : { ...meta, plans };
   const next = metaUpdate(meta, update);
   return next && truncateStrings(next, TITLE_MAX_CHARS);
 }

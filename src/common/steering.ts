@@ -7,7 +7,7 @@
 // agent started a turn of its own), `promptRequired` (nothing was running and, as this client asks
 // with `_meta.steering.idleBehavior`, nothing was done: the client sends it as a prompt) or
 // `failed`. The adapters do not echo the message back as a `user_message_chunk`: the client shows it.
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 
 export const STEERING_METHOD = '_session/steering';
 

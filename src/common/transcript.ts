@@ -2,7 +2,7 @@
 // events (prompt sent, turn ended, agent crashed). Pure and incremental: every change returns the
 // small list of operations the webview must apply, so a 10,000-chunk answer costs 10,000 appends,
 // never 10,000 re-renders of the transcript.
-import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import * as l10n from '@vscode/l10n';
 import { escapeBidi } from './bidi';
 import type { QuestionView } from './elicitation';

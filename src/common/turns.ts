@@ -121,6 +121,8 @@ export class TurnList {
   /** Item id → the id of its turn (for items the view holds). */
   private readonly turnOf = new Map<string, string>();
   private readonly position = new Map<string, number>();
+  /** Item id → its index in its turn (items are only ever appended). */
+  private readonly itemAt = new Map<string, number>();
 
   get turns(): readonly Turn[] { return this.list; }
   get length(): number { return this.list.length; }
@@ -134,6 +136,7 @@ export class TurnList {
     this.list = [];
     this.turnOf.clear();
     this.position.clear();
+    this.itemAt.clear();
     for (const summary of archived) this.push({ id: summary.id, summary });
     for (const turn of splitTurns(items)) this.push({ id: turn[0].id, items: [] }, turn);
   }
@@ -145,7 +148,7 @@ export class TurnList {
   }
 
   private addItem(turn: Turn, item: Item): void {
-    turn.items!.push(item);
+    this.itemAt.set(item.id, turn.items!.push(item) - 1);
     this.turnOf.set(item.id, turn.id);
   }
 
@@ -164,7 +167,8 @@ export class TurnList {
     const id = op.op === 'append' ? op.id : op.item.id;
     const index = this.indexOfItem(id);
     const items = this.list[index]?.items;
-    const at = items?.findIndex(i => i.id === id) ?? -1;
+    const known = this.itemAt.get(id) ?? -1;
+    const at = items?.[known]?.id === id ? known : items?.findIndex(i => i.id === id) ?? -1;
     if (!items || at < 0) return undefined;
     if (op.op === 'replace') items[at] = op.item;
     else {
@@ -215,7 +219,7 @@ export class TurnList {
       if (keep.has(i) || i >= last) continue;
       const turn = this.list[i];
       turn.summary = summarizeTurn(turn.items!);
-      for (const item of turn.items!) this.turnOf.delete(item.id);
+      for (const item of turn.items!) { this.turnOf.delete(item.id); this.itemAt.delete(item.id); }
       turn.items = undefined;
       dropped.push(i);
     }

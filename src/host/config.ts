@@ -65,3 +65,10 @@ export function readAgentIdleMs(): number {
 export function openSettings(key: string): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${key}`);
 }
+
+/** switchboard.inspector.*: when the protocol inspector records, and how much it keeps. */
+export function readInspectorSettings(): { recordAlways: boolean; maxMessages: number; maxMegabytes: number } {
+  const c = vscode.workspace.getConfiguration(`${SECTION}.inspector`);
+  const num = (key: string, def: number, min: number) => { const v = c.get<number>(key, def); return Number.isFinite(v) ? Math.max(min, v) : def; };
+  return { recordAlways: c.get<boolean>('recordAlways', false) === true, maxMessages: num('maxMessages', 200_000, 100), maxMegabytes: num('maxMegabytes', 64, 1) };
+}

@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { escapeBidi } from '../common/bidi';
 import { activeProfile, collectMcpServers, McpInputDecl, McpOutcome, McpSource, parseJsonc, resolveMcpServers } from '../common/mcpServers';
 import type { Logger } from '../common/logger';

@@ -3,7 +3,7 @@
 // `embeddedContext`, images only with `image`. Anything else is refused with a message, never dropped.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { PastedImage } from '../common/protocol';
 
 const MAX_EMBED_BYTES = 512 * 1024;

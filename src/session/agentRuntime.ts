@@ -1,7 +1,7 @@
 // One running agent: its process, its initialized ACP connection, and the routing of incoming
 // session traffic to the session that owns it. Several sessions share one runtime.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentConnection } from '../acp/agentConnection';
 import { AgentExit, AgentProcess, AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServices, ConnectionServicesFactory } from '../acp/clientServices';

@@ -6,7 +6,7 @@
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentSpawnError } from '../acp/agentProcess';
 import type { ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
@@ -53,6 +53,8 @@ export class ChatController extends Disposable {
   private readonly starting = new Map<string, Promise<AgentRuntime | undefined>>();
   /** The agent started last (what "the running agent" means where no conversation says which). */
   private lastRuntime: AgentRuntime | undefined;
+  /** Agents whose process ended unasked, with why (the Agents view says so until they start again). */
+  private readonly crashes = new Map<string, string>();
   /** The status of each agent (starting, ready, stopped, error); the shown conversation's agent's is shown. */
   private readonly agentStatus = new Map<string, ChatStatus>();
   private readonly tabs = new Map<string, ChatSession>();
@@ -94,6 +96,9 @@ export class ChatController extends Disposable {
   readonly onTabs = this.tabsEmitter.event;
   /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
   readonly onReset = this.resetEmitter.event;
+
+  /** Runs before each turn's prompt is sent (the checkpoint of the files, host/checkpoints). */
+  beforeTurn: (tab: ChatSession, itemId: string) => Promise<void> = () => Promise.resolve();
 
   private guardValue: ReturnType<typeof listenerGuard> | undefined;
   /** Runs a listener of the agent's updates on its own (host/log.ts). */
@@ -354,6 +359,7 @@ export class ChatController extends Disposable {
   /** The conversations and agents as the lifecycle model sees them (common/conversation/lifecycle). */
   lifecycle(): LifecycleState {
     const agents: Record<string, AgentState> = {};
+    for (const [name, reason] of this.crashes) agents[name] = { phase: 'crashed', reason };
     for (const name of this.starting.keys()) agents[name] = { phase: 'starting' };
     for (const [name, runtime] of this.runtimes) if (runtime.isRunning) agents[name] = { phase: 'ready' };
     const turn = (t: ChatSession): TurnPhase => (t.waiting ? 'waiting' : t.inTurn ? 'running' : t.busy ? 'opening' : 'none');
@@ -364,6 +370,7 @@ export class ChatController extends Disposable {
         attached: !!t.runtime?.isRunning && !!t.sessionId,
         hasHistory: t.items.some(i => i.kind === 'user') || t.archived.length > 0,
         turn: turn(t),
+        ...(t.waiting ? { waitingFor: [...t.pendingPermissionIds.length ? ['permission' as const] : [], ...t.pendingQuestionIds.length ? ['question' as const] : []] } : {}),
       })),
     };
   }
@@ -537,6 +544,32 @@ export class ChatController extends Disposable {
     if (this.tabs.size === 0) this.addTab(this.newTab(tab.agentName));
     if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
     this.changedTabs(true);
+  }
+
+  /**
+   * Deletes a conversation: its tab closes (its session ends, `session/close` where offered) and the
+   * agent deletes its copy (`session/delete`, started for it if it does not run). False: the user
+   * kept it. Where the agent offers no `session/delete`, the user is told its copy stays there.
+   */
+  async deleteConversation(id: string): Promise<boolean> {
+    const tab = this.tabs.get(id);
+    if (!tab) return false;
+    const { title, agentName } = tab.info;
+    const ok = await this.ui.confirm(vscode.l10n.t('Delete the conversation “{0}”?', title),
+      tab.sessionId ? vscode.l10n.t('It is deleted here and by {0}.', agentName) : undefined, vscode.l10n.t('Delete'));
+    if (!ok) return false;
+    const sessionId = tab.sessionId;
+    const spec = tab.runtime?.isRunning ? tab.runtime.spec : this.specFor(tab);
+    await this.closeTab(id);
+    if (!sessionId || !spec) return true;
+    const runtime = await this.ensureRuntime(spec, this.active.agentName === spec.name ? this.active : this.newTab(spec.name));
+    if (!runtime) return true;
+    if (!runtime.capabilities.sessionCapabilities?.delete) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} cannot delete its sessions: its copy of “{1}” stays with it.', spec.name, title));
+      return true;
+    }
+    await runtime.connection.deleteSession(sessionId).catch(err => this.log.warn(`session/delete failed: ${describe(err)}`));
+    return true;
   }
 
   /** Fork conversation (session/fork.ts): the shown one continues in a new tab; `summary`: primes the prompt box. Undefined: nothing to fork. */
@@ -735,6 +768,7 @@ export class ChatController extends Disposable {
     }
     if (pkg) void this.machine?.update(STARTED_LAUNCHES, rememberLaunch(this.machine.get(STARTED_LAUNCHES), key));
     this.runtimes.set(spec.name, runtime);
+    this.crashes.delete(spec.name);
     this.lastRuntime = runtime;
     runtime.onStrayOutput = this.strayOutputReporter(runtime);
     void runtime.exited.then(exit => {
@@ -743,6 +777,7 @@ export class ChatController extends Disposable {
       // Only this agent's conversations: its turns end here, the other agents' run on.
       const t = this.decide({ type: 'crashed', agent: spec.name, reason: ended });
       this.runtimes.delete(spec.name);
+      this.crashes.set(spec.name, ended);
       if (this.lastRuntime === runtime) this.lastRuntime = undefined;
       const stderr = runtime.process.stderrTail.text() || undefined;
       const bound = this.sessions.filter(t => t.runtime === runtime);
@@ -917,6 +952,7 @@ export class ChatController extends Disposable {
     this.tabs.set(tab.id, tab);
     tab.archive = this.saved;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
+    tab.beforeTurn = itemId => this.beforeTurn(tab, itemId);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
     tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
     tab.onTurn(phase => {

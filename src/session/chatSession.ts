@@ -2,7 +2,7 @@
 // permission requests. Bound to an agent runtime while the agent runs; a restored or orphaned tab
 // keeps its transcript and can be reattached.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { escapeBidi } from '../common/bidi';
 import { errorMessage } from '../common/errorText';
 import { Disposable } from '../common/disposable';
@@ -55,6 +55,8 @@ export class ChatSession extends Disposable implements SessionSink {
   lastPrompt: acp.ContentBlock[] | undefined;
   /** Messages typed while the agent works, sent when its turn ends (see queuedPrompts.ts). */
   readonly queue = this.register(new QueuedPrompts());
+  /** Runs before a turn's prompt goes to the agent, given its user message's item id (a checkpoint of the files). */
+  beforeTurn: (itemId: string) => Promise<void> = () => Promise.resolve();
   /** Rewrites a tool call before anything sees it (snippet diffs become whole-file diffs). */
   prepareToolCall: <T extends acp.ToolCallUpdate>(toolCall: T, asPermission: boolean) => T = t => t;
 
@@ -246,13 +248,16 @@ export class ChatSession extends Disposable implements SessionSink {
     this.turn = turn;
     this.reserved = false;
     this.lastPrompt = blocks;
-    if (!again) this.emit(this.transcriptValue.addUser(displayText));
+    const user = again ? undefined : this.transcriptValue.addUser(displayText);
+    if (user) this.emit(user);
     this.stateEmitter.fire();
     this.turnEmitter.fire('start');
     this.queue.turnStarted();
     let how: 'ended' | 'stopped' | 'failed' | undefined = 'failed';
     try {
-      const result = await runtime.prompt(sessionId, blocks);
+      if (user?.[0].op === 'add') await this.beforeTurn(user[0].item.id);
+      // Stopped while the checkpoint was taken: the prompt is never sent.
+      const result = turn.cancelled ? { stopReason: 'cancelled' as const } : await runtime.prompt(sessionId, blocks);
       // The SDK resolves a response a few microtasks before it dispatches notifications that came
       // earlier on the wire: let those land first, so the turn's last chunks are not shown after its end.
       await new Promise(resolve => setImmediate(resolve));

@@ -1,7 +1,7 @@
 // The elicitations (`elicitation/create`) open in one conversation: each is a card; the user's
 // Submit / Decline / Cancel answers it as the protocol says. A form's content is checked with ajv
 // here before anything is sent; a URL opens through VS Code only after the user's click on the card.
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../common/acpSdk';
 import { escapeBidi } from '../common/bidi';
 import { contentFromValues, formFromSchema, FormView, initialValues, QuestionView, RawValue, urlTarget } from '../common/elicitation';

@@ -3,7 +3,7 @@
 // question), a request outside its session's turn follows switchboard.requestsOutsideTurn, and with
 // switchboard.terminal.confirmCommands (on unless the user turned it off) a command the user did not
 // allow in this turn (the same argv, or the same compound shell string) is confirmed first.
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import * as vscode from 'vscode';
 import { sdk } from '../common/acpSdk';
 import type { ConnectionServices, FsHandlers, TerminalHandlers } from '../acp/clientServices';

@@ -3,7 +3,7 @@
 // kinds). API keys live in SecretStorage only, one entry per agent and variable, and reach the
 // agent as environment variables when it starts; they are never logged, never sent over ACP.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentProcess } from '../acp/agentProcess';
 import type { AgentSpec } from '../common/agentConfig';
 import type { Logger } from '../common/logger';

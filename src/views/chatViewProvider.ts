@@ -1,10 +1,12 @@
 // The chat webview: strict CSP with a per-load nonce, validated messages, and transcript changes
-// coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops).
+// coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops),
+// one operation per item (common/opQueue.ts); a permission request or a question is posted at once.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
+import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
 import { findMentionCandidates } from '../host/mentions';
 import { openLink, openLocation } from '../host/links';
@@ -38,7 +40,7 @@ interface Surface {
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private readonly surfaces = new Set<Surface>();
-  private queue: TranscriptOp[] = [];
+  private readonly queue = new OpQueue();
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly visibilityEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fired when the chat becomes visible or hidden (the permission alert listens). */
@@ -193,6 +195,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
         break;
       }
+      case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab ?? chat.activeTab, itemId: msg.itemId }); break;
       case 'item/openText': await openMessageText(chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.items.find(i => i.id === msg.itemId)); break;
       case 'write/action':
         if (msg.action === 'accept') this.writes.accept(msg.id);
@@ -245,7 +248,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const draft = chat.draft;
       if (draft) void only.webview.postMessage({ ...draft, type: 'composer/restore' } satisfies HostMessage);
     } else {
-      this.queue = [];
+      this.queue.take();
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
       this.post(message);
@@ -290,16 +293,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private enqueue(ops: readonly TranscriptOp[]): void {
     if (![...this.surfaces].some(s => s.ready)) return; // replayed in full on `view/ready`
-    for (const op of ops) {
-      const last = this.queue[this.queue.length - 1];
-      if (op.op === 'append' && last?.op === 'append' && last.id === op.id) {
-        this.queue[this.queue.length - 1] = { op: 'append', id: op.id, text: last.text + op.text };
-      } else if (op.op === 'replace' && last?.op === 'replace' && last.item.id === op.item.id) {
-        this.queue[this.queue.length - 1] = op; // a card rewritten twice in one frame: only the last counts
-      } else {
-        this.queue.push(op);
-      }
-    }
+    for (const op of ops) this.queue.push(op);
+    // The user is asked something: shown now, with what came before it, never a frame later.
+    if (this.queue.urgent) { clearTimeout(this.flushTimer); this.flush(); return; }
     // At most one message per frame, but never a frame of delay after a quiet moment: the first
     // chunk of an answer (and the last, when chunks are sparse) is posted right away.
     this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
@@ -311,13 +307,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.flushTimer = undefined;
     this.lastFlush = Date.now();
     if (!this.queue.length) return;
-    const ops = this.queue;
-    this.queue = [];
+    const ops = this.queue.take();
     this.post({ type: 'transcript/ops', tab: this.chat.activeTab, ops });
   }
 }
 
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
+/**
+ * The start of a Switchboard webview page up to `</head>`: the CSP (scripts only with a fresh nonce),
+ * codicons and the page's stylesheet, and the webview's translations.
+ */
+export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, stylesheet: string, title: string): { nonce: string; asset: (name: string) => string; head: string } {
   const nonce = randomBytes(16).toString('base64');
   const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, name)).toString();
   const csp = [
@@ -330,17 +329,23 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
   // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
   // in it can close the element. No bundle (English): the webview keeps its own text.
   const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
-  return `<!DOCTYPE html>
+  const head = `<!DOCTYPE html>
 <html lang="${attr(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset('chat.css')}">
-<title>Switchboard</title>
+<link rel="stylesheet" href="${asset(stylesheet)}">
+<title>${attr(title)}</title>
 <script type="application/json" id="l10n">${l10nData}</script>
-</head>
+</head>`;
+  return { nonce, asset, head };
+}
+
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
+  const { nonce, asset, head } = pageHead(webview, distUri, 'chat.css', 'Switchboard');
+  return `${head}
 <body>
 <header>
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
@@ -374,7 +379,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
 }
 
 /** Text for an HTML attribute or element. */
-function attr(text: string): string {
+export function attr(text: string): string {
   return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
 }
 

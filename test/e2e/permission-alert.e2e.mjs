@@ -1,5 +1,6 @@
 // A permission request while the chat is hidden: the status bar says the agent is waiting, and a
-// click on it brings the chat back with the request still unanswered (nothing was allowed).
+// click on it brings the chat back with the request still unanswered (nothing was allowed); the
+// status bar item goes once it is answered.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { gate, openChat, scriptedAgentSettings } from './support.mjs';
@@ -32,8 +33,9 @@ export default async function ({ page, log, shotsDir }) {
   const card = view.locator('.permission:not(.answered)');
   await card.waitFor({ timeout: 30_000 });
   assert.match(await card.textContent(), /Delete the build folder/);
-  await alert.waitFor({ state: 'hidden', timeout: 30_000 });
   await card.getByRole('button', { name: /Reject/ }).click();
+  // The count goes when nothing waits any more.
+  await alert.waitFor({ state: 'hidden', timeout: 30_000 });
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });
   assert.match(await view.locator('.message.agent').last().textContent(), /permission: no/);
   log('request answered from the chat after the alert');

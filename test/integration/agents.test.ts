@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
 import type { ChatSession } from '../../src/session/chatSession';
-import { agentEvents, api, dump, gate, isRunning, lastOf, useScriptedAgents, waitFor } from './helpers';
+import { agentEvents, dump, gate, isRunning, lastOf, severalAgentsSuite, useScriptedAgents, waitFor } from './helpers';
 
 const A = 'Scripted A';
 const B = 'Scripted B';
@@ -16,20 +16,11 @@ const answer = (tab: ChatSession) => tab.items.filter((i): i is Extract<Item, { 
 const chunks = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i} `).join('');
 
 describe('Several agents at once', () => {
+  const suite = severalAgentsSuite();
   let sb: SwitchboardApi;
-  let confirm: SwitchboardApi['chat']['ui']['confirm'];
-  before(async () => { sb = await api(); confirm = sb.chat.ui.confirm; });
-  beforeEach(async () => { await sb.chat.stop(); await sb.chat.newConversation(); });
-  afterEach(() => { sb.chat.ui.confirm = confirm; });
-  after(async () => { await sb.chat.stop(); });
-
+  before(() => { sb = suite.sb; });
   /** A new tab talking to `spec`'s agent (its own process), shown. */
-  async function tabWith(spec: { name: string }): Promise<ChatSession> {
-    await sb.chat.newConversation();
-    assert.equal(await sb.chat.start(spec as never), true, dump(sb.chat.items));
-    assert.equal(sb.chat.active.agentName, spec.name);
-    return sb.chat.active;
-  }
+  const tabWith = suite.tabWith;
 
   it('agent A streams while agent B starts in another tab and answers: A\'s turn completes with all its chunks', async () => {
     const go = gate('a-streams');

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { AgentSpec } from '../../src/common/agentConfig';
 import type { Item } from '../../src/common/transcript';
+import type { ChatSession } from '../../src/session/chatSession';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
 
 export const EXTENSION_ID = 'switchboard-acp.switchboard-acp';
@@ -145,3 +146,26 @@ export async function useScriptedAgents(scripts: Readonly<Record<string, object>
   return out;
 }
 let scripts_ = 0;
+
+/**
+ * The hooks of a suite with several agents: each test starts with no agent running and a new
+ * conversation, and `ui.confirm` (which tests replace) is put back after it. `tabWith(spec)`: a new
+ * shown tab talking to that agent.
+ */
+export function severalAgentsSuite(): { readonly sb: SwitchboardApi; tabWith(spec: { name: string }): Promise<ChatSession> } {
+  let sb!: SwitchboardApi;
+  let confirm: SwitchboardApi['chat']['ui']['confirm'];
+  before(async () => { sb = await api(); confirm = sb.chat.ui.confirm; });
+  beforeEach(async () => { await sb.chat.stop(); await sb.chat.newConversation(); });
+  afterEach(() => { sb.chat.ui.confirm = confirm; });
+  after(async () => { await sb.chat.stop(); });
+  return {
+    get sb() { return sb; },
+    async tabWith(spec) {
+      await sb.chat.newConversation();
+      assert.equal(await sb.chat.start(spec as AgentSpec), true, dump(sb.chat.items));
+      assert.equal(sb.chat.active.agentName, spec.name);
+      return sb.chat.active;
+    },
+  };
+}

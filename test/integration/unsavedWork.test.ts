@@ -156,6 +156,47 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     assert.deepEqual(problems, []);
   });
 
+  for (const decision of ['Keep', 'Undo'] as const) {
+    for (const agent of ['Codex', 'Claude'] as const) {
+      it(`${agent}: the watcher's report lists the change, the user ${decision === 'Keep' ? 'keeps' : 'undoes'} it before the tool call's own report arrives, then the next turn edits another line: the decided change is never listed again, only the next turn's line is`, async () => {
+        // The real-adapter loop (realAdapters.test.ts, Codex) once listed [[24,2,2]] in run 17: run 16's
+        // change, kept, came back with run 17's. A report of the change that comes after the user's
+        // Keep (the tool call's diff, Claude's tool response: both carry the text before the edit)
+        // recorded it again as new. Driven here in that order: the agent holds after its write until
+        // the user has decided on the change the watcher listed.
+        const { file, before, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-${agent}-${decision}.txt`);
+        const gate = path.join(gates, `gate-${n}`);
+        const second = (decision === 'Keep' ? agentText : before).replace('line 10\n', 'line ten\n');
+        const first = agent === 'Codex'
+          ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true, writeFirst: true, awaitAfterWrite: gate }
+          : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true, writeFirst: true, awaitAfterWrite: gate };
+        await useScriptedAgent({ turns: [
+          { match: 'first', once: true, steps: [first] },
+          { match: 'second', once: true, steps: [{ type: 'codexEdit', path: file, content: second, permission: false, quiet: true }] },
+        ] });
+        const done = sb.chat.sendPrompt(`first edit of ${path.basename(file)}`);
+        try {
+          await waitFor('the watcher\'s report to list the change and the tab to hold both', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]');
+          for (const t of sb.review.views()) {
+            if (decision === 'Keep') sb.review.keep(t.turnId);
+            else await sb.review.undo(t.turnId);
+          }
+          assert.equal(listed(file), undefined, 'decided');
+        } finally {
+          fs.writeFileSync(gate, '');
+        }
+        await done;
+        await sb.review.settled();
+        const afterFirst = { listed: listed(file), disk: fs.readFileSync(file, 'utf8') };
+        await sb.chat.sendPrompt(`second edit of ${path.basename(file)}`);
+        await sb.review.settled();
+        await waitFor('the tab to hold the user\'s line and the agent\'s', () => doc.getText() === user(second)).catch(() => undefined);
+        assert.deepEqual({ afterFirst, afterSecond: listed(file), disk: fs.readFileSync(file, 'utf8'), tab: doc.getText(), unsaved: doc.isDirty },
+          { afterFirst: { listed: undefined, disk: decision === 'Keep' ? agentText : before }, afterSecond: '[[10,1,1]]', disk: second, tab: user(second), unsaved: true });
+      });
+    }
+  }
+
   it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
     const before = numbered(12);

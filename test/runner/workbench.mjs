@@ -400,6 +400,9 @@ export async function startWorkbench(opts = {}) {
         '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     const context = await browser.newContext({ viewport: opts.viewport || { width: 1400, height: 900 } });
+    // An action (click, fill) waits for its element up to 60 s, not playwright's 30 s: on a machine at
+    // load 15–20 a click in the chat's nested frames was seen to take over 30 s to settle.
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     page.on('crash', () => fail(new Error('the workbench page crashed')));
     browser.on('disconnected', () => fail(new Error('Chromium disconnected')));

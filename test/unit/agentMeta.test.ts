@@ -1,7 +1,7 @@
 // Agent-run commands, notices and compaction without VS Code: the `_meta.terminal_*` parser, the
 // coloured tail, the transcript's view of them, and the bounded buffer a finished command keeps.
 import assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { commandOf, OutputBuffer, parseAgentTerminalMeta, sgrSpans, toDisplayText } from '../../src/common/terminal';
 import { Transcript } from '../../src/common/transcript';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionMode } from '@agentclientprotocol/sdk/unstable';
 import { modeBehaviour, modeControl, startMode, writesWithoutAsking } from '../../src/common/agentModes';
 import { isPrimaryOption } from '../../src/common/permissionOptions';
 

@@ -6,7 +6,7 @@ import { decideAccess, isAbsolutePath, isWithin, parseOutsideWorkspacePolicy, pa
 import { lineEdits, merge3 } from '../../src/common/fs/merge';
 import { matchLineEndings } from '../../src/common/fs/eol';
 import { FsErrors, fromNodeError } from '../../src/common/fs/errors';
-import * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk/unstable';
 
 const numbered = (n: number, eol = '\n') => Array.from({ length: n }, (_, i) => `line ${i + 1}${eol}`).join('');
 

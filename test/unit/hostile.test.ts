@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { escapeBidi, hasBidi } from '../../src/common/bidi';
 import { describeChoice, isMisleading, orderOptions } from '../../src/common/permissionOptions';
 import { commandPermitted, commandProblem, envProblem, parseOutsideTurnPolicy, pathProblem, permittedCommands, shellCommandKey, terminalCommandKey } from '../../src/common/requestGuard';

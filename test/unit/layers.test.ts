@@ -31,4 +31,11 @@ describe('source layers', () => {
     }
     assert.deepEqual(wrong, []);
   });
+
+  it('src/common and src/acp never import `vscode` (bare module names count, type-only imports and require too)', () => {
+    const bare = (file: string) => [...fs.readFileSync(file, 'utf8').matchAll(/(?:^\s*(?:import|export)\b[^'"]*?from\s+|^\s*import\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)['"]([^'".][^'"]*)['"]/gm)].map(m => m[1]);
+    const wrong = files.filter(f => ['common', 'acp'].includes(layerOf(f))).filter(f => bare(f).some(m => m === 'vscode' || m.startsWith('vscode/')))
+      .map(f => path.relative(src, f));
+    assert.deepEqual(wrong, []);
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  activeTurnsOf, agentPhase, conversation, EMPTY_LIFECYCLE, LifecycleEvent, LifecycleState, run, transition,
+  activeTurnsOf, agentPhase, conversation, conversationStatus, EMPTY_LIFECYCLE, waitingConversations, LifecycleEvent, LifecycleState, run, transition,
 } from '../../src/common/conversation/lifecycle';
 
 const turn = (s: LifecycleState, id: string) => conversation(s, id)?.turn;
@@ -307,5 +307,78 @@ describe('conversation lifecycle', () => {
     s = streamingOn('B', 't2', s);
     s = run(s, [{ type: 'opened', conversation: 't3' }, { type: 'agentChosen', conversation: 't3', agent: 'A' }, { type: 'prompted', conversation: 't3' }]).state;
     assert.deepEqual(activeTurnsOf(s, 'A').map(c => c.id), ['t1', 't3']);
+  });
+
+  describe('what a conversation is doing (the Agents view, the status bar)', () => {
+    const status = (s: LifecycleState, id: string) => conversationStatus(s, conversation(s, id)!);
+
+    it('new, starting while its agent and session start, working, done after its turn', () => {
+      let s = run(EMPTY_LIFECYCLE, [{ type: 'opened', conversation: 't1' }]).state;
+      assert.deepEqual(status(s, 't1'), { status: 'new', waitingFor: [] });
+      s = run(s, [{ type: 'agentChosen', conversation: 't1', agent: 'A' }]).state;
+      assert.equal(status(s, 't1').status, 'starting', 'its agent starts');
+      s = run(s, [{ type: 'prompted', conversation: 't1' }, { type: 'agentReady', agent: 'A' }]).state;
+      assert.equal(status(s, 't1').status, 'starting', 'its prompt waits for its session');
+      s = run(s, [{ type: 'sessionOpened', conversation: 't1', sessionId: 's1' }]).state;
+      assert.equal(status(s, 't1').status, 'working');
+      s = run(s, [{ type: 'turnEnded', conversation: 't1' }]).state;
+      assert.deepEqual(status(s, 't1'), { status: 'done', waitingFor: [] });
+    });
+
+    it('waiting says what for; each answer takes its reason away; the last one resumes the turn', () => {
+      let s = run(streamingOn('A'), [
+        { type: 'asked', conversation: 't1', reason: 'question' },
+        { type: 'asked', conversation: 't1', reason: 'review' },
+        { type: 'asked', conversation: 't1', reason: 'question' },
+      ]).state;
+      assert.deepEqual(status(s, 't1'), { status: 'waiting', waitingFor: ['question', 'review'] });
+      assert.deepEqual(waitingConversations(s).map(c => c.id), ['t1']);
+      s = transition(s, { type: 'answered', conversation: 't1', reason: 'question' }).state;
+      assert.deepEqual(status(s, 't1'), { status: 'waiting', waitingFor: ['review'] });
+      s = transition(s, { type: 'answered', conversation: 't1', reason: 'review' }).state;
+      assert.deepEqual([turn(s, 't1'), status(s, 't1').status], ['running', 'working']);
+      assert.deepEqual(waitingConversations(s), []);
+    });
+
+    it('a request with no reason is a permission; an answer with no reason answers everything', () => {
+      let s = transition(streamingOn('A'), { type: 'asked', conversation: 't1' }).state;
+      assert.deepEqual(status(s, 't1').waitingFor, ['permission']);
+      s = run(s, [{ type: 'asked', conversation: 't1', reason: 'review' }, { type: 'answered', conversation: 't1' }]).state;
+      assert.deepEqual([turn(s, 't1'), conversation(s, 't1')?.waitingFor], ['running', undefined]);
+    });
+
+    it('a request in a conversation with no running turn makes nothing wait', () => {
+      const s = run(EMPTY_LIFECYCLE, [{ type: 'opened', conversation: 't1', agent: 'A' }]).state;
+      assert.equal(status(transition(s, { type: 'asked', conversation: 't1', reason: 'review' }).state, 't1').status, 'new');
+    });
+
+    it('a cancel, the end of the turn, a stop or a crash ends the wait', () => {
+      const waiting = run(streamingOn('A'), [{ type: 'asked', conversation: 't1', reason: 'question' }]).state;
+      for (const e of [
+        { type: 'cancelAsked', conversation: 't1' }, { type: 'turnEnded', conversation: 't1' },
+        { type: 'stopConfirmed', agent: 'A' }, { type: 'crashed', agent: 'A', reason: 'x' },
+      ] as LifecycleEvent[]) {
+        const s = transition(waiting, e).state;
+        assert.equal(conversation(s, 't1')?.waitingFor, undefined, e.type);
+        assert.notEqual(status(s, 't1').status, 'waiting', e.type);
+      }
+    });
+
+    it('crashed with the agent\'s last words, in each of its conversations only; a restart makes it starting again', () => {
+      let s = streamingOn('A', 't1');
+      s = streamingOn('B', 't2', s);
+      s = run(s, [{ type: 'opened', conversation: 't3', agent: 'A' }, { type: 'crashed', agent: 'A', reason: 'A fell over' }]).state;
+      assert.deepEqual(status(s, 't1'), { status: 'crashed', waitingFor: [], reason: 'A fell over' });
+      assert.equal(status(s, 't3').status, 'crashed');
+      assert.equal(status(s, 't2').status, 'working');
+      s = transition(s, { type: 'prompted', conversation: 't1' }).state;
+      assert.equal(status(s, 't1').status, 'starting');
+      assert.equal(status(s, 't3').status, 'starting', 'its agent starts again');
+    });
+
+    it('a stopped agent\'s conversations are done (or new), not crashed', () => {
+      const s = run(streamingOn('A'), [{ type: 'opened', conversation: 't2', agent: 'A' }, { type: 'stopConfirmed', agent: 'A' }]).state;
+      assert.deepEqual([status(s, 't1').status, status(s, 't2').status], ['done', 'new']);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { applyMetaUpdate, EMPTY_META, matchCommands, metaFromResponse, SessionMeta } from '../../src/common/sessionMeta';
 
 const apply = (meta: SessionMeta, ...updates: SessionUpdate[]) => updates.reduce((m, u) => applyMetaUpdate(m, u) ?? m, meta);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { Item, Transcript, TranscriptOp } from '../../src/common/transcript';
 
 const chunk = (text: string, messageId?: string): SessionUpdate =>

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { Item, Transcript } from '../../src/common/transcript';
 import { RECENT_TURNS_EXPANDED, splitTurns, summarizeTurn, TurnList, turnsToArchive } from '../../src/common/turns';
 

@@ -45,7 +45,12 @@ export interface ConversationState {
   /** Something was said in it (a user message, a restored transcript). */
   readonly hasHistory: boolean;
   readonly turn: TurnPhase;
+  /** While the turn is `waiting`: what for (a permission, a write to review, a question), oldest first. */
+  readonly waitingFor?: readonly WaitReason[];
 }
+
+/** What a waiting turn waits for: a permission request, an agent's write to review, a question (elicitation). */
+export type WaitReason = 'permission' | 'review' | 'question';
 
 export interface LifecycleState {
   readonly agents: Readonly<Record<string, AgentState>>;
@@ -72,10 +77,10 @@ export type LifecycleEvent =
   | { readonly type: 'startFailed'; readonly agent: string; readonly reason: string; readonly cancelled?: boolean }
   | { readonly type: 'sessionOpened'; readonly conversation: string; readonly sessionId: string }
   | { readonly type: 'sessionFailed'; readonly conversation: string }
-  /** A permission request or a question opened in the running turn. */
-  | { readonly type: 'asked'; readonly conversation: string }
-  /** The last open request of the turn was answered. */
-  | { readonly type: 'answered'; readonly conversation: string }
+  /** A permission request, a write to review or a question opened in the running turn (`reason`: which; none: a permission). */
+  | { readonly type: 'asked'; readonly conversation: string; readonly reason?: WaitReason }
+  /** The last open request of that kind (none: of every kind) was answered. */
+  | { readonly type: 'answered'; readonly conversation: string; readonly reason?: WaitReason }
   /** Stop in the conversation: `session/cancel`. */
   | { readonly type: 'cancelAsked'; readonly conversation: string }
   /** The agent answered the prompt (any stop reason, or an error while it runs). */
@@ -152,7 +157,7 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Transi
         if (c.turn === 'waiting') effects.push({ type: 'cancelRequests', conversation: c.id });
         effects.push({ type: 'turnEndedBy', conversation: c.id, agent, cause, ...(reason !== undefined ? { reason } : {}) });
       }
-      next = setConv(next, c.id, { attached: false, turn: 'none' });
+      next = setConv(next, c.id, { attached: false, turn: 'none', waitingFor: undefined });
     }
     return next;
   };
@@ -250,17 +255,20 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Transi
     case 'sessionFailed': {
       const c = conversation(state, event.conversation);
       if (!c) return done(state);
-      return done(setConv(state, c.id, { attached: false, turn: 'none' }));
+      return done(setConv(state, c.id, { attached: false, turn: 'none', waitingFor: undefined }));
     }
     case 'asked': {
       const c = conversation(state, event.conversation);
       if (!c || (c.turn !== 'running' && c.turn !== 'waiting')) return done(state);
-      return done(setConv(state, c.id, { turn: 'waiting' }));
+      const reason = event.reason ?? 'permission';
+      const waitingFor = c.waitingFor?.includes(reason) ? c.waitingFor : [...c.waitingFor ?? [], reason];
+      return done(setConv(state, c.id, { turn: 'waiting', waitingFor }));
     }
     case 'answered': {
       const c = conversation(state, event.conversation);
       if (!c || c.turn !== 'waiting') return done(state);
-      return done(setConv(state, c.id, { turn: 'running' }));
+      const left = event.reason ? (c.waitingFor ?? []).filter(r => r !== event.reason) : [];
+      return done(setConv(state, c.id, left.length ? { waitingFor: left } : { turn: 'running', waitingFor: undefined }));
     }
     case 'cancelAsked': {
       const c = conversation(state, event.conversation);
@@ -268,13 +276,13 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Transi
       // The protocol: every pending request of the turn is answered `cancelled` after a cancel.
       if (c.turn === 'waiting') effects.push({ type: 'cancelRequests', conversation: c.id });
       effects.push({ type: 'cancelTurn', conversation: c.id });
-      return done(setConv(state, c.id, { turn: 'cancelling' }));
+      return done(setConv(state, c.id, { turn: 'cancelling', waitingFor: undefined }));
     }
     case 'turnEnded': {
       const c = conversation(state, event.conversation);
       if (!c || c.turn === 'none') return done(state);
       if (c.turn === 'waiting') effects.push({ type: 'cancelRequests', conversation: c.id });
-      return done(setConv(state, c.id, { turn: 'none' }));
+      return done(setConv(state, c.id, { turn: 'none', waitingFor: undefined }));
     }
     case 'stopAsked': {
       const phase = agentPhase(state, event.agent);
@@ -313,6 +321,39 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Transi
       return done(agentGone(state, event.agent, { phase: 'stopped', stoppedBy: 'idle' }, 'stopped'));
     }
   }
+}
+
+/**
+ * What a conversation is doing, as the Agents view and the status bar show it:
+ * `new` (nothing asked yet), `starting` (its agent or its session starts, or its prompt waits for
+ * them), `working`, `waiting` for the user (`waitingFor` says what), `done` (its last turn ended),
+ * `crashed` (its agent's process ended without being asked to; `reason` is the agent's last words).
+ */
+export type ConversationStatus = 'new' | 'starting' | 'working' | 'waiting' | 'done' | 'crashed';
+
+export interface ConversationView {
+  readonly status: ConversationStatus;
+  readonly waitingFor: readonly WaitReason[];
+  readonly reason?: string;
+}
+
+export function conversationStatus(state: LifecycleState, c: ConversationState): ConversationView {
+  const none: readonly WaitReason[] = [];
+  const agent = state.agents[c.agent];
+  switch (c.turn) {
+    case 'waiting': return { status: 'waiting', waitingFor: c.waitingFor?.length ? c.waitingFor : ['permission'] };
+    case 'running': case 'cancelling': return { status: 'working', waitingFor: none };
+    case 'opening': return { status: 'starting', waitingFor: none };
+    case 'none': break;
+  }
+  if (agent?.phase === 'crashed' && !c.attached) return { status: 'crashed', waitingFor: none, ...(agent.reason !== undefined ? { reason: agent.reason } : {}) };
+  if (agent?.phase === 'starting' && !c.attached) return { status: 'starting', waitingFor: none };
+  return { status: c.hasHistory ? 'done' : 'new', waitingFor: none };
+}
+
+/** The conversations that wait for the user, in the order they are listed. */
+export function waitingConversations(state: LifecycleState): ConversationState[] {
+  return state.conversations.filter(c => c.turn === 'waiting');
 }
 
 function transitionInto(effects: LifecycleEffect[], t: Transition): Transition {

@@ -1,7 +1,7 @@
 // The errors an agent gets from fs/read_text_file and fs/write_text_file. The agent's model reads
 // the message, so each one names the path and says exactly what is wrong.
 import { pathToFileURL } from 'node:url';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../acpSdk';
 
 /** JSON-RPC codes used here: the standard ones plus ACP's "resource not found". */

@@ -1,5 +1,5 @@
 // Exit status as ACP reports it (`{exitCode, signal}`), and as the integrated terminal shows it.
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import * as l10n from '@vscode/l10n';
 
 export function toExitStatus(code: number | null, signal: string | null): acp.TerminalExitStatus {

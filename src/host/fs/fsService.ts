@@ -9,7 +9,7 @@
 // Stopping the turn, closing the conversation or the agent's end cancels its pending reviews.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
@@ -28,6 +28,8 @@ import { pathProblem } from '../../common/requestGuard';
 import { askOutsideWorkspace } from '../outsideWorkspace';
 import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
+import { EditLog } from './editLog';
+import type { Edit } from '../../common/review/editHistory';
 import { decodeFor, formOfNewFile } from './fileData';
 import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
@@ -81,9 +83,6 @@ export interface AgentFsServices {
   dispose(): void;
 }
 
-const MAX_KEPT_WRITES = 200;
-/** …and at most this many characters of their before/after texts (the oldest are forgotten first). */
-const MAX_KEPT_WRITE_CHARS = 64 * 1024 * 1024;
 /** A read_text_file reply larger than this (its content as JSON) is refused: the agent reads a window instead. */
 const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
 /** The texts each connection keeps as merge bases; the least recent are forgotten (a write then needs no merge base). */
@@ -93,9 +92,8 @@ export class FsService extends Disposable {
   /** The one in-memory provider behind every diff Switchboard opens (reviews, applied writes, tool calls). */
   readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
-  private readonly writes: AppliedWrite[] = [];
-  private keptWriteChars = 0;
-  private nextWriteId = 1;
+  /** The one history of agents' edits: the writes applied here, the diffs tool calls reported (ToolDiffs). */
+  readonly edits = new EditLog(this.content);
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
@@ -136,9 +134,9 @@ export class FsService extends Disposable {
     return this.reviewManager.reviews;
   }
 
-  /** Writes applied so far (the most recent MAX_KEPT_WRITES), optionally of one session. */
+  /** Writes applied so far (the most recent ones the history of edits keeps, see EditLog), optionally of one session. */
   appliedWrites(sessionId?: string): readonly AppliedWrite[] {
-    return sessionId ? this.writes.filter(w => w.sessionId === sessionId) : [...this.writes];
+    return this.edits.history.list({ origin: 'write', scope: sessionId }).map(e => e.data as AppliedWrite);
   }
 
   /** False when nothing was accepted: the review ended (the user is told why) or has open conflicts (the user is asked). */
@@ -245,24 +243,13 @@ export class FsService extends Disposable {
 
   /** @internal */
   record(w: Omit<AppliedWrite, 'id' | 'time' | 'openDiff' | 'undo'>, target: Target): AppliedWrite {
-    const id = `w${this.nextWriteId++}`;
-    const left = DiffContentProvider.uri(id, 'before', w.path);
-    const right = DiffContentProvider.uri(id, 'after', w.path);
-    this.content.set(left, w.before ?? '');
-    this.content.set(right, w.after);
+    let edit!: Edit<AppliedWrite>;
     const write: AppliedWrite = {
-      ...w, id, time: Date.now(),
-      openDiff: () => this.reviewManager.showDiff(left, right, `${fileLabel(w.path)}: ${w.before === undefined ? 'created' : 'changed'} by ${w.agentName}`),
+      ...w, get id() { return edit.id; }, time: Date.now(),
+      openDiff: () => this.reviewManager.showDiff(EditLog.uri(edit, 'before'), EditLog.uri(edit, 'after'), `${fileLabel(w.path)}: ${w.before === undefined ? 'created' : 'changed'} by ${w.agentName}`),
       undo: () => this.undo(write, target),
     };
-    this.writes.push(write);
-    this.keptWriteChars += writeChars(write);
-    while (this.writes.length > MAX_KEPT_WRITES || (this.keptWriteChars > MAX_KEPT_WRITE_CHARS && this.writes.length > 1)) {
-      const old = this.writes.shift()!;
-      this.keptWriteChars -= writeChars(old);
-      this.content.delete(DiffContentProvider.uri(old.id, 'before', old.path));
-      this.content.delete(DiffContentProvider.uri(old.id, 'after', old.path));
-    }
+    edit = this.edits.add({ origin: 'write', scope: w.sessionId, path: w.path, before: w.before ?? null, after: w.after, data: write });
     this.appliedEmitter.fire(write);
     return write;
   }
@@ -505,8 +492,6 @@ class AgentFs implements FsHandlers {
     return next;
   }
 }
-
-const writeChars = (w: AppliedWrite) => (w.before?.length ?? 0) + w.after.length;
 
 function countLines(text: string): number {
   let n = text.length && !text.endsWith('\n') ? 1 : 0;

@@ -6,7 +6,7 @@
 import { existsSync, promises as fsPromises, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
@@ -51,6 +51,8 @@ interface Turn {
   readonly started: number;
   /** When the turn ended (ms; its last checks may still run): a file modified later is not its agent's. */
   ended?: number;
+  /** Its place in the order of turns and decisions (see decidedAt): a decision made since outdates its evidence. */
+  readonly since: number;
 }
 
 interface SavedTurn { turnId: string; tabId: string; agentName: string; working?: string[]; files: readonly FileChange[] }
@@ -72,6 +74,8 @@ const MAX_NAMED_FILES = 1000;
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
 const LATE_REPORT_MS = 10_000;
+/** Files whose last decision (Keep, Undo) is remembered (the least recently decided are forgotten first). */
+const MAX_DECIDED_FILES = 1000;
 /** Bytes of binary files kept as their last-seen content (the least recently seen are forgotten first). */
 const MAX_BINARY_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 
@@ -91,6 +95,10 @@ export class ChangeTracker extends Disposable {
    */
   private readonly diskForms = new BoundedMap<TextForm | Uint8Array>(MAX_BINARY_SNAPSHOT_BYTES, v => (v instanceof Uint8Array ? v.byteLength : 64));
   private nextTurn = 1;
+  /** Orders turns and the user's decisions (Keep, Undo): a counter, not a clock. */
+  private tick = 0;
+  /** When (see tick) the user last kept or undid a change of each file. */
+  private readonly decidedAt = new Map<string, number>();
   private saveTimer: NodeJS.Timeout | undefined;
 
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
@@ -102,7 +110,7 @@ export class ChangeTracker extends Disposable {
     this.snapshots = this.register(new FileSnapshots());
     for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
       const working = Array.isArray(saved.working) ? saved.working.filter(n => typeof n === 'string') : undefined;
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, ...(working ? { working } : {}) });
+      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(working ? { working } : {}) });
       this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
@@ -189,7 +197,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now() };
+    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now(), since: ++this.tick };
     this.turns.set(turnId, turn);
     for (const id of this.runningTurn.values()) {
       const other = this.turns.get(id);
@@ -345,7 +353,7 @@ export class ChangeTracker extends Disposable {
     let shared = this.shared;
     if (!shared) {
       const turnId = `turn${this.nextTurn++}`;
-      shared = { changes: new TurnChanges(turnId), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), working: [] };
+      shared = { changes: new TurnChanges(turnId), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), since: Math.min(...running.map(t => t.since)), working: [] };
       this.shared = shared;
     }
     // Kept while empty (its checks are waited for), listed once it holds a change.
@@ -411,6 +419,7 @@ export class ChangeTracker extends Disposable {
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       this.syncFromEditor(f);
       turn.changes.keep(f, hunkId);
+      this.decided(f);
     }
     this.cleanup(turnId);
   }
@@ -447,6 +456,18 @@ export class ChangeTracker extends Disposable {
     const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
+    this.decided(f);
+  }
+
+  /**
+   * The user kept or undid a change of the file: reports of it still on their way (the tool call's
+   * diff, Claude's tool response: each carries the file's text before the agent's edit) describe a
+   * change decided already, and must not list it again (see record).
+   */
+  private decided(filePath: string): void {
+    this.decidedAt.delete(filePath);
+    this.decidedAt.set(filePath, ++this.tick);
+    if (this.decidedAt.size > MAX_DECIDED_FILES) this.decidedAt.delete(this.decidedAt.keys().next().value!);
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -559,9 +580,16 @@ export class ChangeTracker extends Disposable {
    * earlier turn joins that earlier entry (its baseline stays the text before the first change).
    */
   private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false, evidence: { diffOf?: string; responseOf?: string } = {}): void {
-    const owner = this.ownerOf(filePath) ?? turn;
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
     const seen = this.seen(filePath);
+    if (onDisk && seen !== undefined && (this.decidedAt.get(filePath) ?? -1) > turn.since) {
+      // The user kept or undid the file's change since this turn began: what the file held before
+      // it is decided, only a difference from the disk as last seen is new (a report arriving late,
+      // or after the next turn began, would list the decided change again and join the next one).
+      if (sameData(after, seen)) return;
+      before = seen;
+    }
+    const owner = this.ownerOf(filePath) ?? turn;
     const known = owner.changes.get(filePath);
     if (!known) {
       if (evidence.diffOf) this.baselineFrom.set(filePath, { turn, toolCallId: evidence.diffOf });
@@ -746,7 +774,7 @@ export class ChangeTracker extends Disposable {
     // A write outside a turn (late, or from a restored tab): keep it in a turn of its own.
     if (!tabId) return undefined;
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now() };
+    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now(), since: ++this.tick };
     this.turns.set(turnId, turn);
     return turn;
   }

@@ -40,6 +40,7 @@ export async function gitIndexText(filePath: string): Promise<FileData | undefin
 
 interface GitExtension { getAPI(version: 1): { readonly git: { readonly path: string } } }
 
+/** The git program: the Git extension's when absolute, else the first on PATH's absolute folders. */
 export async function gitProgram(): Promise<string | undefined> {
   try {
     const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');

@@ -6,7 +6,7 @@
 // cannot be found is marked `_meta.switchboard.unlocated`, never drawn at line 1.
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { claudeToolResponse, rawInputSnippets } from '../../common/review/adapterShapes';
 import { DiffMeta, Located, locateEdit } from '../../common/review/snippet';
 

@@ -4,7 +4,7 @@
 // card shows its tail, and "Show in terminal" opens a read-only integrated terminal fed from it.
 // Nothing runs here and nothing typed there reaches the agent.
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { escapeBidi } from '../../common/bidi';
 import { commandOf, OutputBuffer, parseAgentTerminalMeta, terminalName, toDisplayText, toPlainText } from '../../common/terminal';
 import type { Logger } from '../../common/logger';

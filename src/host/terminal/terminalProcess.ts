@@ -13,7 +13,7 @@
 // No VS Code import: this runs (and is unit-tested) in plain Node.
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { processGuard } from '../../acp/processGuard';
 import { endTree, PROC_TAG_VAR, startTimeOf, treeOf } from '../../acp/processTree';
 import type { TreeQuery } from '../../common/processTree';

@@ -12,7 +12,7 @@
 //   reveal(id)                         shows the integrated terminal
 import fs from 'node:fs';
 import path from 'node:path';
-import type * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, TerminalHandlers } from '../../acp/clientServices';

@@ -1,0 +1,151 @@
+// The Agents view: each agent and its conversations with what they are doing (a native tree in
+// Switchboard's view container), and the conversations waiting for the user that the status bar
+// counts (host/waitingAlert). The data is shaped by common/conversation/agentsTree from the
+// controller's lifecycle model (ChatController.lifecycle) and the writes waiting for review; this
+// module only turns it into TreeItems, refreshes it, and runs the nodes' actions.
+import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
+import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
+import type { Waiter } from '../common/conversation/waiting';
+import { FOCUS_WAITING, OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
+import type { ChatController } from '../session/chatController';
+import type { PendingWrites } from './chatViewProvider';
+
+export const AGENTS_VIEW_ID = 'switchboard.agents';
+type Node = AgentNode | ConversationNode;
+
+export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node>, Waits {
+  private readonly treeEmitter = this.register(new vscode.EventEmitter<Node | undefined>());
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChangeTreeData = this.treeEmitter.event;
+  /** The agents, conversations or waits may have changed (coalesced: one refresh per burst). */
+  readonly onChange = this.changeEmitter.event;
+  private readonly tree: vscode.TreeView<Node>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly chat: ChatController,
+    private readonly writes: PendingWrites,
+    private readonly chatVisible: () => boolean,
+    onChatVisibility: vscode.Event<boolean>,
+    private readonly revealChat: () => Promise<void>,
+    showLog: () => void,
+  ) {
+    super();
+    this.tree = this.register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this }));
+    for (const event of [chat.onTabs, chat.onStatus, chat.onMeta, writes.onDidChangeReviews, onChatVisibility] as vscode.Event<unknown>[]) {
+      this.register(event(() => this.schedule()));
+    }
+    this.register({ dispose: () => clearTimeout(this.timer) });
+    const command = (id: string, run: (node: Node | string | undefined) => unknown) => this.register(vscode.commands.registerCommand(id, run));
+    command(OPEN_CONVERSATION, node => this.open(idOf(node)));
+    command(FOCUS_WAITING, () => this.open(this.waiters()[0]?.id));
+    command('switchboard.closeConversation', node => { const id = idOf(node); return id && chat.closeTab(id); });
+    command('switchboard.deleteConversation', node => { const id = idOf(node); return id && chat.deleteConversation(id); });
+    command('switchboard.agents.stop', node => { const name = agentOf(node); return name && chat.stopAgent(name); });
+    command('switchboard.agents.restart', async node => {
+      // Restart works on the shown conversation's agent: one of this agent's conversations is shown first.
+      const name = agentOf(node);
+      const first = this.nodes().find(a => a.name === name)?.conversations[0];
+      if (!name || !first) return name && chat.stopAgent(name);
+      chat.selectTab(first.id);
+      await this.revealChat();
+      return chat.restart();
+    });
+    command('switchboard.agents.showLog', () => showLog());
+    this.update();
+  }
+
+  /** The model now, with the writes that wait for review counted as waits of their conversations. */
+  private state(): LifecycleState {
+    let state = this.chat.lifecycle();
+    for (const r of this.writes.reviews) {
+      const tab = this.tabOfReview(r);
+      if (tab) state = transition(state, { type: 'asked', conversation: tab.id, reason: 'review' }).state;
+    }
+    return state;
+  }
+
+  /**
+   * The conversation a review belongs to: its session on its agent's running process (session ids
+   * are the agent's own: another agent, or an earlier process of this one, may have used the same).
+   */
+  private tabOfReview(r: PendingWrites['reviews'][number]) {
+    return this.chat.sessions.find(t => t.sessionId === r.sessionId && t.agentName === r.agentName && t.runtime?.isRunning);
+  }
+
+  /** The tree as shown (tests read it). */
+  nodes(): AgentNode[] {
+    const tabs = new Map(this.chat.sessions.map(t => [t.id, t]));
+    const reviews = new Map<string, number>();
+    for (const r of this.writes.reviews) {
+      const id = this.tabOfReview(r)?.id;
+      if (id) reviews.set(id, (reviews.get(id) ?? 0) + 1);
+    }
+    return agentsTree(this.state(), (id): ConversationFacts | undefined => {
+      const t = tabs.get(id);
+      return t && {
+        title: t.info.title, meta: t.meta,
+        pending: { permission: t.pendingPermissionIds.length, question: t.pendingQuestionIds.length, review: reviews.get(id) ?? 0 },
+      };
+    });
+  }
+
+  waiters(): Waiter[] {
+    const state = this.state();
+    const titles = new Map(this.chat.sessions.map(t => [t.id, t.info.title]));
+    return waitingConversations(state).map(c => ({ id: c.id, agent: c.agent, title: titles.get(c.id) ?? c.id, waitingFor: c.waitingFor ?? ['permission'] }));
+  }
+
+  readonly shown = (id: string): boolean => this.chatVisible() && this.chat.activeTab === id;
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'agent') {
+      const item = new vscode.TreeItem(node.name, node.conversations.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `agent:${node.name}`;
+      item.description = node.description;
+      item.tooltip = node.tooltip;
+      item.iconPath = new vscode.ThemeIcon(node.icon);
+      item.contextValue = node.contextValue;
+      return item;
+    }
+    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `conversation:${node.id}`;
+    item.description = node.description;
+    item.tooltip = node.tooltip;
+    item.iconPath = new vscode.ThemeIcon(node.icon, node.status === 'waiting' ? new vscode.ThemeColor('notificationsWarningIcon.foreground') : undefined);
+    item.contextValue = node.contextValue;
+    item.command = { command: OPEN_CONVERSATION, title: vscode.l10n.t('Open'), arguments: [node.id] };
+    return item;
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.nodes();
+    return node.kind === 'agent' ? [...node.conversations] : [];
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => { this.timer = undefined; this.update(); }, 50);
+  }
+
+  private update(): void {
+    this.treeEmitter.fire(undefined);
+    const waiting = this.waiters().length;
+    this.tree.badge = waiting ? { value: waiting, tooltip: vscode.l10n.t('{0} conversations waiting for you', waiting) } : undefined;
+    this.changeEmitter.fire();
+  }
+
+  private async open(id: string | undefined): Promise<void> {
+    if (!id) return;
+    this.chat.selectTab(id);
+    await this.revealChat();
+  }
+}
+
+const idOf = (node: Node | string | undefined): string | undefined =>
+  typeof node === 'string' ? node : node?.kind === 'conversation' ? node.id : undefined;
+
+const agentOf = (node: Node | string | undefined): string | undefined =>
+  typeof node === 'string' ? node : node?.kind === 'agent' ? node.name : node?.agent;

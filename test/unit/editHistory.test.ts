@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { Edit, EditHistory, ENTRY_OVERHEAD } from '../../src/common/review/editHistory';
+
+const write = (path: string, before: string | null, after: string, scope = 's1') => ({ origin: 'write' as const, scope, path, before, after });
+const diff = (path: string, before: string | null, after: string, scope = 'tab1') => ({ origin: 'toolDiff' as const, scope, path, before, after });
+
+describe('EditHistory', () => {
+  it('keeps writes and tool diffs in one order, each with its own id, listed by origin, scope or path', () => {
+    const h = new EditHistory({ maxChars: 1e6 });
+    const a = h.add(write('/w/a.txt', 'one\n', 'two\n'));
+    const b = h.add(diff('/w/b.txt', null, 'new\n'), 'tab1/tool:1/0');
+    const c = h.add(write('/w/a.txt', 'two\n', 'three\n', 's2'));
+    assert.deepEqual(h.list().map(e => e.id), [a.id, b.id, c.id]);
+    assert.ok(a.seq < b.seq && b.seq < c.seq);
+    assert.deepEqual(h.list({ origin: 'write' }).map(e => e.after), ['two\n', 'three\n']);
+    assert.deepEqual(h.list({ scope: 's2' }).map(e => e.id), [c.id]);
+    assert.deepEqual(h.list({ path: '/w/a.txt' }).map(e => e.before), ['one\n', 'two\n']);
+    assert.equal(h.byId(b.id)?.before, null);
+    assert.equal(h.get('tab1/tool:1/0')?.id, b.id);
+  });
+
+  it('a later update of the same key keeps the id (an open diff follows it), takes the new texts and becomes the newest', () => {
+    const h = new EditHistory({ maxChars: 1e6 });
+    const forgotten: Edit[] = [];
+    h.onForget(e => forgotten.push(e));
+    const first = h.add(diff('/w/a.txt', 'x', 'y'), 'k');
+    const other = h.add(write('/w/b.txt', 'p', 'q'));
+    const updated = h.add(diff('/w/a.txt', 'x', 'z'), 'k');
+    assert.equal(updated.id, first.id);
+    assert.equal(h.get('k')?.after, 'z');
+    assert.deepEqual(h.list().map(e => e.id), [other.id, first.id]);
+    assert.deepEqual(forgotten, [], 'an update is not a loss');
+    assert.equal(h.keptChars, 2 * ENTRY_OVERHEAD + 4);
+  });
+
+  it('is bounded by the size of the texts: the oldest edits are forgotten first, the newest always stays', () => {
+    const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 30 });
+    const forgotten: string[] = [];
+    h.onForget(e => forgotten.push(e.after));
+    h.add(write('/w/a', '', 'a'.repeat(10)));
+    h.add(diff('/w/b', null, 'b'.repeat(10)), 'kb');
+    h.add(write('/w/c', '', 'c'.repeat(10)));
+    assert.deepEqual(forgotten, []);
+    h.add(write('/w/d', '', 'd'.repeat(10)));
+    assert.deepEqual(forgotten, ['a'.repeat(10)]);
+    assert.equal(h.get('kb')?.path, '/w/b');
+    const huge = h.add(diff('/w/e', 'x'.repeat(5000), 'y'), 'ke');
+    assert.deepEqual(h.list().map(e => e.id), [huge.id], 'alone, over the bound, but kept');
+    assert.ok(h.keptChars > 3 * ENTRY_OVERHEAD + 30);
+  });
+
+  it('bounds the number of edits of an origin without forgetting those of another', () => {
+    const h = new EditHistory({ maxChars: 1e6, maxPerOrigin: { write: 2 } });
+    const d = h.add(diff('/w/d', null, 'd'), 'kd');
+    h.add(write('/w/1', '', '1'));
+    h.add(write('/w/2', '', '2'));
+    h.add(write('/w/3', '', '3'));
+    assert.deepEqual(h.list().map(e => e.after), ['d', '2', '3']);
+    assert.equal(h.get('kd')?.id, d.id);
+  });
+
+  it('forgets the edits of one origin, or everything, each edit told once', () => {
+    const h = new EditHistory({ maxChars: 1e6 });
+    const forgotten: string[] = [];
+    h.onForget(e => forgotten.push(e.id));
+    const a = h.add(write('/w/a', '', 'a'));
+    const b = h.add(diff('/w/b', null, 'b'), 'k');
+    h.forget({ origin: 'toolDiff' });
+    assert.deepEqual(h.list().map(e => e.id), [a.id]);
+    h.forget();
+    assert.deepEqual(forgotten, [b.id, a.id]);
+    assert.equal(h.size, 0);
+    assert.equal(h.keptChars, 0);
+    assert.equal(h.get('k'), undefined);
+  });
+});

@@ -1,0 +1,129 @@
+// The items of one long turn, rendered only where the user looks (@tanstack/virtual-core, as the
+// list of turns in transcriptView.ts): a turn of 5,000 tool calls keeps a few dozen of them in the
+// DOM. The turn's element keeps the height of all its items (measured once rendered, guessed
+// before: src/common/itemWindow.ts); the items in view sit in normal flow inside a
+// box moved down to the first one's place. The model (the turn's items) is the source of truth:
+// an item updated while out of view is rendered from it when it comes into view.
+import { defaultRangeExtractor, elementScroll, measureElement, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+import type { Item } from '../src/common/transcript';
+import { estimateItemHeight, ITEM_GAP, ITEM_OVERSCAN } from '../src/common/itemWindow';
+import { h } from './dom';
+
+export interface ItemWindowHooks {
+  /** The turn's items, as they are now. */
+  items(): readonly Item[];
+  /** Renders an item (it is then in the DOM until `hide`). */
+  show(item: Item): HTMLElement;
+  /** The element of an item shown (it may have been replaced since `show`). */
+  element(itemId: string): HTMLElement | undefined;
+  /** An item left the DOM. */
+  hide(itemId: string): void;
+}
+
+/** The attribute that names an element's index for the virtualizer (the turn list uses data-index). */
+const INDEX_ATTRIBUTE = 'data-item-index';
+
+export class ItemWindow {
+  /** The turn's item area: as tall as all its items. */
+  readonly el = h('div', 'turn-items');
+  /** The items in view, in order. */
+  private readonly box = h('div', 'turn-items-window');
+  private readonly shown = new Set<string>();
+  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private readonly cleanup: () => void;
+  private offsetChanged?: (offset: number, isScrolling: boolean) => void;
+  private queued = false;
+  private rendering = false;
+
+  constructor(private readonly scroller: HTMLElement, private readonly hooks: ItemWindowHooks, private readonly focused: () => string | undefined) {
+    this.el.append(this.box);
+    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+      count: hooks.items().length,
+      getScrollElement: () => scroller,
+      estimateSize: i => { const item = hooks.items()[i]; return item ? estimateItemHeight(item) : 0; },
+      getItemKey: i => hooks.items()[i]?.id ?? i,
+      scrollToFn: elementScroll,
+      observeElementRect,
+      // Kept so that a scroll made here (to the end, while the turn streams) is known at once.
+      observeElementOffset: (instance, cb) => { this.offsetChanged = cb; return observeElementOffset(instance, cb); },
+      measureElement,
+      indexAttribute: INDEX_ATTRIBUTE,
+      overscan: ITEM_OVERSCAN,
+      gap: ITEM_GAP,
+      // An item holding the keyboard focus stays in the DOM (the focus never falls to the page).
+      rangeExtractor: range => {
+        const indexes = defaultRangeExtractor(range);
+        const id = this.focused();
+        const at = id && this.shown.has(id) ? hooks.items().findIndex(i => i.id === id) : -1;
+        return at >= 0 && at < range.count && !indexes.includes(at) ? [...indexes, at].sort((a, b) => a - b) : indexes;
+      },
+      onChange: () => this.queue(),
+    });
+    this.cleanup = this.virtualizer._didMount();
+    this.virtualizer._willUpdate();
+  }
+
+  /** Items were added or changed: shown at the next render. */
+  changed(): void {
+    const count = this.hooks.items().length;
+    if (count !== this.virtualizer.options.count) this.virtualizer.setOptions({ ...this.virtualizer.options, count });
+    this.queue();
+  }
+
+  /** The scroller was scrolled from here (to the end): the window follows now, not at the scroll event. */
+  scrolled(): void {
+    this.offsetChanged?.(this.scroller.scrollTop, false);
+  }
+
+  /** How many items are in the DOM. */
+  get size(): number { return this.shown.size; }
+
+  dispose(): void {
+    this.cleanup();
+    for (const id of this.shown) this.hooks.hide(id);
+    this.shown.clear();
+  }
+
+  private queue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => { this.queued = false; this.render(); });
+  }
+
+  /** Puts the items in view into the DOM (in order) and takes the others out. */
+  render(): void {
+    if (this.rendering || !this.el.isConnected) return;
+    this.rendering = true;
+    try {
+      const v = this.virtualizer;
+      const margin = Math.round(this.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + this.scroller.scrollTop);
+      if (margin !== v.options.scrollMargin) v.setOptions({ ...v.options, scrollMargin: margin });
+      const items = this.hooks.items();
+      const visible = v.getVirtualItems().filter(x => items[x.index]);
+      const wanted = new Set(visible.map(x => items[x.index].id));
+      for (const id of this.shown) {
+        if (wanted.has(id)) continue;
+        this.hooks.element(id)?.remove();
+        this.shown.delete(id);
+        this.hooks.hide(id);
+      }
+      let before: HTMLElement | null = null;
+      for (let k = visible.length - 1; k >= 0; k--) {
+        const item = items[visible[k].index];
+        let el = this.shown.has(item.id) ? this.hooks.element(item.id) : undefined;
+        if (!el) {
+          el = this.hooks.show(item);
+          this.shown.add(item.id);
+        }
+        el.setAttribute(INDEX_ATTRIBUTE, String(visible[k].index));
+        if (el.nextElementSibling !== before || el.parentElement !== this.box) this.box.insertBefore(el, before);
+        before = el;
+      }
+      this.box.style.transform = `translateY(${visible.length ? visible[0].start - margin : 0}px)`;
+      for (const id of this.shown) { const el = this.hooks.element(id); if (el) v.measureElement(el); }
+      this.el.style.height = `${v.getTotalSize()}px`;
+    } finally {
+      this.rendering = false;
+    }
+  }
+}
