@@ -33,6 +33,13 @@ describe('Run in Parallel', () => {
   let sb: SwitchboardApi;
   before(async () => { sb = await api(); });
   freshReviewPerTest(() => sb);
+  afterEach(async () => {
+    for (const doc of vscode.workspace.textDocuments.filter(d => d.isDirty && d.uri.scheme === 'file')) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   /**
    * Two scripted agents: A reads the user's untracked file and edits a.txt over fs/*; B writes b.txt
@@ -105,6 +112,35 @@ describe('Run in Parallel', () => {
     assert.equal(git(dir, 'stash', 'list'), '');
     assert.equal(git(dir, 'status', '--porcelain'), ' M a.txt\n?? untracked.txt\n');
     assert.equal(git(dir, 'rev-list', '--all', '--count').trim(), '1', 'no commit reachable from a ref of the user\'s');
+  });
+
+  it('Apply into files open with unsaved edits: the run\'s change joins them in the tab (still unsaved); the same lines changed by both: not applied, named, tab and disk as they were', async () => {
+    const dir = repo({ 'a.txt': 'one\ntwo\nthree\n', 'c.txt': 'x\ny\nz\n' });
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [
+      { type: 'write', path: '{{cwd}}/a.txt', content: 'one\ntwo\nthree\nfrom A\n' },
+      { type: 'write', path: '{{cwd}}/c.txt', content: 'X BY A\ny\nz\n' },
+    ] }] } });
+    const id = sb.parallel.start('Improve', [{ agent: agents[A].spec }], dir);
+    assert.equal((await sb.parallel.finished(id))?.phase, 'finished');
+    // The user types in both files and does not save.
+    const docA = await vscode.workspace.openTextDocument(path.join(dir, 'a.txt'));
+    await (await vscode.window.showTextDocument(docA, { preview: false })).edit(b => b.replace(new vscode.Range(0, 0, 0, 3), 'ONE MINE'));
+    const docC = await vscode.workspace.openTextDocument(path.join(dir, 'c.txt'));
+    await (await vscode.window.showTextDocument(docC, { preview: false })).edit(b => b.replace(new vscode.Range(0, 0, 0, 1), 'x mine'));
+    assert.ok(docA.isDirty && docC.isDirty);
+
+    await sb.parallel.apply(id, 'run1');
+    const state = sb.parallel.state(id)!;
+    assert.equal(state.phase, 'applied', JSON.stringify(state));
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nfrom A\n');
+    await waitFor(() => `the tab to hold both: ${JSON.stringify(docA.getText())}`, () => docA.getText() === 'ONE MINE\ntwo\nthree\nfrom A\n');
+    assert.ok(docA.isDirty, 'the user\'s edit is still unsaved');
+    assert.ok(await docA.save(), 'saving is no conflict with the disk');
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'ONE MINE\ntwo\nthree\nfrom A\n');
+    // The run's first line against the user's unsaved first line: left alone, and named.
+    assert.match(state.message ?? '', /Not applied, because you changed the same lines since the run started: c\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'c.txt'), 'utf8'), 'x\ny\nz\n');
+    assert.equal(docC.getText(), 'x mine\ny\nz\n');
   });
 
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { canApply, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../src/common/parallel/runSet';
 import { renderRunSet } from '../../src/common/parallel/panelHtml';
 import { runVariants } from '../../src/common/parallel/variants';
-import { mergeApplied } from '../../src/common/parallel/applyMerge';
+import { mergeApplied, mergeTexts } from '../../src/common/parallel/applyMerge';
 import { parseNameStatus, parseNumstat, runFiles, totals } from '../../src/common/parallel/diffStats';
 
 const start = (): RunSetState => newRunSet('set1', 'Fix the bug', [
@@ -118,6 +118,12 @@ describe('Parallel run applied over the user\'s file', () => {
     assert.equal(mergeApplied(base, b('1\nTWO\n3\n4\n5\n6\n'), b('1\ntwo\n3\n4\n5\n6\n')), 'conflict');
     assert.equal(mergeApplied(base, undefined, b('x\n')), 'conflict', 'the user deleted what the run changed');
     assert.equal(mergeApplied(b('\0a'), b('\0b'), b('\0c')), 'conflict', 'binary files are not merged');
+  });
+  it('a tab\'s unsaved text is merged the same way (its edits and the run\'s on the same lines: a conflict)', () => {
+    assert.equal(mergeTexts('1\n2\n3\n', 'mine\n2\n3\n', '1\n2\nrun\n'), 'mine\n2\nrun\n');
+    assert.equal(mergeTexts('1\n2\n3\n', 'mine\n2\n3\n', 'run\n2\n3\n'), 'conflict');
+    assert.equal(mergeTexts('1\n', '1\n', undefined), null);
+    assert.equal(mergeTexts('1\n', 'mine\n', undefined), 'conflict', 'the run deleted a file the user is editing');
   });
 });
 

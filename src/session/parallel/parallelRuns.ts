@@ -14,13 +14,14 @@ import { describeAgentEnd } from '../../common/connectionLoss';
 import { Disposable } from '../../common/disposable';
 import type { FileData } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
-import { mergeApplied } from '../../common/parallel/applyMerge';
+import { mergeApplied, mergeTexts } from '../../common/parallel/applyMerge';
 import { isOpen, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../common/parallel/runSet';
 import { readInitializeTimeoutMs } from '../../host/config';
-import { decodeFor } from '../../host/fs/fileData';
+import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
 import { addWorktree, baseBytes, changesIn, claim, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
+import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
 import { AgentRuntime } from '../agentRuntime';
 import { ChatSession, describe } from '../chatSession';
 
@@ -296,7 +297,8 @@ export class ParallelRuns extends Disposable {
     // The run's last changes (a stopped run may have written more since its list was made).
     const files = await changesIn(snap, run.dir).catch(() => state.files);
     const tabId = `parallel-${set.state.id}`;
-    this.review.beginTurn(tabId, vscode.l10n.t('{0} (parallel run)', state.label));
+    const agentLabel = vscode.l10n.t('{0} (parallel run)', state.label);
+    this.review.beginTurn(tabId, agentLabel);
     const skipped: string[] = [];
     let applied = 0;
     try {
@@ -306,10 +308,17 @@ export class ParallelRuns extends Disposable {
         const theirs = await fsPromises.readFile(path.join(run.dir, f.path)).catch(() => undefined);
         const ours = await fsPromises.readFile(target).catch(() => undefined);
         const result = mergeApplied(base, ours, theirs);
-        if (result === 'conflict') { skipped.push(f.path); continue; }
+        // A tab with unsaved edits: the run's change must merge into them too, else the file is left alone.
+        const tab = openDocumentOf(target);
+        const dirty = tab?.isDirty ? tab : undefined;
+        if (result === 'conflict' || (dirty && tabMerge(dirty, base, theirs) === 'conflict')) { skipped.push(f.path); continue; }
         if (result === null) await fsPromises.rm(target, { force: true });
         else { mkdirSync(path.dirname(target), { recursive: true }); await fsPromises.writeFile(target, result); }
-        this.review.recordApplied(tabId, target, ours ? decodeFor(target, ours) : null, result ? decodeFor(target, result) : null);
+        const before = ours ? decodeFor(target, ours, tab) : null;
+        const after = result ? decodeFor(target, result, tab) : null;
+        this.review.recordApplied(tabId, target, before, after);
+        // The tab keeps the user's unsaved edits, on top of the run's change (its next save is no conflict).
+        if (dirty && after?.kind !== 'binary') await reconcileDirtyBuffer(target, before?.kind === 'text' ? before.text : undefined, after?.text ?? null, agentLabel, this.log);
         applied++;
       }
     } catch (err) {
@@ -341,6 +350,17 @@ export class ParallelRuns extends Disposable {
     }
     super.dispose();
   }
+}
+
+/** The tab's unsaved text with the run's change merged in; 'conflict' when they change the same lines (or a side is not text). */
+function tabMerge(doc: vscode.TextDocument, base: Uint8Array | undefined, theirs: Uint8Array | undefined): string | null | 'conflict' {
+  const text = (bytes: Uint8Array | undefined): string | undefined | false => {
+    if (!bytes) return undefined;
+    const data = decodeFor(doc.uri.fsPath, bytes, doc);
+    return data.kind === 'text' ? data.text : false;
+  };
+  const [b, t] = [text(base), text(theirs)];
+  return b === false || t === false ? 'conflict' : mergeTexts(b, doc.getText(), t);
 }
 
 export const BASE_SCHEME = 'switchboard-parallel-base';
