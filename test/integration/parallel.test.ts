@@ -21,7 +21,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 function repo(committed: Record<string, string> | undefined): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(tmpDir, 'repo-')));
   git(dir, 'init', '-q');
-  for (const [rel, text] of Object.entries(committed ?? {})) fs.writeFileSync(path.join(dir, rel), text);
+  for (const [rel, text] of Object.entries(committed ?? {})) { fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true }); fs.writeFileSync(path.join(dir, rel), text); }
   if (committed) { git(dir, 'add', '-A'); git(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first'); }
   return dir;
 }
@@ -141,6 +141,34 @@ describe('Run in Parallel', () => {
     assert.match(state.message ?? '', /Not applied, because you changed the same lines since the run started: c\.txt/);
     assert.equal(fs.readFileSync(path.join(dir, 'c.txt'), 'utf8'), 'x\ny\nz\n');
     assert.equal(docC.getText(), 'x mine\ny\nz\n');
+  });
+
+  it('Apply never follows a link: a link the run made, or a folder of the user\'s now a link out of the repository, is not applied and is named; a file outside the workspace folder is named', async () => {
+    const dir = repo({ 'pkg/a.txt': 'one\n', 'sub/keep.txt': 'k\n' });
+    const secret = path.join(tmpDir, `secret-${Date.now()}.txt`);
+    fs.writeFileSync(secret, 'SECRET KEY\n');
+    const elsewhere = fs.mkdtempSync(path.join(tmpDir, 'elsewhere-'));
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [
+      { type: 'write', path: '{{cwd}}/a.txt', content: 'one\nfrom A\n' },
+      { type: 'diskSymlink', path: '{{cwd}}/s', target: secret },
+      { type: 'diskWrite', path: '{{cwd}}/../sub/new.txt', content: 'new\n' },
+      { type: 'diskWrite', path: '{{cwd}}/../top.txt', content: 'top\n' },
+    ] }] } });
+    const id = sb.parallel.start('Improve', [{ agent: agents[A].spec }], path.join(dir, 'pkg'));
+    assert.equal((await sb.parallel.finished(id))?.phase, 'finished');
+    // Meanwhile the user's folder sub became a link out of the repository.
+    fs.rmSync(path.join(dir, 'sub'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(dir, 'sub'));
+
+    await sb.parallel.apply(id, 'run1');
+    const state = sb.parallel.state(id)!;
+    assert.equal(state.phase, 'applied', JSON.stringify(state));
+    assert.equal(fs.readFileSync(path.join(dir, 'pkg', 'a.txt'), 'utf8'), 'one\nfrom A\n');
+    assert.equal(fs.lstatSync(path.join(dir, 'pkg', 's'), { throwIfNoEntry: false }), undefined, 'no link, no copy of its target');
+    assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing written through the link');
+    assert.match(state.message ?? '', /Not applied, .*link.*: pkg\/s, sub\/new\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'top.txt'), 'utf8'), 'top\n');
+    assert.match(state.message ?? '', /outside the workspace folder .*: top\.txt/);
   });
 
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {

@@ -6,10 +6,13 @@
 // the extension's storage, outside the user's tree. Hooks and fsmonitor are off for these commands.
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isWithin } from '../../common/fs/pathPolicy';
 import { runFiles } from '../../common/parallel/diffStats';
 import type { RunFile } from '../../common/parallel/runSet';
+import { realPathOf } from '../fs/files';
 import { gitProgram } from '../review/diskSources';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -102,6 +105,17 @@ export function baseBytes(snap: Snapshot, rel: string): Promise<Buffer | undefin
     execFile(snap.git, safe(['show', `${snap.base}:${rel.split(path.sep).join('/')}`]), { cwd: snap.repoRoot, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
       (err, stdout) => resolve(err ? undefined : stdout));
   });
+}
+
+/**
+ * Whether `file` may be read or written by Apply without following a link: it is a regular file or
+ * missing, and its folder (its nearest existing one) is really inside `realRoot` (a resolved path).
+ * A symbolic link, a FIFO or a folder, or a path through a link out of `realRoot`, is not.
+ */
+export async function plainFileIn(file: string, realRoot: string): Promise<boolean> {
+  const st = await lstat(file).catch(() => undefined);
+  if (st && !st.isFile()) return false;
+  return isWithin(await realPathOf(path.dirname(file)), realRoot);
 }
 
 /** Removes the worktrees (their folders too), then prunes what git still lists of them. */

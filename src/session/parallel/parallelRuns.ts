@@ -14,12 +14,13 @@ import { describeAgentEnd } from '../../common/connectionLoss';
 import { Disposable } from '../../common/disposable';
 import type { FileData } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
+import { isWithin } from '../../common/fs/pathPolicy';
 import { mergeApplied, mergeTexts } from '../../common/parallel/applyMerge';
 import { isOpen, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../common/parallel/runSet';
 import { readInitializeTimeoutMs } from '../../host/config';
 import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
-import { addWorktree, baseBytes, changesIn, claim, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
+import { addWorktree, baseBytes, changesIn, claim, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
 import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
 import { AgentRuntime } from '../agentRuntime';
@@ -300,10 +301,17 @@ export class ParallelRuns extends Disposable {
     const agentLabel = vscode.l10n.t('{0} (parallel run)', state.label);
     this.review.beginTurn(tabId, agentLabel);
     const skipped: string[] = [];
+    /** Links, special files, paths through a link out of the tree: never followed, never applied. */
+    const links: string[] = [];
+    /** Applied, but outside the workspace folder the set was started in. */
+    const outside: string[] = [];
+    const folder = path.join(snap.repoRoot, snap.folderInRepo);
     let applied = 0;
     try {
+      const [realRepo, realRun] = await Promise.all([fsPromises.realpath(snap.repoRoot), fsPromises.realpath(run.dir)]);
       for (const f of files) {
         const target = path.join(snap.repoRoot, f.path);
+        if (!(await plainFileIn(path.join(run.dir, f.path), realRun)) || !(await plainFileIn(target, realRepo))) { links.push(f.path); continue; }
         const base = await baseBytes(snap, f.path);
         const theirs = await fsPromises.readFile(path.join(run.dir, f.path)).catch(() => undefined);
         const ours = await fsPromises.readFile(target).catch(() => undefined);
@@ -320,6 +328,7 @@ export class ParallelRuns extends Disposable {
         // The tab keeps the user's unsaved edits, on top of the run's change (its next save is no conflict).
         if (dirty && after?.kind !== 'binary') await reconcileDirtyBuffer(target, before?.kind === 'text' ? before.text : undefined, after?.text ?? null, agentLabel, this.log);
         applied++;
+        if (!isWithin(target, folder)) outside.push(f.path);
       }
     } catch (err) {
       await this.review.endTurn(tabId);
@@ -327,9 +336,13 @@ export class ParallelRuns extends Disposable {
       return;
     }
     await this.review.endTurn(tabId);
-    const message = skipped.length
-      ? vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes. Not applied, because you changed the same lines since the run started: {2}', applied, state.label, skipped.join(', '))
-      : vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes (Keep or Undo each change).', applied, state.label);
+    const message = [
+      skipped.length
+        ? vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes. Not applied, because you changed the same lines since the run started: {2}', applied, state.label, skipped.join(', '))
+        : vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes (Keep or Undo each change).', applied, state.label),
+      ...(links.length ? [vscode.l10n.t('Not applied, because it is a symbolic link, a special file, or reached through a link out of the repository (Switchboard never follows links when applying): {0}', links.join(', '))] : []),
+      ...(outside.length ? [vscode.l10n.t('Applied outside the workspace folder {0}, check them: {1}', folder, outside.join(', '))] : []),
+    ].join(' ');
     await this.fire(set, { type: 'applied', message });
   }
 
