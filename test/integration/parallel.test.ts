@@ -171,6 +171,27 @@ describe('Run in Parallel', () => {
     assert.match(state.message ?? '', /outside the workspace folder .*: top\.txt/);
   });
 
+  it('git variables of the window\'s environment (GIT_DIR, GIT_CONFIG_*) do not send the runs to another repository; hooks do not run', async () => {
+    const dir = repo({ 'a.txt': 'mine\n' });
+    const other = repo({ 'a.txt': 'other\n' });
+    fs.writeFileSync(path.join(dir, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\ntouch "${path.join(dir, 'hook-ran')}"\n`, { mode: 0o755 });
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [{ type: 'read', path: '{{cwd}}/a.txt' }] }] } });
+    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_CONFIG_COUNT: process.env.GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0: process.env.GIT_CONFIG_KEY_0, GIT_CONFIG_VALUE_0: process.env.GIT_CONFIG_VALUE_0 };
+    let id: string;
+    try {
+      Object.assign(process.env, { GIT_DIR: path.join(other, '.git'), GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: path.join(dir, '.git', 'hooks') });
+      id = sb.parallel.start('Read a.txt', [{ agent: agents[A].spec }], dir);
+      assert.equal((await sb.parallel.finished(id))?.phase, 'finished', JSON.stringify(sb.parallel.state(id)));
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+    assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read: "mine\\n"/);
+    assert.equal(worktreeCount(dir), 2, 'the run\'s worktree is of the user\'s repository');
+    assert.equal(worktreeCount(other), 1);
+    assert.ok(!fs.existsSync(path.join(dir, 'hook-ran')), 'no hook ran');
+    await sb.parallel.discard(id);
+  });
+
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {
     const dir = repo({ 'a.txt': 'one\n' });
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');

@@ -4,6 +4,7 @@ import { renderRunSet } from '../../src/common/parallel/panelHtml';
 import { runVariants } from '../../src/common/parallel/variants';
 import { mergeApplied, mergeTexts } from '../../src/common/parallel/applyMerge';
 import { parseNameStatus, parseNumstat, runFiles, totals } from '../../src/common/parallel/diffStats';
+import { gitEnv } from '../../src/common/gitEnv';
 
 const start = (): RunSetState => newRunSet('set1', 'Fix the bug', [
   { id: 'r1', label: 'A', agentName: 'A' },
@@ -167,5 +168,12 @@ describe('Parallel run variants', () => {
       { label: 'Ask', mode: 'ask' }, { label: 'Code', mode: 'code' },
     ]);
     assert.deepEqual(runVariants({ configOptions: [] }), []);
+  });
+});
+
+describe('git environment of Switchboard\'s own git commands', () => {
+  it('drops every GIT_* variable of the window (another repository, index, config, program), in any case, and keeps the rest', () => {
+    const env = gitEnv({ PATH: '/bin', HOME: '/h', GIT_DIR: '/x/.git', GIT_WORK_TREE: '/x', GIT_INDEX_FILE: '/i', GIT_OBJECT_DIRECTORY: '/o', GIT_ALTERNATE_OBJECT_DIRECTORIES: '/a', GIT_NAMESPACE: 'n', GIT_CONFIG_PARAMETERS: "'core.hookspath'='/evil'", GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: '/evil', Git_Exec_Path: '/evil' }, { GIT_INDEX_FILE: '/mine', GIT_TERMINAL_PROMPT: '0' });
+    assert.deepEqual(env, { PATH: '/bin', HOME: '/h', GIT_INDEX_FILE: '/mine', GIT_TERMINAL_PROMPT: '0' });
   });
 });

@@ -20,7 +20,7 @@ import { isOpen, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '.
 import { readInitializeTimeoutMs } from '../../host/config';
 import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
-import { addWorktree, baseBytes, changesIn, claim, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
+import { addWorktree, baseBytes, changesIn, claim, hooksFolder, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
 import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
 import { AgentRuntime } from '../agentRuntime';
@@ -149,7 +149,7 @@ export class ParallelRuns extends Disposable {
   private async prepareRuns(set: LiveSet, folder: string): Promise<void> {
     let snap: Snapshot | { problem: string };
     try {
-      snap = await snapshot(folder, path.join(set.dir, 'scratch'));
+      snap = await snapshot(folder, path.join(set.dir, 'scratch'), hooksFolder(this.root));
     } catch (err) {
       snap = { problem: vscode.l10n.t('Could not record the current state with git: {0}', describe(err)) };
     }
