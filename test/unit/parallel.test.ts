@@ -132,19 +132,31 @@ describe('Parallel runs panel', () => {
   it('shows each run side by side: status, time, tokens, files with counts, its answer escaped, Apply when it can', () => {
     let s = play(start(), { type: 'runStarted', run: 'r1', at: 0 }, { type: 'runStarted', run: 'r2', at: 0 }, { type: 'runTokens', run: 'r1', tokens: 42 },
       { type: 'runEnded', run: 'r1', at: 65_000, stopReason: 'end_turn', files: [file, { path: '<b>.png', change: 'added' }] }).state;
-    let html = renderRunSet({ state: s, now: 70_000, questions: { r2: { itemId: 'p1', title: 'Run <rm>?', options: [{ optionId: 'allow', name: 'Allow' }] } }, answers: { r1: '<script>x</script>' } });
+    let html = renderRunSet({ state: s, now: 70_000, questions: { r2: { itemId: 'p1', title: 'Run <rm>?', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } }, answers: { r1: '<script>x</script>' } });
     assert.match(html, /Time: 1m 05s · Tokens: 42/);
     assert.match(html, /Time: 1m 10s/, 'the run still working counts on');
     assert.match(html, /2 file\(s\) changed <span class="add">\+1<\/span> <span class="del">−1<\/span>/);
     assert.match(html, /&lt;b&gt;\.png<\/a> <span class="bin">binary/);
     assert.ok(!html.includes('<script>') && html.includes('&lt;script&gt;'));
     assert.match(html, /data-action="apply" data-run="r1">Apply this result/);
-    assert.match(html, /Run &lt;rm&gt;\?<\/p><button class="secondary" data-action="answer" data-run="r2" data-item="p1" data-option="allow">Allow/);
+    assert.match(html, /Run &lt;rm&gt;\?<\/p><div class="actions"><button class="primary" data-action="answer" data-run="r2" data-item="p1" data-option="allow" aria-label="Allow: Allow once">Allow/);
     assert.match(html, /data-action="discard"/);
     s = play(s, { type: 'applyAsked', run: 'r1' }, { type: 'applied', message: 'Applied 2 file(s)' }).state;
     html = renderRunSet({ state: s, now: 0, questions: {}, answers: {} });
     assert.ok(!/data-action="(apply|discard|diff|stop)"/.test(html), 'nothing left to act on');
     assert.match(html, /Applied 2 file\(s\)/);
+  });
+
+  it('a run\'s question shows each option for what it does (a name contradicting its kind flagged), and the tool call\'s kind and input, escaped', () => {
+    const s = play(start(), { type: 'runStarted', run: 'r1', at: 0 }).state;
+    const html = renderRunSet({ state: s, now: 0, answers: {}, questions: { r1: {
+      itemId: 'p1', title: 'Run it?', toolKind: 'execute', input: '{"command": "rm -rf <home>"}',
+      options: [{ optionId: 'no', name: 'Reject', kind: 'allow_always', misleading: true }, { optionId: 'yes', name: 'Allow', kind: 'allow_once' }],
+    } } });
+    assert.match(html, /data-option="yes"[^>]*>Allow<\/button>.*data-option="no"[^>]*>Always allow \(named “Reject”\)<\/button>/s, 'ordered by kind, labelled by what it does');
+    assert.match(html, /an option&#39;s name says the opposite of what it does/);
+    assert.match(html, /execute/);
+    assert.match(html, /rm -rf &lt;home&gt;/);
   });
 
   it('a set that could not start shows why, and no runs', () => {

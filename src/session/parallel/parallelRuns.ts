@@ -15,6 +15,7 @@ import { Disposable } from '../../common/disposable';
 import type { FileData } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { isWithin } from '../../common/fs/pathPolicy';
+import type { RunQuestionView } from '../../common/parallel/panelHtml';
 import { mergeApplied, mergeTexts } from '../../common/parallel/applyMerge';
 import { isOpen, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../common/parallel/runSet';
 import { readInitializeTimeoutMs } from '../../host/config';
@@ -42,7 +43,7 @@ export interface ReviewSink {
 }
 
 /** A permission a run's agent waits on, as the panel shows it. */
-export interface RunQuestion { readonly itemId: string; readonly title: string; readonly options: readonly { optionId: string; name: string }[] }
+export type RunQuestion = RunQuestionView;
 
 interface LiveRun {
   readonly request: RunRequest;
@@ -100,8 +101,12 @@ export class ParallelRuns extends Disposable {
   question(setId: string, runId: string): RunQuestion | undefined {
     const session = this.session(setId, runId);
     const pending = new Set(session?.pendingPermissionIds ?? []);
-    const item = session?.items.find(i => i.kind === 'permission' && pending.has(i.id));
-    return item?.kind === 'permission' ? { itemId: item.id, title: item.permission.title, options: item.permission.options.map(o => ({ optionId: o.optionId, name: o.name })) } : undefined;
+    const items = session?.items ?? [];
+    const item = items.find(i => i.kind === 'permission' && pending.has(i.id));
+    if (item?.kind !== 'permission') return undefined;
+    const { requestId, title, options } = item.permission;
+    const tool = requestId ? items.find(i => i.kind === 'tool' && i.tool.toolCallId === requestId) : undefined;
+    return { itemId: item.id, title, options, ...(tool?.kind === 'tool' ? { toolKind: tool.tool.kind, input: tool.tool.rawInput } : {}) };
   }
 
   /** The run's last answer, as plain text (the panel shows its end). */
