@@ -205,6 +205,12 @@ describe('Run in Parallel', () => {
     assert.deepEqual(chosen, ['deep', 'fast']);
     const trees = sb.parallel.worktrees(id);
     assert.equal(trees.length, 2);
+    // A closed panel comes back with Switchboard: Show Parallel Runs.
+    sb.parallelPanels.show(id).dispose();
+    const panelTabs = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.input instanceof vscode.TabInputWebview && t.label === 'Parallel runs');
+    await waitFor('the panel closed', () => panelTabs().length === 0);
+    await vscode.commands.executeCommand('switchboard.showParallelRuns');
+    await waitFor('the panel shown again', () => panelTabs().length === 1);
     await sb.parallel.discard(id);
     assert.equal(sb.parallel.state(id)?.phase, 'discarded');
     for (const t of trees) assert.ok(!fs.existsSync(t), `${t} removed`);
