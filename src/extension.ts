@@ -169,6 +169,9 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     const asked = await api.askRuns(name => chat.sessions.find(t => t.agentName === name && t.sessionId)?.meta, chat.draft?.text);
     if (asked) parallelPanels.show(parallel.start(asked.prompt, asked.requests, folder));
   });
+  command('switchboard.showParallelRuns', () => {
+    if (!parallelPanels.showLatest()) void vscode.window.showInformationMessage(vscode.l10n.t('No parallel runs in this window yet: start them with Switchboard: Run in Parallel….'));
+  });
   command('switchboard.forkConversation', async () => {
     const forked = await chat.forkConversation();
     if (!forked) void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to fork yet: this conversation has no prompt.'));

@@ -57,3 +57,8 @@ export function describeChoice(o: OptionLike): string {
     ? l10n.t({ message: '{0} (the option was named “{1}”)', args: [kindLabel(o.kind), o.name], comment: ['The recorded answer to a permission request whose option\'s name says the opposite of what it does: {0} what it did (Allow once…), {1} the name the agent gave it.'] })
     : o.name;
 }
+
+/** An option's label: its name, or what it does when its name says the opposite (flagged with the name). */
+export function optionLabel(o: OptionLike & { readonly misleading?: boolean }): string {
+  return o.misleading ?? isMisleading(o) ? l10n.t('{0} (named “{1}”)', kindLabel(o.kind), o.name) : o.name;
+}

@@ -43,6 +43,17 @@ export class ParallelPanels extends Disposable {
     return panel;
   }
 
+  /**
+   * "Switchboard: Show Parallel Runs": the panel of the latest set whose runs still hold worktrees
+   * (running or finished), else of the latest set; false when there is none.
+   */
+  showLatest(): boolean {
+    const sets = this.runs.all;
+    const set = [...sets].reverse().find(isOpen) ?? sets[sets.length - 1];
+    if (set) this.show(set.id);
+    return !!set;
+  }
+
   /** The panel was closed while its runs still hold worktrees: they go on; the user can come back or discard them. */
   private async closedWhileOpen(setId: string): Promise<void> {
     const state = this.runs.state(setId);

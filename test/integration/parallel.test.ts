@@ -21,7 +21,7 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 function repo(committed: Record<string, string> | undefined): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(tmpDir, 'repo-')));
   git(dir, 'init', '-q');
-  for (const [rel, text] of Object.entries(committed ?? {})) fs.writeFileSync(path.join(dir, rel), text);
+  for (const [rel, text] of Object.entries(committed ?? {})) { fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true }); fs.writeFileSync(path.join(dir, rel), text); }
   if (committed) { git(dir, 'add', '-A'); git(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'first'); }
   return dir;
 }
@@ -33,6 +33,13 @@ describe('Run in Parallel', () => {
   let sb: SwitchboardApi;
   before(async () => { sb = await api(); });
   freshReviewPerTest(() => sb);
+  afterEach(async () => {
+    for (const doc of vscode.workspace.textDocuments.filter(d => d.isDirty && d.uri.scheme === 'file')) {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   /**
    * Two scripted agents: A reads the user's untracked file and edits a.txt over fs/*; B writes b.txt
@@ -107,6 +114,84 @@ describe('Run in Parallel', () => {
     assert.equal(git(dir, 'rev-list', '--all', '--count').trim(), '1', 'no commit reachable from a ref of the user\'s');
   });
 
+  it('Apply into files open with unsaved edits: the run\'s change joins them in the tab (still unsaved); the same lines changed by both: not applied, named, tab and disk as they were', async () => {
+    const dir = repo({ 'a.txt': 'one\ntwo\nthree\n', 'c.txt': 'x\ny\nz\n' });
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [
+      { type: 'write', path: '{{cwd}}/a.txt', content: 'one\ntwo\nthree\nfrom A\n' },
+      { type: 'write', path: '{{cwd}}/c.txt', content: 'X BY A\ny\nz\n' },
+    ] }] } });
+    const id = sb.parallel.start('Improve', [{ agent: agents[A].spec }], dir);
+    assert.equal((await sb.parallel.finished(id))?.phase, 'finished');
+    // The user types in both files and does not save.
+    const docA = await vscode.workspace.openTextDocument(path.join(dir, 'a.txt'));
+    await (await vscode.window.showTextDocument(docA, { preview: false })).edit(b => b.replace(new vscode.Range(0, 0, 0, 3), 'ONE MINE'));
+    const docC = await vscode.workspace.openTextDocument(path.join(dir, 'c.txt'));
+    await (await vscode.window.showTextDocument(docC, { preview: false })).edit(b => b.replace(new vscode.Range(0, 0, 0, 1), 'x mine'));
+    assert.ok(docA.isDirty && docC.isDirty);
+
+    await sb.parallel.apply(id, 'run1');
+    const state = sb.parallel.state(id)!;
+    assert.equal(state.phase, 'applied', JSON.stringify(state));
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nfrom A\n');
+    await waitFor(() => `the tab to hold both: ${JSON.stringify(docA.getText())}`, () => docA.getText() === 'ONE MINE\ntwo\nthree\nfrom A\n');
+    assert.ok(docA.isDirty, 'the user\'s edit is still unsaved');
+    assert.ok(await docA.save(), 'saving is no conflict with the disk');
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'ONE MINE\ntwo\nthree\nfrom A\n');
+    // The run's first line against the user's unsaved first line: left alone, and named.
+    assert.match(state.message ?? '', /Not applied, because you changed the same lines since the run started: c\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'c.txt'), 'utf8'), 'x\ny\nz\n');
+    assert.equal(docC.getText(), 'x mine\ny\nz\n');
+  });
+
+  it('Apply never follows a link: a link the run made, or a folder of the user\'s now a link out of the repository, is not applied and is named; a file outside the workspace folder is named', async () => {
+    const dir = repo({ 'pkg/a.txt': 'one\n', 'sub/keep.txt': 'k\n' });
+    const secret = path.join(tmpDir, `secret-${Date.now()}.txt`);
+    fs.writeFileSync(secret, 'SECRET KEY\n');
+    const elsewhere = fs.mkdtempSync(path.join(tmpDir, 'elsewhere-'));
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [
+      { type: 'write', path: '{{cwd}}/a.txt', content: 'one\nfrom A\n' },
+      { type: 'diskSymlink', path: '{{cwd}}/s', target: secret },
+      { type: 'diskWrite', path: '{{cwd}}/../sub/new.txt', content: 'new\n' },
+      { type: 'diskWrite', path: '{{cwd}}/../top.txt', content: 'top\n' },
+    ] }] } });
+    const id = sb.parallel.start('Improve', [{ agent: agents[A].spec }], path.join(dir, 'pkg'));
+    assert.equal((await sb.parallel.finished(id))?.phase, 'finished');
+    // Meanwhile the user's folder sub became a link out of the repository.
+    fs.rmSync(path.join(dir, 'sub'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(dir, 'sub'));
+
+    await sb.parallel.apply(id, 'run1');
+    const state = sb.parallel.state(id)!;
+    assert.equal(state.phase, 'applied', JSON.stringify(state));
+    assert.equal(fs.readFileSync(path.join(dir, 'pkg', 'a.txt'), 'utf8'), 'one\nfrom A\n');
+    assert.equal(fs.lstatSync(path.join(dir, 'pkg', 's'), { throwIfNoEntry: false }), undefined, 'no link, no copy of its target');
+    assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing written through the link');
+    assert.match(state.message ?? '', /Not applied, .*link.*: pkg\/s, sub\/new\.txt/);
+    assert.equal(fs.readFileSync(path.join(dir, 'top.txt'), 'utf8'), 'top\n');
+    assert.match(state.message ?? '', /outside the workspace folder .*: top\.txt/);
+  });
+
+  it('git variables of the window\'s environment (GIT_DIR, GIT_CONFIG_*) do not send the runs to another repository; hooks do not run', async () => {
+    const dir = repo({ 'a.txt': 'mine\n' });
+    const other = repo({ 'a.txt': 'other\n' });
+    fs.writeFileSync(path.join(dir, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\ntouch "${path.join(dir, 'hook-ran')}"\n`, { mode: 0o755 });
+    const agents = await useScriptedAgents({ [A]: { turns: [{ steps: [{ type: 'read', path: '{{cwd}}/a.txt' }] }] } });
+    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_CONFIG_COUNT: process.env.GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0: process.env.GIT_CONFIG_KEY_0, GIT_CONFIG_VALUE_0: process.env.GIT_CONFIG_VALUE_0 };
+    let id: string;
+    try {
+      Object.assign(process.env, { GIT_DIR: path.join(other, '.git'), GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.hooksPath', GIT_CONFIG_VALUE_0: path.join(dir, '.git', 'hooks') });
+      id = sb.parallel.start('Read a.txt', [{ agent: agents[A].spec }], dir);
+      assert.equal((await sb.parallel.finished(id))?.phase, 'finished', JSON.stringify(sb.parallel.state(id)));
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+    assert.match(answer(sb.parallel.session(id, 'run1')!.items), /read: "mine\\n"/);
+    assert.equal(worktreeCount(dir), 2, 'the run\'s worktree is of the user\'s repository');
+    assert.equal(worktreeCount(other), 1);
+    assert.ok(!fs.existsSync(path.join(dir, 'hook-ran')), 'no hook ran');
+    await sb.parallel.discard(id);
+  });
+
   it('Discard removes every worktree and changes nothing in the user\'s tree', async () => {
     const dir = repo({ 'a.txt': 'one\n' });
     fs.writeFileSync(path.join(dir, 'untracked.txt'), 'x\n');
@@ -120,6 +205,12 @@ describe('Run in Parallel', () => {
     assert.deepEqual(chosen, ['deep', 'fast']);
     const trees = sb.parallel.worktrees(id);
     assert.equal(trees.length, 2);
+    // A closed panel comes back with Switchboard: Show Parallel Runs.
+    sb.parallelPanels.show(id).dispose();
+    const panelTabs = () => vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.input instanceof vscode.TabInputWebview && t.label === 'Parallel runs');
+    await waitFor('the panel closed', () => panelTabs().length === 0);
+    await vscode.commands.executeCommand('switchboard.showParallelRuns');
+    await waitFor('the panel shown again', () => panelTabs().length === 1);
     await sb.parallel.discard(id);
     assert.equal(sb.parallel.state(id)?.phase, 'discarded');
     for (const t of trees) assert.ok(!fs.existsSync(t), `${t} removed`);

@@ -80,6 +80,7 @@ describe('localization', () => {
     'src/common/terminal/outputBuffer.ts#OutputBuffer': 'a programming error (RangeError)',
     'src/common/parallel/panelHtml.ts#button': 'HTML markup (its text is l10n.t)',
     'src/common/parallel/panelHtml.ts#renderRun': 'HTML markup (its text is l10n.t)',
+    'src/common/parallel/panelHtml.ts#renderQuestion': 'HTML markup and class names (its text is l10n.t)',
     // Left for now: these are parts of the English errors of src/host/registry (DownloadError,
     // ArchiveError); that chain is to be localized as a whole, in one change.
     ...Object.fromEntries(['safeEntryPath', 'linkStaysInside', 'relativeCommand'].map(f => [`src/common/registry/archive.ts#${f}`, 'registry errors (left)'])),

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { canApply, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../src/common/parallel/runSet';
 import { renderRunSet } from '../../src/common/parallel/panelHtml';
 import { runVariants } from '../../src/common/parallel/variants';
-import { mergeApplied } from '../../src/common/parallel/applyMerge';
+import { mergeApplied, mergeTexts } from '../../src/common/parallel/applyMerge';
 import { parseNameStatus, parseNumstat, runFiles, totals } from '../../src/common/parallel/diffStats';
+import { gitEnv } from '../../src/common/gitEnv';
 
 const start = (): RunSetState => newRunSet('set1', 'Fix the bug', [
   { id: 'r1', label: 'A', agentName: 'A' },
@@ -119,25 +120,43 @@ describe('Parallel run applied over the user\'s file', () => {
     assert.equal(mergeApplied(base, undefined, b('x\n')), 'conflict', 'the user deleted what the run changed');
     assert.equal(mergeApplied(b('\0a'), b('\0b'), b('\0c')), 'conflict', 'binary files are not merged');
   });
+  it('a tab\'s unsaved text is merged the same way (its edits and the run\'s on the same lines: a conflict)', () => {
+    assert.equal(mergeTexts('1\n2\n3\n', 'mine\n2\n3\n', '1\n2\nrun\n'), 'mine\n2\nrun\n');
+    assert.equal(mergeTexts('1\n2\n3\n', 'mine\n2\n3\n', 'run\n2\n3\n'), 'conflict');
+    assert.equal(mergeTexts('1\n', '1\n', undefined), null);
+    assert.equal(mergeTexts('1\n', 'mine\n', undefined), 'conflict', 'the run deleted a file the user is editing');
+  });
 });
 
 describe('Parallel runs panel', () => {
   it('shows each run side by side: status, time, tokens, files with counts, its answer escaped, Apply when it can', () => {
     let s = play(start(), { type: 'runStarted', run: 'r1', at: 0 }, { type: 'runStarted', run: 'r2', at: 0 }, { type: 'runTokens', run: 'r1', tokens: 42 },
       { type: 'runEnded', run: 'r1', at: 65_000, stopReason: 'end_turn', files: [file, { path: '<b>.png', change: 'added' }] }).state;
-    let html = renderRunSet({ state: s, now: 70_000, questions: { r2: { itemId: 'p1', title: 'Run <rm>?', options: [{ optionId: 'allow', name: 'Allow' }] } }, answers: { r1: '<script>x</script>' } });
+    let html = renderRunSet({ state: s, now: 70_000, questions: { r2: { itemId: 'p1', title: 'Run <rm>?', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } }, answers: { r1: '<script>x</script>' } });
     assert.match(html, /Time: 1m 05s · Tokens: 42/);
     assert.match(html, /Time: 1m 10s/, 'the run still working counts on');
     assert.match(html, /2 file\(s\) changed <span class="add">\+1<\/span> <span class="del">−1<\/span>/);
     assert.match(html, /&lt;b&gt;\.png<\/a> <span class="bin">binary/);
     assert.ok(!html.includes('<script>') && html.includes('&lt;script&gt;'));
     assert.match(html, /data-action="apply" data-run="r1">Apply this result/);
-    assert.match(html, /Run &lt;rm&gt;\?<\/p><button class="secondary" data-action="answer" data-run="r2" data-item="p1" data-option="allow">Allow/);
+    assert.match(html, /Run &lt;rm&gt;\?<\/p><div class="actions"><button class="primary" data-action="answer" data-run="r2" data-item="p1" data-option="allow" aria-label="Allow: Allow once">Allow/);
     assert.match(html, /data-action="discard"/);
     s = play(s, { type: 'applyAsked', run: 'r1' }, { type: 'applied', message: 'Applied 2 file(s)' }).state;
     html = renderRunSet({ state: s, now: 0, questions: {}, answers: {} });
     assert.ok(!/data-action="(apply|discard|diff|stop)"/.test(html), 'nothing left to act on');
     assert.match(html, /Applied 2 file\(s\)/);
+  });
+
+  it('a run\'s question shows each option for what it does (a name contradicting its kind flagged), and the tool call\'s kind and input, escaped', () => {
+    const s = play(start(), { type: 'runStarted', run: 'r1', at: 0 }).state;
+    const html = renderRunSet({ state: s, now: 0, answers: {}, questions: { r1: {
+      itemId: 'p1', title: 'Run it?', toolKind: 'execute', input: '{"command": "rm -rf <home>"}',
+      options: [{ optionId: 'no', name: 'Reject', kind: 'allow_always', misleading: true }, { optionId: 'yes', name: 'Allow', kind: 'allow_once' }],
+    } } });
+    assert.match(html, /data-option="yes"[^>]*>Allow<\/button>.*data-option="no"[^>]*>Always allow \(named “Reject”\)<\/button>/s, 'ordered by kind, labelled by what it does');
+    assert.match(html, /an option&#39;s name says the opposite of what it does/);
+    assert.match(html, /execute/);
+    assert.match(html, /rm -rf &lt;home&gt;/);
   });
 
   it('a set that could not start shows why, and no runs', () => {
@@ -161,5 +180,12 @@ describe('Parallel run variants', () => {
       { label: 'Ask', mode: 'ask' }, { label: 'Code', mode: 'code' },
     ]);
     assert.deepEqual(runVariants({ configOptions: [] }), []);
+  });
+});
+
+describe('git environment of Switchboard\'s own git commands', () => {
+  it('drops every GIT_* variable of the window (another repository, index, config, program), in any case, and keeps the rest', () => {
+    const env = gitEnv({ PATH: '/bin', HOME: '/h', GIT_DIR: '/x/.git', GIT_WORK_TREE: '/x', GIT_INDEX_FILE: '/i', GIT_OBJECT_DIRECTORY: '/o', GIT_ALTERNATE_OBJECT_DIRECTORIES: '/a', GIT_NAMESPACE: 'n', GIT_CONFIG_PARAMETERS: "'core.hookspath'='/evil'", GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: '/evil', Git_Exec_Path: '/evil' }, { GIT_INDEX_FILE: '/mine', GIT_TERMINAL_PROMPT: '0' });
+    assert.deepEqual(env, { PATH: '/bin', HOME: '/h', GIT_INDEX_FILE: '/mine', GIT_TERMINAL_PROMPT: '0' });
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -37,5 +38,16 @@ describe('A parallel run\'s file service (its worktree only)', () => {
     await assert.rejects(read('a.txt'), (e: { code?: number }) => e.code === -32602);
     assert.ok(!fs.existsSync(path.join(outside, 'new.txt')));
     assert.equal(fs.readFileSync(path.join(root, '.git'), 'utf8'), 'gitdir: elsewhere\n');
+  });
+
+  it('refuses a FIFO the agent made (its read would wait forever), a binary file and one not valid UTF-8, as the workspace\'s file service does', async function () {
+    if (process.platform === 'win32') this.skip();
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    fs.writeFileSync(path.join(root, 'image.bin'), Buffer.from([0x89, 0x50, 0, 1, 2]));
+    fs.writeFileSync(path.join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const invalid = (reason: string, message: RegExp) => (e: { code?: number; message?: string; data?: { reason?: string } }) => e.code === -32602 && e.data?.reason === reason && message.test(e.message ?? '');
+    await assert.rejects(read(path.join(root, 'pipe')), invalid('notRegular', /not a regular file/));
+    await assert.rejects(read(path.join(root, 'image.bin')), invalid('binary', /binary/));
+    await assert.rejects(read(path.join(root, 'latin1.txt')), invalid('encoding', /not valid UTF-8/));
   });
 });

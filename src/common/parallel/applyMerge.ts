@@ -22,6 +22,17 @@ export function mergeApplied(base: Uint8Array | undefined, ours: Uint8Array | un
   if (same(ours, base) || same(ours, theirs)) return theirs ?? null;
   if (!ours || !theirs || !base || !isText(base) || !isText(ours) || !isText(theirs)) return 'conflict';
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  const merged = merge3(text(base), text(ours), text(theirs));
-  return merged.conflicts.length ? 'conflict' : new TextEncoder().encode(merged.text);
+  const merged = mergeTexts(text(base), text(ours), text(theirs));
+  return merged === 'conflict' || merged === null ? merged : new TextEncoder().encode(merged);
+}
+
+/**
+ * The same with texts (a tab's unsaved text as `ours`: the run's change must merge into it too, or
+ * the file is not applied). Undefined: no file (no text).
+ */
+export function mergeTexts(base: string | undefined, ours: string | undefined, theirs: string | undefined): string | null | 'conflict' {
+  if (ours === base || ours === theirs) return theirs ?? null;
+  if (ours === undefined || theirs === undefined || base === undefined) return 'conflict';
+  const merged = merge3(base, ours, theirs);
+  return merged.conflicts.length ? 'conflict' : merged.text;
 }

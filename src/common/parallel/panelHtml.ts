@@ -2,10 +2,19 @@
 // or the user is escaped). The panel's script only swaps it in and sends the button clicks back
 // (views/parallelPanel.ts), so what the user sees is decided here and unit-tested.
 import * as l10n from '@vscode/l10n';
+import { isAllow, isPrimaryOption, isReject, kindLabel, optionLabel, orderOptions } from '../permissionOptions';
+import type { PermissionOptionView } from '../transcript';
 import { totals } from './diffStats';
 import { canApply, isOpen, runEnded, RunSetState, RunState } from './runSet';
 
-export interface RunQuestionView { readonly itemId: string; readonly title: string; readonly options: readonly { optionId: string; name: string }[] }
+export interface RunQuestionView {
+  readonly itemId: string;
+  readonly title: string;
+  readonly options: readonly PermissionOptionView[];
+  /** The kind of the tool call asked about (execute, edit…) and its input (the command), as the agent sent them. */
+  readonly toolKind?: string;
+  readonly input?: string;
+}
 
 export interface RunSetView {
   readonly state: RunSetState;
@@ -57,14 +66,32 @@ function button(action: string, label: string, data: Record<string, string>, pri
   return `<button class="${primary ? 'primary' : 'secondary'}" data-action="${action}"${attrs}>${escapeHtml(label)}</button>`;
 }
 
+const INPUT_SHOWN = 1000;
+
+/** As in the chat: the options ordered and labelled by what they do, a contradicting name flagged; the tool call's kind and input. */
+function renderQuestion(runId: string, q: RunQuestionView): string {
+  const options = orderOptions(q.options);
+  const buttons = options.map(o => {
+    const label = optionLabel(o);
+    const style = isPrimaryOption(o.kind) ? 'primary' : isReject(o.kind) ? 'secondary reject' : isAllow(o.kind) ? 'secondary allow-always' : 'secondary';
+    return `<button class="${style}${o.misleading ? ' misleading' : ''}" data-action="answer" data-run="${escapeHtml(runId)}" data-item="${escapeHtml(q.itemId)}" data-option="${escapeHtml(o.optionId)}" aria-label="${escapeHtml(`${label}: ${kindLabel(o.kind)}`)}">${escapeHtml(label)}</button>`;
+  }).join(' ');
+  const input = q.input && q.input.length > INPUT_SHOWN ? `${q.input.slice(0, INPUT_SHOWN)}…` : q.input;
+  const tool = q.toolKind || input
+    ? `<p class="tool-kind">${escapeHtml(l10n.t('Tool: {0}', q.toolKind || l10n.t('unknown')))}</p>${input ? `<pre class="tool-input">${escapeHtml(input)}</pre>` : ''}`
+    : '';
+  const warning = options.some(o => o.misleading)
+    ? `<p class="permission-warning" role="note">${escapeHtml(l10n.t("Careful: an option's name says the opposite of what it does. Each button shows what it does."))}</p>`
+    : '';
+  return `<div class="question" role="group" aria-label="${escapeHtml(q.title)}"><p>${escapeHtml(q.title)}</p>${tool}<div class="actions">${buttons}</div>${warning}</div>`;
+}
+
 function renderRun(view: RunSetView, run: RunState): string {
   const { state } = view;
   const time = run.startedAt !== undefined ? elapsed((run.endedAt ?? view.now) - run.startedAt) : '';
   const meta = [time && l10n.t('Time: {0}', time), run.tokens !== undefined && l10n.t('Tokens: {0}', run.tokens)].filter(Boolean).join(' · ');
   const q = view.questions[run.id];
-  const question = q && isOpen(state) && !runEnded(run)
-    ? `<div class="question" role="group" aria-label="${escapeHtml(q.title)}"><p>${escapeHtml(q.title)}</p>${q.options.map(o => button('answer', o.name, { run: run.id, item: q.itemId, option: o.optionId })).join(' ')}</div>`
-    : '';
+  const question = q && isOpen(state) && !runEnded(run) ? renderQuestion(run.id, q) : '';
   const t = totals(run.files);
   const files = run.files.length
     ? `<p class="totals">${escapeHtml(l10n.t('{0} file(s) changed', t.files))} <span class="add">+${t.added}</span> <span class="del">−${t.removed}</span></p><ul class="files">${run.files.map(f => {

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { gitEnv } from '../../common/gitEnv';
 
 /** Output a git command may print (a raw diff of a large workspace; a blob up to the size cap). */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -61,8 +62,7 @@ export class ShadowRepo {
 
   gitRaw(args: readonly string[], opts: { input?: string; bare?: boolean } = {}): Promise<Buffer> {
     const { git, gitDir, workTree } = this.options;
-    const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
-    for (const k of Object.keys(env)) if (/^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM)$/.test(k)) delete env[k];
+    const env = gitEnv(process.env, { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' });
     return new Promise((resolve, reject) => {
       const child = execFile(git, opts.bare ? args : [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: opts.bare ? path.dirname(gitDir) : workTree, env, encoding: 'buffer', maxBuffer: MAX_BUFFER, windowsHide: true },
         (err, stdout, stderr) => (err ? reject(new Error(`git ${args[0]} failed: ${(stderr.toString('utf8').trim() || err.message).slice(0, 500)}`)) : resolve(stdout)));

@@ -7,6 +7,7 @@ import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { ConnectionServices } from '../../acp/clientServices';
+import { chooseForm, decodeBytes, encodingLabel } from '../../common/fs/encoding';
 import { FsErrors, refusal } from '../../common/fs/errors';
 
 const MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -37,8 +38,14 @@ export function worktreeServices(root: string): ConnectionServices {
         const stat = await fs.stat(file).catch(() => undefined);
         if (!stat) throw FsErrors.notFound(params.path);
         if (stat.isDirectory()) throw FsErrors.directory(params.path);
+        // A FIFO's read waits for a writer forever (holding a libuv pool thread); a device may never end.
+        if (!stat.isFile()) throw FsErrors.notRegular(params.path);
         if (stat.size > MAX_READ_BYTES) throw FsErrors.io(params.path, 'File too large');
-        const text = await fs.readFile(file, 'utf8');
+        // Text only, as the workspace's file service serves it: a binary file or one not valid UTF-8 is refused.
+        const bytes = await fs.readFile(file);
+        const data = decodeBytes(bytes, chooseForm(bytes, { configured: 'utf8' }));
+        if (data.kind === 'binary') throw data.reason === 'binary' ? FsErrors.binary(params.path) : FsErrors.encoding(params.path, encodingLabel(data.encoding));
+        const text = data.text;
         if (!params.line && !params.limit) return { content: text };
         const lines = text.split('\n');
         const from = Math.max(0, (params.line ?? 1) - 1);

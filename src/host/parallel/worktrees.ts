@@ -3,13 +3,18 @@
 // absolute PATH entry, never one the workspace chooses): a commit of the current state, the user's
 // uncommitted and untracked (not ignored) files included, made with a temporary index so that the
 // user's index, refs and stash stay untouched; then `git worktree add --detach` of that commit into
-// the extension's storage, outside the user's tree. Hooks and fsmonitor are off for these commands.
+// the extension's storage, outside the user's tree. Hooks and fsmonitor are off for these commands,
+// and no GIT_* variable of the window's environment applies (common/gitEnv).
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isWithin } from '../../common/fs/pathPolicy';
+import { gitEnv } from '../../common/gitEnv';
 import { runFiles } from '../../common/parallel/diffStats';
 import type { RunFile } from '../../common/parallel/runSet';
+import { realPathOf } from '../fs/files';
 import { gitProgram } from '../review/diskSources';
 
 const MAX_OUTPUT = 64 * 1024 * 1024;
@@ -18,9 +23,14 @@ const IDENTITY = { GIT_AUTHOR_NAME: 'Switchboard', GIT_AUTHOR_EMAIL: 'switchboar
 
 export class GitProblem extends Error {}
 
-/** The state a set of runs starts from. */
-export interface Snapshot {
+/** The git program, and an empty folder of the extension's storage given to it as its hooks folder (no hook runs). */
+export interface Git {
   readonly git: string;
+  readonly hooks: string;
+}
+
+/** The state a set of runs starts from. */
+export interface Snapshot extends Git {
   /** The repository's top folder (the user's working tree). */
   readonly repoRoot: string;
   /** The snapshot commit (HEAD plus the uncommitted changes). */
@@ -30,22 +40,34 @@ export interface Snapshot {
 }
 
 /** Runs git; rejects with a GitProblem carrying git's own words. */
-export function runGit(git: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+export function runGit(g: Git, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(git, safe(args), { cwd, env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' }, encoding: 'utf8', maxBuffer: MAX_OUTPUT, windowsHide: true, timeout: 120_000 },
+    execFile(g.git, safe(g, args), { cwd, env: gitEnv(process.env, { ...env, GIT_TERMINAL_PROMPT: '0' }), encoding: 'utf8', maxBuffer: MAX_OUTPUT, windowsHide: true, timeout: 120_000 },
       (err, stdout, stderr) => (err ? reject(new GitProblem((stderr || err.message).trim())) : resolve(stdout)));
   });
 }
 
 /** No hooks (post-checkout of `worktree add`) and no fsmonitor program run for our commands. */
-function safe(args: readonly string[]): string[] {
-  return ['-c', `core.hooksPath=${path.join(path.sep === '/' ? '/dev' : process.env.TEMP ?? '.', 'null')}`, '-c', 'core.fsmonitor=false', ...args];
+function safe(g: Git, args: readonly string[]): string[] {
+  mkdirSync(g.hooks, { recursive: true });
+  return ['-c', `core.hooksPath=${g.hooks}`, '-c', 'core.fsmonitor=false', ...args];
 }
 
-/** A commit of `folder`'s repository as it is now, or why there can be none (not a repository, no commit, no git). */
-export async function snapshot(folder: string, scratch: string): Promise<Snapshot | { problem: string }> {
-  const git = vscode.workspace.isTrusted ? await gitProgram() : undefined;
-  if (!git) return { problem: vscode.l10n.t('Run in Parallel needs git, and git was not found (or the workspace is not trusted).') };
+/** The folder of `root` given to git as its (empty) hooks folder; an absolute path. */
+export function hooksFolder(root: string): string {
+  return path.resolve(root, NO_HOOKS);
+}
+
+const NO_HOOKS = 'no-hooks';
+
+/**
+ * A commit of `folder`'s repository as it is now, or why there can be none (not a repository, no
+ * commit, no git). `hooks`: an empty folder (hooksFolder).
+ */
+export async function snapshot(folder: string, scratch: string, hooks: string): Promise<Snapshot | { problem: string }> {
+  const program = vscode.workspace.isTrusted ? await gitProgram() : undefined;
+  if (!program) return { problem: vscode.l10n.t('Run in Parallel needs git, and git was not found (or the workspace is not trusted).') };
+  const git: Git = { git: program, hooks };
   let repoRoot: string;
   try {
     repoRoot = (await runGit(git, ['rev-parse', '--show-toplevel'], folder)).trim();
@@ -68,14 +90,14 @@ export async function snapshot(folder: string, scratch: string): Promise<Snapsho
     await runGit(git, ['add', '-A', '--', '.'], repoRoot, env);
     const tree = (await runGit(git, ['write-tree'], repoRoot, env)).trim();
     const base = (await runGit(git, ['commit-tree', tree, '-p', 'HEAD', '-m', 'Switchboard: state for parallel runs'], repoRoot, env)).trim();
-    return { git, repoRoot, base, folderInRepo: path.relative(repoRoot, await realFolder(git, folder)) };
+    return { ...git, repoRoot, base, folderInRepo: path.relative(repoRoot, await realFolder(git, folder)) };
   } finally {
     rmSync(index, { force: true });
   }
 }
 
 /** The folder as git names it (symbolic links resolved the way `--show-toplevel` resolves them). */
-async function realFolder(git: string, folder: string): Promise<string> {
+async function realFolder(git: Git, folder: string): Promise<string> {
   const prefix = (await runGit(git, ['rev-parse', '--show-prefix'], folder)).trim();
   const top = (await runGit(git, ['rev-parse', '--show-toplevel'], folder)).trim();
   return path.join(top, prefix);
@@ -84,40 +106,51 @@ async function realFolder(git: string, folder: string): Promise<string> {
 /** A detached worktree of the snapshot in `dir` (which must not exist yet). */
 export async function addWorktree(snap: Snapshot, dir: string): Promise<void> {
   mkdirSync(path.dirname(dir), { recursive: true });
-  await runGit(snap.git, ['worktree', 'add', '--detach', '--force', dir, snap.base], snap.repoRoot);
+  await runGit(snap, ['worktree', 'add', '--detach', '--force', dir, snap.base], snap.repoRoot);
 }
 
 /** What the run in `dir` changed against the snapshot (new files included, ignored ones not). */
 export async function changesIn(snap: Snapshot, dir: string): Promise<RunFile[]> {
   // The worktree's own index (never the user's) takes every file, so new files are compared too.
-  await runGit(snap.git, ['add', '-A', '--', '.'], dir);
-  const names = await runGit(snap.git, ['diff', '--cached', '--name-status', '-z', '--no-renames', snap.base], dir);
-  const counts = await runGit(snap.git, ['diff', '--cached', '--numstat', '-z', '--no-renames', snap.base], dir);
+  await runGit(snap, ['add', '-A', '--', '.'], dir);
+  const names = await runGit(snap, ['diff', '--cached', '--name-status', '-z', '--no-renames', snap.base], dir);
+  const counts = await runGit(snap, ['diff', '--cached', '--numstat', '-z', '--no-renames', snap.base], dir);
   return runFiles(names, counts);
 }
 
 /** A file's bytes in the snapshot (path relative to the repository's top); undefined: not in it. */
 export function baseBytes(snap: Snapshot, rel: string): Promise<Buffer | undefined> {
   return new Promise(resolve => {
-    execFile(snap.git, safe(['show', `${snap.base}:${rel.split(path.sep).join('/')}`]), { cwd: snap.repoRoot, encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
+    execFile(snap.git, safe(snap, ['show', `${snap.base}:${rel.split(path.sep).join('/')}`]), { cwd: snap.repoRoot, env: gitEnv(process.env), encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true },
       (err, stdout) => resolve(err ? undefined : stdout));
   });
 }
 
+/**
+ * Whether `file` may be read or written by Apply without following a link: it is a regular file or
+ * missing, and its folder (its nearest existing one) is really inside `realRoot` (a resolved path).
+ * A symbolic link, a FIFO or a folder, or a path through a link out of `realRoot`, is not.
+ */
+export async function plainFileIn(file: string, realRoot: string): Promise<boolean> {
+  const st = await lstat(file).catch(() => undefined);
+  if (st && !st.isFile()) return false;
+  return isWithin(await realPathOf(path.dirname(file)), realRoot);
+}
+
 /** Removes the worktrees (their folders too), then prunes what git still lists of them. */
-export async function removeWorktrees(snap: Pick<Snapshot, 'git' | 'repoRoot'>, dirs: readonly string[]): Promise<void> {
+export async function removeWorktrees(snap: Pick<Snapshot, 'git' | 'hooks' | 'repoRoot'>, dirs: readonly string[]): Promise<void> {
   for (const dir of dirs) {
-    await runGit(snap.git, ['worktree', 'remove', '--force', '--force', dir], snap.repoRoot).catch(() => undefined);
+    await runGit(snap, ['worktree', 'remove', '--force', '--force', dir], snap.repoRoot).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
-  await runGit(snap.git, ['worktree', 'prune'], snap.repoRoot).catch(() => undefined);
+  await runGit(snap, ['worktree', 'prune'], snap.repoRoot).catch(() => undefined);
 }
 
 /** The same, at once (the window closes: no promise is awaited any more). */
-export function removeWorktreesSync(snap: Pick<Snapshot, 'git' | 'repoRoot'>, dirs: readonly string[]): void {
+export function removeWorktreesSync(snap: Pick<Snapshot, 'git' | 'hooks' | 'repoRoot'>, dirs: readonly string[]): void {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   try {
-    execFileSync(snap.git, safe(['worktree', 'prune']), { cwd: snap.repoRoot, stdio: 'ignore', timeout: 10_000, windowsHide: true });
+    execFileSync(snap.git, safe(snap, ['worktree', 'prune']), { cwd: snap.repoRoot, env: gitEnv(process.env), stdio: 'ignore', timeout: 10_000, windowsHide: true });
   } catch {
     // The next start prunes again (sweepStale).
   }
@@ -140,6 +173,7 @@ export async function sweepStale(root: string): Promise<number> {
   let entries: string[];
   try { entries = readdirSync(root); } catch { return 0; }
   for (const name of entries) {
+    if (name === NO_HOOKS) continue;
     const setDir = path.join(root, name);
     let owner: { pid?: unknown; git?: unknown; repoRoot?: unknown } = {};
     try { owner = JSON.parse(readFileSync(path.join(setDir, OWNER), 'utf8')) as typeof owner; } catch { /* no owner: an unfinished set */ }
@@ -147,7 +181,7 @@ export async function sweepStale(root: string): Promise<number> {
     if (owner.pid === process.pid) continue;
     rmSync(setDir, { recursive: true, force: true });
     if (typeof owner.git === 'string' && typeof owner.repoRoot === 'string' && existsSync(owner.repoRoot)) {
-      await runGit(owner.git, ['worktree', 'prune'], owner.repoRoot).catch(() => undefined);
+      await runGit({ git: owner.git, hooks: hooksFolder(root) }, ['worktree', 'prune'], owner.repoRoot).catch(() => undefined);
     }
     removed++;
   }

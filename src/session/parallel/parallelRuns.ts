@@ -14,13 +14,16 @@ import { describeAgentEnd } from '../../common/connectionLoss';
 import { Disposable } from '../../common/disposable';
 import type { FileData } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
-import { mergeApplied } from '../../common/parallel/applyMerge';
+import { isWithin } from '../../common/fs/pathPolicy';
+import type { RunQuestionView } from '../../common/parallel/panelHtml';
+import { mergeApplied, mergeTexts } from '../../common/parallel/applyMerge';
 import { isOpen, newRunSet, runSetTransition, RunSetEvent, RunSetState } from '../../common/parallel/runSet';
 import { readInitializeTimeoutMs } from '../../host/config';
-import { decodeFor } from '../../host/fs/fileData';
+import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
-import { addWorktree, baseBytes, changesIn, claim, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
+import { addWorktree, baseBytes, changesIn, claim, hooksFolder, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
+import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
 import { AgentRuntime } from '../agentRuntime';
 import { ChatSession, describe } from '../chatSession';
 
@@ -40,7 +43,7 @@ export interface ReviewSink {
 }
 
 /** A permission a run's agent waits on, as the panel shows it. */
-export interface RunQuestion { readonly itemId: string; readonly title: string; readonly options: readonly { optionId: string; name: string }[] }
+export type RunQuestion = RunQuestionView;
 
 interface LiveRun {
   readonly request: RunRequest;
@@ -98,8 +101,12 @@ export class ParallelRuns extends Disposable {
   question(setId: string, runId: string): RunQuestion | undefined {
     const session = this.session(setId, runId);
     const pending = new Set(session?.pendingPermissionIds ?? []);
-    const item = session?.items.find(i => i.kind === 'permission' && pending.has(i.id));
-    return item?.kind === 'permission' ? { itemId: item.id, title: item.permission.title, options: item.permission.options.map(o => ({ optionId: o.optionId, name: o.name })) } : undefined;
+    const items = session?.items ?? [];
+    const item = items.find(i => i.kind === 'permission' && pending.has(i.id));
+    if (item?.kind !== 'permission') return undefined;
+    const { requestId, title, options } = item.permission;
+    const tool = requestId ? items.find(i => i.kind === 'tool' && i.tool.toolCallId === requestId) : undefined;
+    return { itemId: item.id, title, options, ...(tool?.kind === 'tool' ? { toolKind: tool.tool.kind, input: tool.tool.rawInput } : {}) };
   }
 
   /** The run's last answer, as plain text (the panel shows its end). */
@@ -147,7 +154,7 @@ export class ParallelRuns extends Disposable {
   private async prepareRuns(set: LiveSet, folder: string): Promise<void> {
     let snap: Snapshot | { problem: string };
     try {
-      snap = await snapshot(folder, path.join(set.dir, 'scratch'));
+      snap = await snapshot(folder, path.join(set.dir, 'scratch'), hooksFolder(this.root));
     } catch (err) {
       snap = { problem: vscode.l10n.t('Could not record the current state with git: {0}', describe(err)) };
     }
@@ -296,21 +303,37 @@ export class ParallelRuns extends Disposable {
     // The run's last changes (a stopped run may have written more since its list was made).
     const files = await changesIn(snap, run.dir).catch(() => state.files);
     const tabId = `parallel-${set.state.id}`;
-    this.review.beginTurn(tabId, vscode.l10n.t('{0} (parallel run)', state.label));
+    const agentLabel = vscode.l10n.t('{0} (parallel run)', state.label);
+    this.review.beginTurn(tabId, agentLabel);
     const skipped: string[] = [];
+    /** Links, special files, paths through a link out of the tree: never followed, never applied. */
+    const links: string[] = [];
+    /** Applied, but outside the workspace folder the set was started in. */
+    const outside: string[] = [];
+    const folder = path.join(snap.repoRoot, snap.folderInRepo);
     let applied = 0;
     try {
+      const [realRepo, realRun] = await Promise.all([fsPromises.realpath(snap.repoRoot), fsPromises.realpath(run.dir)]);
       for (const f of files) {
         const target = path.join(snap.repoRoot, f.path);
+        if (!(await plainFileIn(path.join(run.dir, f.path), realRun)) || !(await plainFileIn(target, realRepo))) { links.push(f.path); continue; }
         const base = await baseBytes(snap, f.path);
         const theirs = await fsPromises.readFile(path.join(run.dir, f.path)).catch(() => undefined);
         const ours = await fsPromises.readFile(target).catch(() => undefined);
         const result = mergeApplied(base, ours, theirs);
-        if (result === 'conflict') { skipped.push(f.path); continue; }
+        // A tab with unsaved edits: the run's change must merge into them too, else the file is left alone.
+        const tab = openDocumentOf(target);
+        const dirty = tab?.isDirty ? tab : undefined;
+        if (result === 'conflict' || (dirty && tabMerge(dirty, base, theirs) === 'conflict')) { skipped.push(f.path); continue; }
         if (result === null) await fsPromises.rm(target, { force: true });
         else { mkdirSync(path.dirname(target), { recursive: true }); await fsPromises.writeFile(target, result); }
-        this.review.recordApplied(tabId, target, ours ? decodeFor(target, ours) : null, result ? decodeFor(target, result) : null);
+        const before = ours ? decodeFor(target, ours, tab) : null;
+        const after = result ? decodeFor(target, result, tab) : null;
+        this.review.recordApplied(tabId, target, before, after);
+        // The tab keeps the user's unsaved edits, on top of the run's change (its next save is no conflict).
+        if (dirty && after?.kind !== 'binary') await reconcileDirtyBuffer(target, before?.kind === 'text' ? before.text : undefined, after?.text ?? null, agentLabel, this.log);
         applied++;
+        if (!isWithin(target, folder)) outside.push(f.path);
       }
     } catch (err) {
       await this.review.endTurn(tabId);
@@ -318,9 +341,13 @@ export class ParallelRuns extends Disposable {
       return;
     }
     await this.review.endTurn(tabId);
-    const message = skipped.length
-      ? vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes. Not applied, because you changed the same lines since the run started: {2}', applied, state.label, skipped.join(', '))
-      : vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes (Keep or Undo each change).', applied, state.label);
+    const message = [
+      skipped.length
+        ? vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes. Not applied, because you changed the same lines since the run started: {2}', applied, state.label, skipped.join(', '))
+        : vscode.l10n.t('Applied {0} file(s) from {1}; review them in Agent Changes (Keep or Undo each change).', applied, state.label),
+      ...(links.length ? [vscode.l10n.t('Not applied, because it is a symbolic link, a special file, or reached through a link out of the repository (Switchboard never follows links when applying): {0}', links.join(', '))] : []),
+      ...(outside.length ? [vscode.l10n.t('Applied outside the workspace folder {0}, check them: {1}', folder, outside.join(', '))] : []),
+    ].join(' ');
     await this.fire(set, { type: 'applied', message });
   }
 
@@ -341,6 +368,17 @@ export class ParallelRuns extends Disposable {
     }
     super.dispose();
   }
+}
+
+/** The tab's unsaved text with the run's change merged in; 'conflict' when they change the same lines (or a side is not text). */
+function tabMerge(doc: vscode.TextDocument, base: Uint8Array | undefined, theirs: Uint8Array | undefined): string | null | 'conflict' {
+  const text = (bytes: Uint8Array | undefined): string | undefined | false => {
+    if (!bytes) return undefined;
+    const data = decodeFor(doc.uri.fsPath, bytes, doc);
+    return data.kind === 'text' ? data.text : false;
+  };
+  const [b, t] = [text(base), text(theirs)];
+  return b === false || t === false ? 'conflict' : mergeTexts(b, doc.getText(), t);
 }
 
 export const BASE_SCHEME = 'switchboard-parallel-base';
