@@ -178,6 +178,18 @@ describe('protocol inspector: the connection tap', () => {
     assert.equal(traffic.log.size, 3);
   });
 
+  it('an inspector opened after session/new still redacts the MCP secrets that session/new carried', () => {
+    const traffic = new ProtocolTraffic();
+    const tap = traffic.connection('Agent', []);
+    tap.outgoing({ id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 's', type: 'http', url: 'https://x', headers: [{ name: 'Authorization', value: 'Bearer mcp-header-77' }] }, { name: 't', command: 'c', args: [], env: [{ name: 'T', value: 'mcp-token-42' }] }] } });
+    assert.equal(traffic.log.size, 0);
+    traffic.recordWhile({});
+    tap.incoming({ method: 'session/update', params: { sessionId: 's', text: 'I saw mcp-token-42 and Bearer mcp-header-77' } });
+    const text = [...traffic.log.all()].map(e => e.text).join('\n');
+    assert.equal(traffic.log.size, 1);
+    assert.ok(!text.includes('mcp-token-42') && !text.includes('mcp-header-77'), text);
+  });
+
   it('a message JSON cannot hold is skipped, never thrown into the connection', () => {
     const traffic = new ProtocolTraffic();
     traffic.recordWhile({});
