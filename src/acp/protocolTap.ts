@@ -12,6 +12,8 @@ import { mayCarrySecrets, redactPatterns, redactStructure, secretPatterns } from
 import { Direction, messageHead, TrafficEntry, TrafficLog } from '../common/inspector/traffic';
 
 export interface ConnectionTap {
+  /** This connection's number in the record (TrafficFilter.conn). */
+  readonly conn: number;
   incoming(message: unknown): void;
   outgoing(message: unknown): void;
 }
@@ -69,7 +71,7 @@ export class ProtocolTraffic {
         // Never let the record break the connection (a message JSON cannot hold, a listener's error).
       }
     };
-    return { incoming: m => record('in', m), outgoing: m => record('out', m) };
+    return { conn, incoming: m => record('in', m), outgoing: m => record('out', m) };
   }
 }
 
