@@ -207,7 +207,10 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const inspector = new InspectorPanel(context.extensionUri, protocolTraffic, log);
   const follow = new FollowAgent(chat, log);
   context.subscriptions.push(inspector, follow);
-  command('switchboard.openInspector', () => inspector.open(chat.active.sessionId ? { session: chat.active.sessionId } : undefined));
+  command('switchboard.openInspector', () => {
+    const { sessionId, runtime } = chat.active;
+    inspector.open(sessionId ? { ...(runtime ? { conn: runtime.connection.trafficConn } : {}), session: sessionId } : undefined);
+  });
   command('switchboard.followAgent', () => follow.start());
   command('switchboard.stopFollowingAgent', () => follow.stop());
 

@@ -126,13 +126,25 @@ function addOption(sel: HTMLSelectElement, set: Set<string>, value: string | und
   sel.append(o);
 }
 
+/** The session dropdown's value for a connection's session (session ids are per connection). */
+const sessionKey = (conn: number | undefined, session: string) => `${conn ?? ''} ${session}`;
+
+function addSession(conn: number | undefined, session: string | undefined, agent?: string): void {
+  if (!session) return;
+  const value = sessionKey(conn, session);
+  if (sessions.has(value)) return;
+  sessions.add(value);
+  const label = conn === undefined ? session : agent ? `${session} (${agent} #${conn})` : `${session} (#${conn})`;
+  sessionSel.append(new Option(label, value));
+}
+
 function resetOptions(): void {
   methods.clear();
   sessions.clear();
   methodSel.replaceChildren(new Option(l10n.t('All methods'), ''));
   sessionSel.replaceChildren(new Option(l10n.t('All sessions'), ''));
   addOption(methodSel, methods, filter.method);
-  addOption(sessionSel, sessions, filter.session);
+  addSession(filter.conn, filter.session);
 }
 
 function noteRows(added: readonly TrafficRow[]): void {
@@ -140,7 +152,7 @@ function noteRows(added: readonly TrafficRow[]): void {
     rows.push(r);
     bySeq.set(r.seq, r);
     addOption(methodSel, methods, r.method);
-    addOption(sessionSel, sessions, r.session);
+    addSession(r.conn, r.session, r.agent);
   }
 }
 
@@ -157,7 +169,7 @@ function dropBefore(first: number): void {
 
 function showFilter(): void {
   methodSel.value = filter.method ?? '';
-  sessionSel.value = filter.session ?? '';
+  sessionSel.value = filter.session ? sessionKey(filter.conn, filter.session) : '';
   if (document.activeElement !== textBox) textBox.value = filter.text ?? '';
 }
 
@@ -242,7 +254,10 @@ window.addEventListener('message', (event: MessageEvent<InspectorHostMessage>) =
 
 let textTimer: ReturnType<typeof setTimeout> | undefined;
 const sendFilter = () => {
-  filter = { ...(methodSel.value ? { method: methodSel.value } : {}), ...(sessionSel.value ? { session: sessionSel.value } : {}), ...(textBox.value ? { text: textBox.value } : {}) };
+  const space = sessionSel.value.indexOf(' ');
+  const conn = space > 0 ? Number(sessionSel.value.slice(0, space)) : undefined;
+  const session = space >= 0 ? sessionSel.value.slice(space + 1) : '';
+  filter = { ...(methodSel.value ? { method: methodSel.value } : {}), ...(conn ? { conn } : {}), ...(session ? { session } : {}), ...(textBox.value ? { text: textBox.value } : {}) };
   vscode.postMessage({ type: 'inspector/filter', filter });
 };
 methodSel.addEventListener('change', sendFilter);

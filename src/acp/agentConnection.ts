@@ -47,6 +47,8 @@ const EXIT_AFTER_EOF_MS = 300;
 
 export class AgentConnection {
   private readonly connection: acp.ClientConnection;
+  /** This connection's number in the protocol inspector's record (TrafficFilter.conn). */
+  readonly trafficConn: number;
   private initResult: acp.InitializeResponse | undefined;
   private closing = false;
   /** Tells late updates by wire order (see TurnBoundaries). */
@@ -96,6 +98,7 @@ export class AgentConnection {
     child.stdout.on('data', (chunk: Buffer) => { for (const line of stray.push(chunk)) handlers.onStrayOutput?.(line); });
     // The protocol inspector's tap (protocolTap.ts): the keys it started with never reach the record.
     const tap = protocolTraffic.connection(process.spec.name, [...process.secrets, ...secretEnvValues(process.spec.env)]);
+    this.trafficConn = tap.conn;
     this.connection = app.connect(traced(raw, child.stdout, log, this.boundaries, this.pending, this.refusals, tap));
     // A write to a closed stdin (EPIPE) fails on the Node stream, but on Node 24 the web stream's
     // write never settles: close the connection with that error, so nothing waits forever.

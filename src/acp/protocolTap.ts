@@ -3,14 +3,17 @@
 // the SDK dispatches an incoming one and before it serializes an outgoing one.
 //
 // Cost: while nothing records (the default: the inspector is closed and
-// `switchboard.inspector.recordAlways` is off) one boolean test per message. While recording, the
+// `switchboard.inspector.recordAlways` is off) one boolean test and one method-name test per message
+// (the secrets of session/new|load|resume|fork and terminal/create are learnt even then). While recording, the
 // envelope is read off the object the SDK already parsed (no parse), the message is serialized once
 // and redacted (common/inspector/redact.ts), and the text is kept in a bounded ring buffer
 // (common/inspector/traffic.ts); it is parsed again only when a row is opened, copied or exported.
-import { redactPatterns, redactStructure, secretPatterns } from '../common/inspector/redact';
+import { mayCarrySecrets, redactPatterns, redactStructure, secretPatterns } from '../common/inspector/redact';
 import { Direction, messageHead, TrafficEntry, TrafficLog } from '../common/inspector/traffic';
 
 export interface ConnectionTap {
+  /** This connection's number in the record (TrafficFilter.conn). */
+  readonly conn: number;
   incoming(message: unknown): void;
   outgoing(message: unknown): void;
 }
@@ -46,12 +49,20 @@ export class ProtocolTraffic {
     const conn = this.nextConn++;
     const known = new Set(secrets);
     let patterns = secretPatterns(known);
+    const learn = (found: readonly string[]) => {
+      if (found.some(s => !known.has(s))) { for (const s of found) known.add(s); patterns = secretPatterns(known); }
+    };
     const record = (dir: Direction, message: unknown) => {
-      if (!this.recording) return;
+      if (!this.recording) {
+        // Not recording: still learn the MCP / terminal secrets a session/new|load|resume or
+        // terminal/create carries, so an inspector opened later redacts them when the agent echoes them.
+        if (mayCarrySecrets(message)) { try { learn(redactStructure(message).found); } catch { /* never into the connection */ } }
+        return;
+      }
       try {
         const head = messageHead(message);
         const { message: shown, found } = redactStructure(message);
-        if (found.some(s => !known.has(s))) { for (const s of found) known.add(s); patterns = secretPatterns(known); }
+        learn(found);
         let text = JSON.stringify(shown) ?? 'null';
         if (patterns.length) text = redactPatterns(text, patterns);
         const { entry, paired } = this.log.add(conn, agent, dir, head, text, this.now());
@@ -60,7 +71,7 @@ export class ProtocolTraffic {
         // Never let the record break the connection (a message JSON cannot hold, a listener's error).
       }
     };
-    return { incoming: m => record('in', m), outgoing: m => record('out', m) };
+    return { conn, incoming: m => record('in', m), outgoing: m => record('out', m) };
   }
 }
 

@@ -10,12 +10,17 @@ import { api, tmpDir, useScriptedAgent, waitFor } from './helpers';
 
 describe('Follow the agent', () => {
   let sb: SwitchboardApi;
-  const a = path.join(tmpDir, 'follow-a.txt');
+  const a = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'follow-a.txt');
+  const outside = path.join(tmpDir, 'follow-secret.txt');
+  const link = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'follow-link.txt');
   const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
   before(async () => {
     sb = await api();
     fs.writeFileSync(a, lines);
+    fs.writeFileSync(outside, 'SECRET\n');
+    fs.rmSync(link, { force: true });
+    fs.symlinkSync(outside, link);
     await sb.chat.stop();
     await sb.chat.newConversation();
   });
@@ -23,6 +28,8 @@ describe('Follow the agent', () => {
     sb.follow.stop();
     await sb.chat.stop();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(link, { force: true });
+    fs.rmSync(a, { force: true });
   });
 
   const toolAt = (id: string, file: string, line: number) => ({ type: 'toolCall', toolCall: { toolCallId: id, title: `Read ${path.basename(file)}`, kind: 'read', status: 'completed', locations: [{ path: file, line }] } });
@@ -50,5 +57,30 @@ describe('Follow the agent', () => {
     await waitFor(() => `a note that following stopped: ${JSON.stringify(notices())}`, () => notices().some(t => /Stopped following the agent/.test(t)));
     assert.equal(sb.follow.following, false);
     assert.equal(shown(), `${a}:3`);
+  });
+
+  it('never opens a file outside the workspace, nor a link inside that points outside, and says so once', async () => {
+    const opened: string[] = [];
+    const watch = vscode.workspace.onDidOpenTextDocument(d => opened.push(d.uri.fsPath));
+    try {
+      await useScriptedAgent({ turns: [
+        { match: '^two', steps: [toolAt('o1', outside, 1), toolAt('o2', link, 1), toolAt('o3', a, 7), { type: 'text', text: 'done' }] },
+      ] }, 'Follow outside');
+      await sb.chat.stop();
+      await sb.chat.newConversation();
+      const before = notices().length;
+      sb.follow.start();
+      await vscode.commands.executeCommand('switchboard.chat.focus');
+      await sb.chat.sendPrompt('two');
+      await waitFor(() => `${a}:7 shown, not ${shown()}; notes ${JSON.stringify(notices().slice(before))}`, () => shown() === `${a}:7`);
+      assert.deepEqual(opened.filter(p => p === outside || p === link), [], 'neither the outside file nor the link was opened');
+      assert.ok(!vscode.workspace.textDocuments.some(d => d.uri.fsPath === outside || d.uri.fsPath === link), 'not among the open documents');
+      await waitFor('a note about the skipped files', () => notices().slice(before).some(t => /outside the workspace/.test(t)));
+      const skipped = notices().slice(before).filter(t => /outside the workspace/.test(t));
+      assert.equal(skipped.length, 1, `one note about skipped files: ${JSON.stringify(notices().slice(before))}`);
+    } finally {
+      watch.dispose();
+      sb.follow.stop();
+    }
   });
 });

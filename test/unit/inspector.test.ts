@@ -25,7 +25,7 @@ describe('protocol inspector: traffic log', () => {
     const { entry: agentReq } = add(log, 'in', { id: 7, method: 'fs/read_text_file', params: { sessionId: 's1' } }, 1150);
     const { entry: res, paired } = add(log, 'in', { id: 7, result: { stopReason: 'end_turn' } }, 1250);
     assert.equal(paired, req);
-    assert.deepEqual(rowOf(res), { seq: 4, time: 1250, agent: 'A', dir: 'in', kind: 'response', id: 7, method: 'session/prompt', session: 's1', size: res.size, pair: 1, latency: 250 });
+    assert.deepEqual(rowOf(res), { seq: 4, time: 1250, conn: 1, agent: 'A', dir: 'in', kind: 'response', id: 7, method: 'session/prompt', session: 's1', size: res.size, pair: 1, latency: 250 });
     assert.equal(rowOf(req).pair, 4);
     assert.equal(rowOf(req).latency, 250);
     assert.equal(agentReq.pair, undefined);
@@ -99,6 +99,17 @@ describe('protocol inspector: filter', () => {
     assert.deepEqual(seqs({ text: 'END_TURN' }), [3]);
     assert.deepEqual(seqs({ text: 'UPDATE' }), [2]);
     assert.deepEqual(seqs({ method: 'session/prompt', text: 'end_turn' }), [3]);
+  });
+
+  it('by connection and session: another agent’s session of the same id is not shown', () => {
+    const two = new TrafficLog(limits(100));
+    add(two, 'in', { method: 'session/update', params: { sessionId: 'sess-1', update: {} } }, 0, 1);
+    add(two, 'in', { method: 'session/update', params: { sessionId: 'sess-1', update: {} } }, 0, 2);
+    const pick = (f: object) => [...two.all()].filter(matcher(parseFilter(f))).map(e => e.seq);
+    assert.deepEqual(pick({ conn: 2, session: 'sess-1' }), [2]);
+    assert.deepEqual(pick({ session: 'sess-1' }), [1, 2]);
+    assert.deepEqual(parseFilter({ conn: 'x' }), {});
+    assert.equal(rowOf(two.get(2)!).conn, 2);
   });
 
   it('takes only strings from the view', () => {
@@ -176,6 +187,18 @@ describe('protocol inspector: the connection tap', () => {
     reason.dispose();
     tap.incoming({ method: 'x' });
     assert.equal(traffic.log.size, 3);
+  });
+
+  it('an inspector opened after session/new still redacts the MCP secrets that session/new carried', () => {
+    const traffic = new ProtocolTraffic();
+    const tap = traffic.connection('Agent', []);
+    tap.outgoing({ id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [{ name: 's', type: 'http', url: 'https://x', headers: [{ name: 'Authorization', value: 'Bearer mcp-header-77' }] }, { name: 't', command: 'c', args: [], env: [{ name: 'T', value: 'mcp-token-42' }] }] } });
+    assert.equal(traffic.log.size, 0);
+    traffic.recordWhile({});
+    tap.incoming({ method: 'session/update', params: { sessionId: 's', text: 'I saw mcp-token-42 and Bearer mcp-header-77' } });
+    const text = [...traffic.log.all()].map(e => e.text).join('\n');
+    assert.equal(traffic.log.size, 1);
+    assert.ok(!text.includes('mcp-token-42') && !text.includes('mcp-header-77'), text);
   });
 
   it('a message JSON cannot hold is skipped, never thrown into the connection', () => {

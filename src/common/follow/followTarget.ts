@@ -15,7 +15,7 @@ export interface ToolUpdateLike {
   readonly content?: unknown;
 }
 
-const isAbsolute = (p: string) => p.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(p) || p.startsWith('\\\\');
+const isAbsolute = (p: string) => !p.includes('\u0000') && (p.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(p) || p.startsWith('\\\\'));
 
 /** Where a tool call update points, if anywhere. */
 export function followTarget(update: ToolUpdateLike): FollowTarget | undefined {

@@ -25,6 +25,15 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const MCP_METHODS = new Set(['session/new', 'session/load', 'session/resume', 'session/fork']);
 
 /**
+ * Whether a message may carry config secrets (a method-name check, cheap enough for every message,
+ * so the secrets are learnt even while nothing records and redacted once recording starts).
+ */
+export function mayCarrySecrets(message: unknown): boolean {
+  const method = isObj(message) ? message.method : undefined;
+  return typeof method === 'string' && (MCP_METHODS.has(method) || method === 'terminal/create');
+}
+
+/**
  * A copy of the message with the config secrets it carries replaced (the original is untouched, it
  * is on its way to the agent), and those secret values, so they are redacted wherever they recur.
  * Returns the message itself when it carries none (the common case: no copy).

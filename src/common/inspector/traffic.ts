@@ -46,6 +46,8 @@ export interface TrafficEntry {
 export interface TrafficRow {
   readonly seq: number;
   readonly time: number;
+  /** Which connection (TrafficEntry.conn). */
+  readonly conn: number;
   readonly agent: string;
   readonly dir: Direction;
   readonly kind: MessageKind;
@@ -199,7 +201,7 @@ const key = (conn: number, dir: Direction, id: string | number) => `${conn}\u000
 
 export function rowOf(e: TrafficEntry): TrafficRow {
   return {
-    seq: e.seq, time: e.time, agent: e.agent, dir: e.dir, kind: e.kind, size: e.size,
+    seq: e.seq, time: e.time, conn: e.conn, agent: e.agent, dir: e.dir, kind: e.kind, size: e.size,
     ...(e.id !== undefined ? { id: e.id } : {}),
     ...(e.method !== undefined ? { method: e.method } : {}),
     ...(e.session !== undefined ? { session: e.session } : {}),
