@@ -10,7 +10,7 @@ import type { Logger } from '../common/logger';
 import type { NewPrompt } from '../common/promptQueue';
 import type { PastedImage } from '../common/protocol';
 import type { Item } from '../common/transcript';
-import type { TurnSummary } from '../common/turns';
+import { turnChars, type TurnSummary } from '../common/turns';
 
 /**
  * What is saved of a conversation. ChatSession is one; declared here so that saving does not import
@@ -59,7 +59,11 @@ const DRAFT_KEY = 'switchboard.draft.v1';
 /** Pasted images kept with a draft or a queued message, in base64 characters (more: the text is kept, not the images). */
 const MAX_SAVED_IMAGES = 4_000_000;
 const MAX_TABS = 10;
-const MAX_ITEMS = 300;
+/**
+ * The items kept of one conversation, in characters from its end (not a count: a long live turn of
+ * thousands of small items, not yet on disk, comes back whole after a reload).
+ */
+const MAX_SAVED_CHARS = 4_000_000;
 const MAX_TEXT = 50_000;
 const DELAY_MS = 1000;
 const ARCHIVE_KEY = /^[0-9a-f-]{36}$/;
@@ -89,7 +93,7 @@ export class SavedChats implements TurnArchive {
     this.timer = undefined;
     const chats = sessions.filter(s => s.items.length > 0).slice(-MAX_TABS).map((s): SavedChat => ({
       id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title,
-      items: s.items.slice(-MAX_ITEMS).map(trimItem),
+      items: lastItems(s.items),
       ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
       ...(s.queue.size ? { queued: s.queue.items.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
     }));
@@ -179,6 +183,19 @@ export class SavedChats implements TurnArchive {
     this.writing.set(key, next);
     void next.then(() => { if (this.writing.get(key) === next) this.writing.delete(key); });
   }
+}
+
+/** The last items whose size is within MAX_SAVED_CHARS (always the last one), each trimmed. */
+function lastItems(items: readonly Item[]): Item[] {
+  const kept: Item[] = [];
+  let chars = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = trimItem(items[i]);
+    chars += turnChars([item]);
+    if (kept.length && chars > MAX_SAVED_CHARS) break;
+    kept.push(item);
+  }
+  return kept.reverse();
 }
 
 function trimItem(item: Item): Item {

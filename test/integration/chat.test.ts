@@ -234,6 +234,19 @@ describe('Chat panel model', () => {
     session.dispose();
   });
 
+  it('restores every item of a long live turn (thousands of items) after a reload', async () => {
+    const memento = memoryMemento();
+    const saved = new SavedChats(memento);
+    const items: Item[] = [{ kind: 'user', id: 'u', text: 'run every step' }];
+    for (let n = 0; n < 2000; n++) items.push({ kind: 'agent', id: `a${n}`, text: `step ${n}: looking at file${n % 50}` });
+    const session = new ChatSession('tab9', 'Scripted', quietLogger, 'sess-10', { items });
+    saved.flush([session]);
+    const [restored] = saved.load();
+    assert.equal(restored.items.length, items.length, 'no item of the turn is lost');
+    assert.deepEqual([restored.items[0].id, restored.items[1].id], ['u', 'a0']);
+    session.dispose();
+  });
+
   it('keeps the last turns of a long conversation in memory and the older ones on disk, read back on demand', async () => {
     await useScriptedAgent({ turns: [] }); // every prompt is echoed
     for (let n = 1; n <= HOST_MEMORY_BOUND.maxTurns + 4; n++) await sb.chat.sendPrompt(`prompt ${n}`);
