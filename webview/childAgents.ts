@@ -95,6 +95,8 @@ function buildChildItem(item: ChildItem, send: (m: ViewMessage) => void, tab: ()
     head.append(button(l10n.t('Stop'), 'secondary child-stop', () => send({ type: 'child/cancel', tab: tab(), childId: c.sessionId }),
       l10n.t({ message: 'Stop {0}', args: [c.title], comment: ['Stops one helper agent'] })));
   }
+  head.append(button('', 'child-open codicon codicon-link-external', () => send({ type: 'child/open', tab: tab(), childId: c.sessionId }),
+    l10n.t({ message: 'Open the work of {0} in its own tab', args: [c.title], comment: ['The button on a helper agent\'s card that opens its transcript in an editor tab'] })));
   el.append(head);
   if (c.task) el.append(h('div', 'child-task', {}, c.task));
   if (c.state === 'running' || c.state === 'needsYou') ticking();

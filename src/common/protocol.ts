@@ -147,6 +147,8 @@ export type ViewMessage =
   | { readonly type: 'turn/cancel' }
   /** Stop on a child agent's card (only offered when the child offers `cancel`). */
   | { readonly type: 'child/cancel'; readonly tab?: string; readonly childId: string }
+  /** "Open in tab" on a child agent's card: its transcript in an editor tab of its own (views/childTabs.ts). */
+  | { readonly type: 'child/open'; readonly tab?: string; readonly childId: string }
   | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
   | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
@@ -211,8 +213,9 @@ export function parseViewMessage(raw: unknown): ViewMessage | undefined {
       return { type: m.type, text: m.text, mentions, images: images.map(i => ({ mimeType: i.mimeType, data: i.data })) };
     }
     case 'child/cancel':
+    case 'child/open':
       if (!str(m.childId) || !(m.tab === undefined || str(m.tab))) return undefined;
-      return { type: 'child/cancel', tab: m.tab as string | undefined, childId: m.childId };
+      return { type: m.type, tab: m.tab as string | undefined, childId: m.childId };
     case 'permission/answer':
       if (!str(m.itemId) || !(m.optionId === null || str(m.optionId, 500)) || !(m.tab === undefined || str(m.tab))) return undefined;
       return { type: 'permission/answer', tab: m.tab as string | undefined, itemId: m.itemId, optionId: m.optionId };

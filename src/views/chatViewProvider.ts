@@ -18,6 +18,7 @@ import type { ChangeTracker } from '../host/review/changeTracker';
 import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
+import { ChildTabs } from './childTabs';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
 const FLUSH_MS = 16;
@@ -48,6 +49,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly visibilityEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fired when the chat becomes visible or hidden (the permission alert listens). */
   readonly onDidChangeVisibility = this.visibilityEmitter.event;
+  /** Child agents' own tabs ("Open in tab" on a child's card). */
+  readonly childTabs: ChildTabs;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -59,6 +62,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly log: Logger,
   ) {
     super();
+    this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg)));
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
     this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.postMeta(tab, meta); }));
     this.register(chat.onStatus(status => {
@@ -178,6 +182,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         break;
       case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
       case 'turn/cancel': await chat.cancelTurn(); break;
+      case 'child/open': this.childTabs.show(msg.tab ?? chat.activeTab, msg.childId); break;
       case 'child/cancel': await chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.cancelChild(msg.childId); break;
       case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
       case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
@@ -365,11 +370,13 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, styleshee
   return { nonce, asset, head };
 }
 
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
+/** The chat's page; with `childNote`, a child agent's read-only tab (views/childTabs.ts) saying so. */
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, childNote?: string): string {
   const { nonce, asset, head } = pageHead(webview, distUri, 'chat.css', 'Switchboard');
   return `${head}
-<body>
+<body${childNote === undefined ? '' : ' class="child-tab"'}>
 <header>
+${childNote === undefined ? '' : `<p id="child-note" role="note">${attr(childNote)}</p>`}
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
 <div id="status" role="status" aria-live="polite"></div>
 </header>

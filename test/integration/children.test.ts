@@ -60,6 +60,13 @@ describe('Plans and child-agent sessions', () => {
     assert.equal(question.question.message, 'Explore (Find the tests) asks: Which folder holds the tests?');
     const asking = sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)!;
     assert.deepEqual([asking.state, asking.waitingIn], ['waiting', 'Explore'], 'a child\'s question names it in the tab\'s state too');
+    // Explore's own tab, opened while it waits: its work so far, not the parent's, and no request to answer there.
+    sb.view.childTabs.show(sb.chat.activeTab, 'child-explore');
+    const exploreTab = () => sb.view.childTabs.tabs.find(t => t.childId === 'child-explore')!;
+    const tabText = () => exploreTab().items.map(i => i.kind === 'agent' || i.kind === 'thought' ? `${i.kind}: ${i.text}` : i.kind === 'tool' ? `tool: ${i.tool.title}` : i.kind === 'child' ? `child: ${i.child.title}` : i.kind);
+    assert.equal(exploreTab().title, `Explore (helper in ${asking.title})`);
+    await waitFor('the editor tab of Explore', () => vscode.window.tabGroups.all.flatMap(g => g.tabs).some(t => t.label === exploreTab().title) || undefined);
+    assert.deepEqual(tabText(), ['sessionMessage', 'thought: Looking for test files']);
     await sb.chat.answerQuestion(question.id, 'accept', {});
     const review = await waitFor('the review of the Writer\'s write', () => sb.files.reviews.find(r => r.path === notes));
     const row = sb.agents.nodes().flatMap(a => a.conversations).find(c => c.id === sb.chat.activeTab);
@@ -79,6 +86,12 @@ describe('Plans and child-agent sessions', () => {
     const own = (id: string) => items.filter(i => i.inChild === id).map(i => i.kind === 'agent' || i.kind === 'thought' ? `${i.kind}: ${i.text}` : i.kind === 'tool' ? `tool: ${i.tool.title}` : i.kind);
     assert.deepEqual(own('child-explore'), ['sessionMessage', 'thought: Looking for test files', 'tool: Read package.json', 'child', 'sessionMessage', 'agent: The tests are in test/.']);
     assert.deepEqual(own('child-grep'), ['tool: grep -r describe(', 'agent: Three files call describe(.']);
+    // The tab followed live: the rest of Explore's work, its own child (folded under its card) and nothing of the parent's.
+    await waitFor('Explore\'s answer in its tab', () => tabText().includes('agent: The tests are in test/.') || undefined);
+    assert.deepEqual(tabText(), ['sessionMessage', 'thought: Looking for test files', 'tool: Read package.json', 'child: Grep', 'tool: grep -r describe(', 'agent: Three files call describe(.', 'sessionMessage', 'agent: The tests are in test/.']);
+    assert.deepEqual(exploreTab().items.map(i => i.inChild ?? ''), ['', '', '', '', 'child-grep', 'child-grep', '', ''], 'Explore\'s items are the tab\'s own; Grep\'s fold under its card');
+    await vscode.window.tabGroups.close(vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.label === exploreTab().title));
+    await waitFor('the tab closed', () => sb.view.childTabs.tabs.length === 0 || undefined);
     // Messages between sessions in both transcripts, with who sent them to whom.
     const messages = items.filter((i): i is Extract<Item, { kind: 'sessionMessage' }> => i.kind === 'sessionMessage').map(m => `${m.inChild ?? 'parent'}: ${m.from} → ${m.to}: ${m.text}`);
     assert.ok(messages.includes('parent: Scripted → Explore: Find the tests of the parser.'), messages.join('\n'));

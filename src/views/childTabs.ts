@@ -1,0 +1,79 @@
+// "Open in tab" on a child agent's card: the child's transcript (its messages, thoughts, tool calls,
+// its own children) in an editor tab of its own, read-only and streamed live. The page is the chat's
+// own (same bundle, same rendering) without its prompt box, tabs or status; its items are the parent
+// conversation's filtered by common/childTranscript.ts. Requests of the child stay in the parent's chat.
+import * as vscode from 'vscode';
+import { ChildTranscript } from '../common/childTranscript';
+import { Disposable } from '../common/disposable';
+import { EMPTY_META } from '../common/sessionMeta';
+import type { HostMessage, ViewMessage } from '../common/protocol';
+import { parseViewMessage } from '../common/protocol';
+import type { ChatController } from '../session/chatController';
+
+/** What a child's tab may ask of the host: opening things, never answering or sending. */
+const READ_ONLY: ReadonlySet<ViewMessage['type']> = new Set(['link/open', 'location/open', 'diff/open', 'item/openText', 'terminal/reveal', 'child/open']);
+
+export interface ChildTab {
+  readonly tab: string;
+  readonly childId: string;
+  readonly title: string;
+  /** The child's transcript as the tab shows it (tests read it). */
+  readonly items: ChildTranscript['items'];
+}
+
+export class ChildTabs extends Disposable {
+  private readonly open = new Map<string, { panel: vscode.WebviewPanel; transcript: ChildTranscript; ready: boolean; tab: string }>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: ChatController,
+    private readonly html: (webview: vscode.Webview, distUri: vscode.Uri, note: string) => string,
+    private readonly handle: (msg: ViewMessage) => Promise<void>,
+  ) {
+    super();
+    this.register(chat.onOps(({ tab, ops }) => {
+      for (const t of this.open.values()) {
+        if (t.tab !== tab) continue;
+        const mine = t.transcript.apply(ops);
+        if (mine.length && t.ready) void t.panel.webview.postMessage({ type: 'transcript/ops', tab, ops: mine } satisfies HostMessage);
+      }
+    }));
+    this.register({ dispose: () => { for (const t of [...this.open.values()]) t.panel.dispose(); } });
+  }
+
+  /** The open child tabs (tests read them). */
+  get tabs(): ChildTab[] {
+    return [...this.open.values()].map(t => ({ tab: t.tab, childId: t.transcript.childId, title: t.panel.title, items: t.transcript.items }));
+  }
+
+  /** Opens (or reveals) the tab of child agent `childId` of conversation `tab`. */
+  show(tab: string, childId: string): void {
+    const key = `${tab}\n${childId}`;
+    const existing = this.open.get(key);
+    if (existing) { existing.panel.reveal(); return; }
+    const session = this.chat.sessions.find(t => t.id === tab);
+    const child = session?.childTitle(childId);
+    if (!session || child === undefined) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('That helper agent is no longer in the conversation.'));
+      return;
+    }
+    const title = vscode.l10n.t({ message: '{0} (helper in {1})', args: [child, session.info.title], comment: ['Title of the editor tab showing a helper agent\'s work: {0} the helper\'s title, {1} the conversation\'s'] });
+    const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('switchboard.child', title, vscode.ViewColumn.Beside, { enableScripts: true, localResourceRoots: [distUri] });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
+    const entry = { panel, transcript: new ChildTranscript(childId, session.items), ready: false, tab };
+    this.open.set(key, entry);
+    panel.webview.html = this.html(panel.webview, distUri, vscode.l10n.t({ message: 'The work of the helper {0}, read-only and live. Its questions and permission requests are answered in the chat of {1}.', args: [child, session.info.title], comment: ['Note atop a helper agent\'s tab'] }));
+    const sub = panel.webview.onDidReceiveMessage(raw => {
+      const msg = parseViewMessage(raw);
+      if (msg?.type === 'view/ready') {
+        entry.ready = true;
+        void panel.webview.postMessage({
+          type: 'state/reset', tabs: [], activeTab: tab, items: [...entry.transcript.items], archived: [], meta: EMPTY_META,
+          status: this.chat.status, abilities: this.chat.abilities,
+        } satisfies HostMessage);
+      } else if (msg && READ_ONLY.has(msg.type)) void this.handle(msg);
+    });
+    panel.onDidDispose(() => { sub.dispose(); this.open.delete(key); });
+  }
+}
