@@ -87,4 +87,21 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('#usage:not([hidden])').waitFor({ timeout: 30_000 });
   assert.equal(await view.locator('#plan .plan-document[data-rendered="first"]').count(), 1, 'the unchanged plan was not rendered again on a usage change');
   log('the Markdown plan kept its first rendering across a usage change');
+
+  // "Open in tab" on Explore's card: its work in an editor tab of its own, read-only, nothing of the parent's.
+  await explore.getByRole('button', { name: /Open the work of Explore/ }).click();
+  const frames = page.locator('iframe.webview.ready');
+  await page.waitForFunction(() => document.querySelectorAll('iframe.webview.ready').length >= 2, null, { timeout: 30_000 });
+  let tab;
+  for (let i = 0; i < await frames.count() && !tab; i++) {
+    const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+    if (await inner.locator('body.child-tab').count()) tab = inner;
+  }
+  assert.ok(tab, 'a webview with the child\'s tab');
+  await tab.locator('.message.agent', { hasText: 'Found 3 test files so far.' }).waitFor({ timeout: 30_000 });
+  assert.match(await tab.locator('#child-note').textContent(), /Explore.*answered in the chat/);
+  assert.equal(await tab.locator('.tool', { hasText: 'grep -rn' }).count(), 1, 'its tool calls are shown');
+  assert.equal(await tab.getByText('I will ask two helpers').count(), 0, 'nothing of the parent\'s');
+  assert.equal(await tab.locator('#composer').isVisible(), false, 'read-only: no prompt box');
+  log('Open in tab: Explore\'s work in its own read-only tab, without the parent\'s');
 }
