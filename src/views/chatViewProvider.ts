@@ -62,7 +62,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly log: Logger,
   ) {
     super();
-    this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg)));
+    this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg), (tab, items) => this.postTails(tab, items)));
     this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
     this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.postMeta(tab, meta); }));
     this.register(chat.onStatus(status => {
@@ -279,10 +279,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       this.flushTimer = undefined;
       this.post(message);
     }
-    for (const item of chat.items) {
-      if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
-      if (item.kind === 'tool' && item.tool.agentTerminal) this.postTail(`${chat.activeTab}/${item.tool.agentTerminal.key}`);
-    }
+    this.postTails(chat.activeTab, chat.items);
     this.postChanges();
     this.postWrites();
     this.postQueue();
@@ -312,10 +309,20 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.post({ type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) });
   }
 
+  /** The output of the terminals that `items` of conversation `tab` show. */
+  private postTails(tab: string, items: readonly Item[]): void {
+    for (const item of items) {
+      if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
+      if (item.kind === 'tool' && item.tool.agentTerminal) this.postTail(`${tab}/${item.tool.agentTerminal.key}`);
+    }
+  }
+
   private postTail(terminalId: string): void {
     const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true, colors: true });
     if (text === undefined) return;
-    this.post({ type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running });
+    const message: HostMessage = { type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running };
+    this.post(message);
+    this.childTabs.post(message);
   }
 
   private enqueue(ops: readonly TranscriptOp[]): void {

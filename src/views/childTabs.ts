@@ -8,6 +8,7 @@ import { Disposable } from '../common/disposable';
 import { EMPTY_META } from '../common/sessionMeta';
 import type { HostMessage, ViewMessage } from '../common/protocol';
 import { parseViewMessage } from '../common/protocol';
+import type { Item } from '../common/transcript';
 import type { ChatController } from '../session/chatController';
 
 /** What a child's tab may ask of the host: opening things, never answering or sending. */
@@ -29,8 +30,14 @@ export class ChildTabs extends Disposable {
     private readonly chat: ChatController,
     private readonly html: (webview: vscode.Webview, distUri: vscode.Uri, note: string) => string,
     private readonly handle: (msg: ViewMessage) => Promise<void>,
+    /** Posts the output of the terminals these items show (to every surface, this tab included). */
+    private readonly postTails: (tab: string, items: readonly Item[]) => void,
   ) {
     super();
+    // The conversation closed: its helpers' tabs close with it.
+    this.register(chat.onTabs(() => {
+      for (const t of [...this.open.values()]) if (!chat.sessions.some(s => s.id === t.tab)) t.panel.dispose();
+    }));
     this.register(chat.onOps(({ tab, ops }) => {
       for (const t of this.open.values()) {
         if (t.tab !== tab) continue;
@@ -39,6 +46,11 @@ export class ChildTabs extends Disposable {
       }
     }));
     this.register({ dispose: () => { for (const t of [...this.open.values()]) t.panel.dispose(); } });
+  }
+
+  /** Sends `message` (a terminal's output) to every child tab. */
+  post(message: HostMessage): void {
+    for (const t of this.open.values()) if (t.ready) void t.panel.webview.postMessage(message);
   }
 
   /** The open child tabs (tests read them). */
@@ -72,6 +84,7 @@ export class ChildTabs extends Disposable {
           type: 'state/reset', tabs: [], activeTab: tab, items: [...entry.transcript.items], archived: [], meta: EMPTY_META,
           status: this.chat.status, abilities: this.chat.abilities,
         } satisfies HostMessage);
+        this.postTails(tab, entry.transcript.items);
       } else if (msg && READ_ONLY.has(msg.type)) void this.handle(msg);
     });
     panel.onDidDispose(() => { sub.dispose(); this.open.delete(key); });

@@ -151,6 +151,8 @@ describe('Plans and child-agent sessions', () => {
     const sent = sb.chat.sendPrompt('work');
     await waitFor('two running children', () => ['c-a', 'c-b'].every(id => card(sb.chat.items, id)?.state === 'running') || undefined);
     assert.equal(sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)?.state, 'busy', 'the parent is not done while its children run');
+    sb.view.childTabs.show(sb.chat.activeTab, 'c-a');
+    assert.deepEqual(sb.view.childTabs.tabs.map(t => t.items.map(i => i.kind === 'tool' ? i.tool.title : i.kind)), [['Long job']], 'A\'s tab shows its running job');
     await sb.chat.cancelTurn();
     await sent;
     // The three cancels go out together; the agent may log the children's after its turn answered.
@@ -159,6 +161,10 @@ describe('Plans and child-agent sessions', () => {
     await waitFor('both cards stopped', () => ['c-a', 'c-b'].every(id => card(sb.chat.items, id)?.stopReason === 'cancelled') || undefined);
     const job = sb.chat.items.find(i => i.kind === 'tool' && i.inChild === 'c-a');
     assert.equal(job?.kind === 'tool' && job.tool.status, 'cancelled');
+    await waitFor('the job stopped in A\'s tab too', () => sb.view.childTabs.tabs[0]?.items.some(i => i.kind === 'tool' && i.tool.status === 'cancelled') || undefined);
     hold.open();
+    // Closing the conversation closes its helpers' tabs.
+    await sb.chat.closeTab(sb.chat.activeTab);
+    await waitFor('A\'s tab closed with its conversation', () => sb.view.childTabs.tabs.length === 0 || undefined);
   });
 });
