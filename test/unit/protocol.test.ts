@@ -17,6 +17,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
     assert.deepEqual(parseViewMessage({ type: 'item/action', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', itemId: 'i1', action: 'restart' });
     assert.deepEqual(parseViewMessage({ type: 'welcome/start', name: 'Claude Code', extra: 1 }), { type: 'welcome/start', name: 'Claude Code' });
     assert.deepEqual(parseViewMessage({ type: 'welcome/action', action: 'trust' }), { type: 'welcome/action', action: 'trust' });
+    assert.deepEqual(parseViewMessage({ type: 'child/open', tab: 't1', childId: 'c1', extra: 1 }), { type: 'child/open', tab: 't1', childId: 'c1' });
+    assert.equal(parseViewMessage({ type: 'child/open', childId: 3 }), undefined);
   });
 
   it('rejects unknown types, wrong field types and unknown actions', () => {
