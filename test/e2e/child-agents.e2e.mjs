@@ -92,11 +92,13 @@ export default async function ({ page, log, shotsDir }) {
   await explore.getByRole('button', { name: /Open the work of Explore/ }).click();
   const frames = page.locator('iframe.webview.ready');
   await page.waitForFunction(() => document.querySelectorAll('iframe.webview.ready').length >= 2, null, { timeout: 30_000 });
-  let tab;
-  for (let i = 0; i < await frames.count() && !tab; i++) {
+  // The new tab's page may still be loading in its frame: wait in each frame for the child tab's body.
+  const count = await frames.count();
+  const tab = await Promise.any(Array.from({ length: count }, async (_, i) => {
     const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
-    if (await inner.locator('body.child-tab').count()) tab = inner;
-  }
+    await inner.locator('body.child-tab').waitFor({ state: 'attached', timeout: 30_000 });
+    return inner;
+  })).catch(() => undefined);
   assert.ok(tab, 'a webview with the child\'s tab');
   await tab.locator('.message.agent', { hasText: 'Found 3 test files so far.' }).waitFor({ timeout: 30_000 });
   assert.match(await tab.locator('#child-note').textContent(), /Explore.*answered in the chat/);

@@ -88,7 +88,10 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await inspector.locator('#export').click();
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 30_000 });
-  await input.fill(file);
+  // The save dialog opens on the default file in the workspace: accept it once it shows that path.
+  // (Filling the input while the dialog still populated it gave "…protocol.jsonl.json" in a folder
+  // it then offered to create, and nothing was written: a full run at load 12.)
+  await page.waitForFunction(name => document.querySelector('.quick-input-widget input')?.value.endsWith(name), path.basename(file), { timeout: 30_000 });
   await input.press('Enter');
   // The file is written in one piece: wait until its size stops changing (a stat per poll, not a
   // read of megabytes), then read it once (again if it is still short).
