@@ -72,7 +72,11 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.tool.status-completed').waitFor({ timeout: 30_000 });
   log('permission answered by click, turn ended');
 
-  // "Open diff" opens VS Code's diff editor with the full change.
+  // "Open diff" opens VS Code's diff editor with the full change. The status bar's "waiting for
+  // you" item may have shown its hover under the pointer while the permission waited; a hover keeps
+  // itself open while the pointer is over it and can cover the button: move away until it is gone.
+  await page.mouse.move(1, 1);
+  await page.locator('.context-view .hover-contents').waitFor({ state: 'hidden', timeout: 15_000 });
   await view.locator('.diff button', { hasText: 'Open diff' }).click();
   await page.locator('.tabs-container .tab', { hasText: "notes.txt (agent's change)" }).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: path.join(shotsDir, 'chat-panel-diff-editor.png') });

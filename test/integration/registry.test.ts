@@ -359,17 +359,19 @@ describe('Agent registry: add, update, remove agents', () => {
   });
 
   it('never deletes the files a process outside this window runs from (another window\'s agent): says so, keeps them', async () => {
-    // A program that keeps running with its own path on its command line (no exec).
+    // A program that keeps running with its own path on its command line (no exec), and forks
+    // nothing: a `sleep` loop's child is, for an instant after each fork, a second `/bin/sh <path>`
+    // that the refusal then names too (seen in a full run). It waits on its stdin, a pipe kept open.
     const src = fs.mkdtempSync(path.join(tmpDir, 'elsewhere-'));
     fs.mkdirSync(path.join(src, 'agent-pkg/bin'), { recursive: true });
-    fs.writeFileSync(path.join(src, 'agent-pkg/bin/agent'), '#!/bin/sh\nwhile :; do sleep 1; done\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(src, 'agent-pkg/bin/agent'), '#!/bin/sh\nread line\n', { mode: 0o755 });
     const bytes = await makeTarGz(src, ['agent-pkg']);
     files.set('/dl/elsewhere.tar.gz', bytes);
     doc = { version: '1.0.0', agents: [binaryAgent('elsewhere', '1.0.0', { url: `${base}/dl/elsewhere.tar.gz`, sha: sha256(bytes) })] };
     assert.ok((await run('addAgent', 'elsewhere'))?.ok, asked.errors.join('\n'));
     const program = userEntry('Test elsewhere').command;
     // As another VS Code window would run it: not this window's agent.
-    const other = spawn(program, [], { stdio: 'ignore', detached: true });
+    const other = spawn(program, [], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     await new Promise<void>((resolve, reject) => { other.once('spawn', resolve); other.once('error', reject); });
     try {
       asked.answer = true;
