@@ -43,21 +43,7 @@ export interface TrafficEntry {
 }
 
 /** One row of the inspector's timeline (no JSON text: the view asks for it when a row is opened). */
-export interface TrafficRow {
-  readonly seq: number;
-  readonly time: number;
-  /** Which connection (TrafficEntry.conn). */
-  readonly conn: number;
-  readonly agent: string;
-  readonly dir: Direction;
-  readonly kind: MessageKind;
-  readonly id?: string | number;
-  readonly method?: string;
-  readonly session?: string;
-  readonly size: number;
-  readonly pair?: number;
-  readonly latency?: number;
-}
+export type TrafficRow = Readonly<Omit<TrafficEntry, 'text' | 'truncated'>>;
 
 /** Reads the JSON-RPC envelope of a message object: never throws, whatever the agent sent. */
 export function messageHead(message: unknown): MessageHead {
