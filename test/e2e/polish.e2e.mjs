@@ -59,12 +59,19 @@ export default async function ({ page, log, shotsDir, workspace }) {
 
   // ---- starting: every status text shown from Enter until the prompt reached the agent ----------
   await prompt.fill('titles please');
-  const statuses = view.locator('body').evaluate(() => new Promise(resolve => {
+  // The recorder is in place before Enter is pressed (an evaluate not awaited may run after it).
+  await view.locator('body').evaluate(() => { window.__statuses = new Promise(resolve => {
     const status = document.getElementById('status');
     const seen = [];
+    // Only what shows once Enter was pressed: before it the line may still say "No agent running"
+    // (a mutation elsewhere in the page before the key arrives recorded it, and failed a full run).
+    let armed = false;
+    document.addEventListener('keydown', e => { if (e.key === 'Enter') armed = true; }, true);
     const record = () => {
+      if (!armed) return;
       const send = document.getElementById('send');
-      const entry = `${status.textContent} [send ${send.disabled ? 'disabled' : send.textContent.trim()}]`;
+      // The line's class names the agent's state (status-ready is "running"), whatever the words.
+      const entry = `${status.textContent} (${status.className}) [send ${send.disabled ? 'disabled' : send.textContent.trim()}]`;
       if (seen[seen.length - 1] !== entry) seen.push(entry);
     };
     const obs = new MutationObserver(() => {
@@ -76,12 +83,12 @@ export default async function ({ page, log, shotsDir, workspace }) {
       } else record();
     });
     obs.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
-  }));
+  }); });
   await prompt.press('Enter');
   await check('status while the session starts', async () => {
-    const seen = await statuses;
+    const seen = await view.locator('body').evaluate(() => window.__statuses);
     log(`statuses before the prompt was sent: ${JSON.stringify(seen)}`);
-    assert.ok(!seen.some(s => /running/i.test(s)), `"running" shown before session/new answered: ${JSON.stringify(seen)}`);
+    assert.ok(!seen.some(s => /\(status-ready\)|· running/i.test(s)), `"running" shown before session/new answered: ${JSON.stringify(seen)}`);
     // The prompt waits for the session; what is typed meanwhile is queued (the button says so).
     assert.ok(seen.some(s => /starting a session/i.test(s) && /send Queue/.test(s)),
       `no "starting a session" status with the prompt held: ${JSON.stringify(seen)}`);
