@@ -51,7 +51,7 @@ export class AgentConnection {
   readonly trafficConn: number;
   private initResult: acp.InitializeResponse | undefined;
   private closing = false;
-  /** Tells late updates by wire order (see TurnBoundaries). */
+  /** Tells late updates and requests by wire order (see TurnBoundaries). */
   private readonly boundaries = new TurnBoundaries();
   /** The client's requests not answered yet, and the session each names (a question may be tied to one). */
   private readonly pending = new PendingRequests();
@@ -84,11 +84,11 @@ export class AgentConnection {
       });
     const { fs, terminal } = services;
     if (fs) {
-      app.onRequest(sdk.methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal))
-        .onRequest(sdk.methods.client.fs.writeTextFile, ({ params, signal }) => fs.writeTextFile(params, signal));
+      app.onRequest(sdk.methods.client.fs.readTextFile, ({ params, signal, requestId }) => fs.readTextFile(params, signal, this.boundaries.requestAfterAnswer(requestId)))
+        .onRequest(sdk.methods.client.fs.writeTextFile, ({ params, signal, requestId }) => fs.writeTextFile(params, signal, this.boundaries.requestAfterAnswer(requestId)));
     }
     if (terminal) {
-      app.onRequest(sdk.methods.client.terminal.create, ({ params, signal }) => terminal.create(params, signal))
+      app.onRequest(sdk.methods.client.terminal.create, ({ params, signal, requestId }) => terminal.create(params, signal, undefined, this.boundaries.requestAfterAnswer(requestId)))
         .onRequest(sdk.methods.client.terminal.output, ({ params }) => terminal.output(params))
         .onRequest(sdk.methods.client.terminal.waitForExit, ({ params, signal }) => terminal.waitForExit(params, signal))
         .onRequest(sdk.methods.client.terminal.kill, ({ params }) => terminal.kill(params))

@@ -10,14 +10,21 @@ export interface AgentIdentity {
   readonly cwd: string;
 }
 
+/**
+ * `afterAnswer` (given by the connection): the agent sent this request after it answered its
+ * session's last prompt, by wire order (common/turnBoundary), however soon it is handled.
+ */
 export interface FsHandlers {
-  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
-  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse | void>;
+  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal, afterAnswer?: boolean): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal, afterAnswer?: boolean): Promise<acp.WriteTextFileResponse | void>;
 }
 
 export interface TerminalHandlers {
-  /** `beforeRun`: called once the request passed the service's own checks (its cwd), just before the command starts; throws to refuse. */
-  create(params: acp.CreateTerminalRequest, signal: AbortSignal, beforeRun?: () => Promise<void>): Promise<acp.CreateTerminalResponse>;
+  /**
+   * `beforeRun`: called once the request passed the service's own checks (its cwd), just before the
+   * command starts; throws to refuse. `afterAnswer`: as for FsHandlers.
+   */
+  create(params: acp.CreateTerminalRequest, signal: AbortSignal, beforeRun?: () => Promise<void>, afterAnswer?: boolean): Promise<acp.CreateTerminalResponse>;
   output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   kill(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse | void>;

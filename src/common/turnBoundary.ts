@@ -1,9 +1,11 @@
-// Which of an agent's session updates it sent after it answered the prompt. The SDK resolves a
-// prompt's response a few microtasks before it dispatches the notifications read with it, so when
-// the extension host is busy, an update the agent sent after its answer (a late one) can reach the
-// session while the turn still looks open. The wire order decides instead: the connection counts
-// each session's updates as they are read and as they are dispatched, and notes how many it had read
-// when the prompt's response arrived. Pure; the connection feeds it the messages in both directions.
+// Which of an agent's session updates and requests it sent after it answered the prompt. The SDK
+// resolves a prompt's response a few microtasks before it dispatches the messages read with it, and
+// the session ends its turn a little later still, so when the extension host is busy, an update or an
+// fs/terminal request the agent sent after its answer (a late one) can reach the session while the
+// turn still looks open. The wire order decides instead: the connection counts each session's updates
+// as they are read and as they are dispatched, notes how many it had read when the prompt's response
+// arrived, and marks each request read after that response by its JSON-RPC id. Pure; the connection
+// feeds it the messages in both directions.
 
 type Id = string | number;
 interface Message { readonly id?: Id | null; readonly method?: string; readonly params?: unknown }
@@ -13,12 +15,16 @@ const sessionOf = (params: unknown): string | undefined => {
   return typeof id === 'string' ? id : undefined;
 };
 
+const MAX_LATE_REQUESTS = 1000;
+
 export class TurnBoundaries {
   private readonly read = new Map<string, number>();
   private readonly dispatched = new Map<string, number>();
   /** Updates read before the response of the session's last prompt (absent while a prompt runs). */
   private readonly boundary = new Map<string, number>();
   private readonly prompts = new Map<Id, string>();
+  /** Requests of a session read after its last prompt was answered, until their handler asks. */
+  private readonly lateRequests = new Set<Id>();
 
   /** A message the client sends (in order). */
   outgoing(message: Message): void {
@@ -34,12 +40,23 @@ export class TurnBoundaries {
     if (message.method === 'session/update') {
       const session = sessionOf(message.params);
       if (session !== undefined) this.read.set(session, (this.read.get(session) ?? 0) + 1);
+    } else if (message.method !== undefined && message.id != null) {
+      const session = sessionOf(message.params);
+      if (session === undefined || !this.boundary.has(session)) return;
+      // Bounded: a request whose handler never asks (refused before it) is forgotten in time.
+      if (this.lateRequests.size >= MAX_LATE_REQUESTS) this.lateRequests.delete(this.lateRequests.values().next().value!);
+      this.lateRequests.add(message.id);
     } else if (message.method === undefined && message.id != null) {
       const session = this.prompts.get(message.id);
       if (session === undefined) return;
       this.prompts.delete(message.id);
       this.boundary.set(session, this.read.get(session) ?? 0);
     }
+  }
+
+  /** A request is being handled: whether the agent sent it after answering its session's last prompt (asked once). */
+  requestAfterAnswer(id: Id | null | undefined): boolean {
+    return id != null && this.lateRequests.delete(id);
   }
 
   /** An update of `session` is being dispatched: whether the agent sent it after answering its last prompt. */

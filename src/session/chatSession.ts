@@ -33,6 +33,8 @@ interface PendingPermission {
   readonly from?: string;
   /** That child's session id: its request stays open past the parent's turn, until it ends. */
   readonly child?: string;
+  /** About a request the agent sent outside its turn: the end of a turn does not answer it. */
+  readonly late?: boolean;
 }
 
 /** Summaries of old turns kept at most (older turns are no longer listed). */
@@ -309,7 +311,8 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
       for (const update of this.afterAnswer.splice(0)) this.onUpdate(update, true);
       // A child still at work keeps its requests open: the parent's turn end is not its end.
       const working = this.workingChildren();
-      this.cancelPermissions(child => child === undefined || !working.has(child));
+      // A question about a request sent after the answer (asked while the turn was ending) stays.
+      this.cancelPermissions((child, late) => !late && (child === undefined || !working.has(child)));
       for (const notice of this.afterTurnNotices.splice(0)) this.addNotice(notice);
       const held = how && this.queue.turnEnded(how);
       if (held) this.addNotice(held);
@@ -441,7 +444,7 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     });
     this.emit(ops);
     const promise = new Promise<acp.RequestPermissionResponse>(resolve => {
-      this.permissions.set(id, { resolve, options: q.options, permits, ...(q.from ? { from: q.from.title } : {}), ...(child ? { child } : {}) });
+      this.permissions.set(id, { resolve, options: q.options, permits, ...(q.from ? { from: q.from.title } : {}), ...(child ? { child } : {}), ...(q.late ? { late: true } : {}) });
       this.stateEmitter.fire();
     });
     return { id, promise };
@@ -542,9 +545,9 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
   }
 
   /** Answers the pending requests `cancelled`: all, or those whose asker (a child's session id, undefined: the conversation's agent) `which` picks. */
-  private cancelPermissions(which: (child: string | undefined) => boolean = () => true): void {
-    for (const [id, p] of [...this.permissions]) if (which(p.child)) this.answerPermission(id, null);
-    this.questions.cancelAll(which);
+  private cancelPermissions(which: (child: string | undefined, late: boolean) => boolean = () => true): void {
+    for (const [id, p] of [...this.permissions]) if (which(p.child, p.late === true)) this.answerPermission(id, null);
+    this.questions.cancelAll(child => which(child, false));
   }
 
   private setMeta(meta: SessionMeta): void {

@@ -37,9 +37,12 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
     if (!s) throw unknownSession(params.sessionId);
     return s;
   };
-  /** Outside a turn: the setting decides; `ask` puts the question in the conversation. */
-  const duringTurn = async (s: GatedSession, what: string, subject: string, data: Record<string, unknown>): Promise<boolean> => {
-    if (s.inTurn) return false;
+  /**
+   * Outside a turn: the setting decides; `ask` puts the question in the conversation. A request the
+   * agent sent after answering the prompt is outside it even while the session still ends the turn.
+   */
+  const duringTurn = async (s: GatedSession, afterAnswer: boolean | undefined, what: string, subject: string, data: Record<string, unknown>): Promise<boolean> => {
+    if (s.inTurn && !afterAnswer) return false;
     const policy = readRequestsOutsideTurn();
     if (policy === 'allow') return false;
     if (policy === 'deny') throw refusal(`Refused: ${agentName} asked to ${what} ${subject} outside a turn (setting switchboard.requestsOutsideTurn is "deny")`, 'outsideTurn', data);
@@ -56,29 +59,29 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
   };
 
   const fs: FsHandlers | undefined = served.fs && {
-    readTextFile: async (params, signal) => {
+    readTextFile: async (params, signal, afterAnswer) => {
       const s = session(params);
       pathChecked(params.path);
-      await duringTurn(s, 'read', params.path, { path: params.path });
+      await duringTurn(s, afterAnswer, 'read', params.path, { path: params.path });
       return served.fs!.readTextFile(params, signal);
     },
-    writeTextFile: async (params, signal) => {
+    writeTextFile: async (params, signal, afterAnswer) => {
       const s = session(params);
       pathChecked(params.path);
-      await duringTurn(s, 'write', params.path, { path: params.path });
+      await duringTurn(s, afterAnswer, 'write', params.path, { path: params.path });
       return served.fs!.writeTextFile(params, signal);
     },
   };
 
   const t = served.terminal;
   const terminal: TerminalHandlers | undefined = t && {
-    create: async (params, signal) => {
+    create: async (params, signal, _beforeRun, afterAnswer) => {
       const s = session(params);
       const problem = commandProblem(String(params.command), params.args) ?? envProblem(params.env)
         ?? (params.cwd != null ? pathProblem(params.cwd) : undefined);
       if (problem) throw sdk.RequestError.invalidParams({ command: params.command }, problem);
       const line = commandLine(params.command, params.args ?? []);
-      const asked = await duringTurn(s, 'run', line, { command: params.command });
+      const asked = await duringTurn(s, afterAnswer, 'run', line, { command: params.command });
       const key = terminalCommandKey(params.command, params.args ?? [], process.platform !== 'win32');
       // Asked once the request passed the terminal service's own checks (a cwd refused by policy is never asked about).
       const confirmUnasked = async () => {

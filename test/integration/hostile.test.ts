@@ -115,6 +115,21 @@ describe('Hostile agent', function () {
     assert.deepEqual([denied.error?.code, denied.error?.data?.reason], [REFUSED, 'outsideTurn'], JSON.stringify(denied));
   });
 
+  it('asks about an fs request the agent wrote in the same chunk as its answer: the wire order decides, not when it is handled', async () => {
+    const file = path.join(ws, 'notes.txt');
+    const { log } = await useScriptedAgent({ turns: [
+      { steps: [{ type: 'text', text: 'ok' }], afterEnd: { sameChunk: true, steps: [{ type: 'read', path: file }] } },
+    ] });
+    const done = sb.chat.sendPrompt('go');
+    await done;
+    const question = await openQuestion('a question about the read sent right after the answer');
+    assert.match(question.permission.title, /after its turn/);
+    assert.equal(outcomes(log).length, 0, 'nothing is served before the answer');
+    sb.chat.answerPermission(question.id, optionOf(question, 'reject_once'));
+    const refused = await outcome(log, 0, true);
+    assert.deepEqual([refused.error?.code, refused.error?.data?.reason], [REFUSED, 'userDenied'], JSON.stringify(refused));
+  });
+
   // ---- 11. commands respect the same boundary as files ------------------------------------------
 
   it('a terminal whose cwd is outside the workspace follows fs.outsideWorkspace', async () => {

@@ -39,4 +39,28 @@ describe('TurnBoundaries (late updates by wire order)', () => {
     assert.equal(t.dispatch('b'), false, 'b still runs');
     assert.equal(t.dispatch('a'), true, 'a answered before this update');
   });
+
+  it('a request read after the prompt response is after the answer, asked once; one read before it is not', () => {
+    const t = new TurnBoundaries();
+    const read = (id: number, sessionId: string) => ({ id, method: 'fs/read_text_file', params: { sessionId, path: '/a' } });
+    t.outgoing(prompt(1, 's'));
+    t.incoming(read(10, 's'));      // during the turn
+    t.incoming({ id: 1 });          // the answer
+    t.incoming(read(11, 's'));      // sent after it, read in the same chunk
+    t.incoming(read(12, 'other'));  // another session never prompted: the session decides (not in a turn)
+    assert.deepEqual([t.requestAfterAnswer(10), t.requestAfterAnswer(11), t.requestAfterAnswer(11), t.requestAfterAnswer(12)],
+      [false, true, false, false]);
+    t.outgoing(prompt(2, 's'));
+    t.incoming(read(13, 's'));
+    assert.equal(t.requestAfterAnswer(13), false, 'a new prompt opens a new turn');
+  });
+
+  it('forgets the oldest marks of requests no handler asked about', () => {
+    const t = new TurnBoundaries();
+    t.outgoing(prompt(1, 's'));
+    t.incoming({ id: 1 });
+    for (let id = 100; id < 100 + 1001; id++) t.incoming({ id, method: 'terminal/create', params: { sessionId: 's' } });
+    assert.equal(t.requestAfterAnswer(100), false, 'the oldest was dropped');
+    assert.equal(t.requestAfterAnswer(1100), true);
+  });
 });
