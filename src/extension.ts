@@ -115,8 +115,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const tracker = new ChangeTracker(context.workspaceState, log);
   context.subscriptions.push(tracker, new ReviewUi(tracker),
     chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
-    chat.onUpdate(guard('review', ({ tab, update }) => {
-      if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update);
+    chat.onUpdate(guard('review', ({ tab, update, by }) => {
+      if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update, by);
     })),
     files.onDidApplyWrite(w => { const tab = chat.tabOfSession(w.agent, w.sessionId); tracker.recordWrite(tab?.id, w.path, w.before, w.after, w.form, w.beforeBytes, tab?.childTitle(w.sessionId)); }),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));

@@ -27,8 +27,10 @@ import { Welcome } from './welcome';
 import { ConversationSearch } from './search';
 import './chat.css';
 
-declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
+declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
+// A helper's tab keeps which conversation and helper it shows: VS Code restores it after a reload.
+if (document.body.classList.contains('child-tab')) vscode.setState({ tab: document.body.dataset.tab, childId: document.body.dataset.child });
 const send = (m: ViewMessage) => vscode.postMessage(m);
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -737,9 +739,19 @@ function setMeta(m: SessionMeta | undefined): void {
   usageEl.hidden = !usage;
   if (usage) {
     const pct = usage.size ? Math.min(100, Math.round((usage.used / usage.size) * 100)) : 0;
-    usageEl.textContent = `${compact(usage.used)} / ${compact(usage.size)}${usage.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : ''}`;
+    // The conversation's own context (when its agent reports it), its helpers' tokens apart, the cost with theirs.
+    const helpers = usage.helpers;
+    usageEl.textContent = [
+      usage.size ? `${compact(usage.used)} / ${compact(usage.size)}` : '',
+      helpers ? l10n.t({ message: '+{0} helpers', args: [compact(helpers.tokens)], comment: ['Tokens used by the conversation\'s helper (child) agents, shown after its own context usage'] }) : '',
+      usage.cost ? `${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : '',
+    ].filter(Boolean).join(' · ');
     usageEl.setAttribute('aria-valuenow', String(pct));
-    usageEl.title = l10n.t('Context: {0} of {1} tokens ({2}%)', usage.used.toLocaleString(uiLanguage), usage.size.toLocaleString(uiLanguage), pct);
+    usageEl.title = [
+      usage.size ? l10n.t('Context: {0} of {1} tokens ({2}%)', usage.used.toLocaleString(uiLanguage), usage.size.toLocaleString(uiLanguage), pct) : '',
+      helpers ? l10n.t({ message: 'Helpers: {0} tokens in {1} helper sessions', args: [helpers.tokens.toLocaleString(uiLanguage), helpers.count], comment: ['Tokens used by the conversation\'s helper (child) agents: {0} tokens, {1} how many helpers'] }) : '',
+      usage.cost ? l10n.t('Cost: {0} {1}', usage.cost.amount.toFixed(2), usage.cost.currency) : '',
+    ].filter(Boolean).join('\n');
     usageEl.className = pct >= 90 ? 'high' : '';
   }
 }

@@ -7,6 +7,7 @@
 import type { SubagentUpdate } from '@agentclientprotocol/sdk/unstable';
 import * as l10n from '@vscode/l10n';
 import { escapeBidi } from './bidi';
+import type { Usage } from './sessionMeta';
 import { TITLE_MAX_CHARS, truncateText } from './truncate';
 
 /** What the card says: the agent's state in words the user acts on ("needs you" = requires_action). */
@@ -155,4 +156,20 @@ export function rollUpCost(own: Cost | undefined, children: Iterable<Cost>): Cos
     else if (c.currency === total.currency) total = { amount: total.amount + c.amount, currency: total.currency };
   }
   return total;
+}
+
+/** What a child agent last reported of its usage (`usage_update`). */
+export interface ChildUsage { readonly used: number; readonly cost?: Cost }
+
+/**
+ * The conversation's usage with its children's: their costs added (rollUpCost), their tokens (each
+ * child's last reported context use) summed apart as `helpers`, never into the conversation's own
+ * context window. Without children: the conversation's own, unchanged.
+ */
+export function rollUpUsage(own: Usage | undefined, children: Iterable<ChildUsage>): Usage | undefined {
+  const list = [...children];
+  if (!list.length) return own;
+  const cost = rollUpCost(own?.cost, list.flatMap(c => (c.cost ? [c.cost] : [])));
+  const tokens = list.reduce((n, c) => n + (Number.isFinite(c.used) && c.used > 0 ? c.used : 0), 0);
+  return { used: own?.used ?? 0, size: own?.size ?? 0, ...(cost ? { cost } : {}), helpers: { tokens, count: list.length } };
 }

@@ -10,10 +10,22 @@ export interface SessionMeta {
   readonly modes?: { readonly currentModeId: string; readonly availableModes: readonly SessionMode[] };
   readonly configOptions: readonly SessionConfigOption[];
   readonly commands: readonly AvailableCommand[];
-  readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
+  readonly usage?: Usage;
   readonly plan: readonly PlanEntry[];
   /** Plans kept by id (`plan_update` / `plan_removed`, see common/plans.ts); absent until the first. */
   readonly plans?: readonly PlanView[];
+}
+
+/**
+ * Context tokens used of the window's size (the conversation's own session), the cost so far (its
+ * children's added), and its child agents' tokens apart: each child's last reported context use,
+ * summed over `count` children (they never fill the conversation's own window).
+ */
+export interface Usage {
+  readonly used: number;
+  readonly size: number;
+  readonly cost?: { readonly amount: number; readonly currency: string };
+  readonly helpers?: { readonly tokens: number; readonly count: number };
 }
 
 export const EMPTY_META: SessionMeta = { configOptions: [], commands: [], plan: [] };

@@ -70,7 +70,8 @@ export class ChatController extends Disposable {
   private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
-  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate }>());
+  /** `by`: the child agent whose update it is (its title). */
+  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }>());
   private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
   private draftValue: Draft | undefined;
   /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
@@ -993,7 +994,7 @@ export class ChatController extends Disposable {
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.beforeTurn = itemId => this.beforeTurn(tab, itemId);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
-    tab.onRawUpdate(update => { recordDiffs(update); this.updateEmitter.fire({ tab, update }); });
+    tab.onRawUpdate(({ update, by }) => { recordDiffs(update); this.updateEmitter.fire(by === undefined ? { tab, update } : { tab, update, by }); });
     tab.onTurn(phase => {
       if (phase === 'start') completeWalkthroughStep('promptSent');
       // A finished turn is saved at once (and its old turns are on disk): a reload right after keeps it.

@@ -12,7 +12,7 @@ import type { Logger } from '../common/logger';
 import { isAuthRequired } from '../common/signIn';
 import type { TabInfo } from '../common/protocol';
 import { modeControl, type ModeControl } from '../common/agentModes';
-import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta } from '../common/sessionMeta';
+import { applyMetaUpdate, EMPTY_META, metaFromResponse, SessionMeta, type Usage } from '../common/sessionMeta';
 import { commandView, contentViews, Item, ItemAction, shownTitle, Transcript, TranscriptOp } from '../common/transcript';
 import { commandLine } from '../common/terminal';
 import { splitTurns, summarizeTurn, type TurnSummary } from '../common/turns';
@@ -21,7 +21,7 @@ import type { AgentRuntime, SessionSink } from './agentRuntime';
 import { QuestionAction, Questions } from './questions';
 import { QueuedPrompts } from './queuedPrompts';
 import type { RawValue } from '../common/elicitation';
-import { rollUpCost, type ChildView } from '../common/childSessions';
+import { rollUpUsage, type ChildUsage, type ChildView } from '../common/childSessions';
 import { ChildHost, childUpdateOps, sessionName } from './childSessions';
 
 interface PendingPermission {
@@ -72,7 +72,8 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
   private readonly metaEmitter = this.register(new vscode.EventEmitter<SessionMeta>());
   private readonly stateEmitter = this.register(new vscode.EventEmitter<void>());
   private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly updateEmitter = this.register(new vscode.EventEmitter<acp.SessionUpdate>());
+  /** Every update of the session and of its children (`by`: the child's title). */
+  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ update: acp.SessionUpdate; by?: string }>());
   private readonly turnEmitter = this.register(new vscode.EventEmitter<'start' | 'end'>());
   /** A turn started or ended (the review of the agent's changes follows turns). */
   readonly onTurn = this.turnEmitter.event;
@@ -250,10 +251,10 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     // after the turn's end, as late.
     if (afterAnswer && this.turn && !this.replaying) { this.afterAnswer.push(update); return; }
     if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') update = this.prepareToolCall(update, false);
-    this.updateEmitter.fire(update);
+    this.updateEmitter.fire({ update });
     const meta = applyMetaUpdate(this.metaValue, update);
     if (meta) {
-      this.setMeta(update.sessionUpdate === 'usage_update' ? this.withChildCosts(meta, update.cost ?? undefined) : meta);
+      this.setMeta(update.sessionUpdate === 'usage_update' ? this.withChildUsage(meta, meta.usage) : meta);
       return;
     }
     const between = childUpdateOps(this.transcriptValue, undefined, update, id => this.sessionName(id));
@@ -375,25 +376,27 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
       update = this.prepareToolCall(update, false);
       if (update.sessionUpdate === 'tool_call') this.runtimeValue?.children.noteToolCall(childId, update.toolCallId);
     }
-    this.updateEmitter.fire(update);
-    if (update.sessionUpdate === 'usage_update' && update.cost) {
-      // A helper's cost adds to the conversation's.
-      this.childCosts.set(childId, update.cost);
-      this.setMeta(this.withChildCosts(this.metaValue, this.ownCost));
+    // Named by its child: the review lists what the child's tool calls change as the child's.
+    const by = this.childTitle(childId);
+    this.updateEmitter.fire(by === undefined ? { update } : { update, by });
+    if (update.sessionUpdate === 'usage_update') {
+      // A helper's cost adds to the conversation's, its tokens are shown beside the conversation's own.
+      this.childUsage.set(childId, { used: update.used, ...(update.cost ? { cost: update.cost } : {}) });
+      this.setMeta(this.withChildUsage(this.metaValue, this.ownUsage));
     }
     const ops = childUpdateOps(this.transcriptValue, childId, update, id => this.sessionName(id));
     if (ops?.length) this.emit(ops);
   }
 
-  /** Each child's last reported cost, and the conversation's own (meta.usage.cost shows their sum). */
-  private readonly childCosts = new Map<string, { amount: number; currency: string }>();
-  private ownCost: { amount: number; currency: string } | undefined;
+  /** Each child's last reported usage, and the conversation's own (meta.usage shows them rolled up). */
+  private readonly childUsage = new Map<string, ChildUsage>();
+  private ownUsage: Usage | undefined;
 
-  private withChildCosts(meta: SessionMeta, own: { amount: number; currency: string } | undefined): SessionMeta {
-    this.ownCost = own;
-    const cost = rollUpCost(own, this.childCosts.values());
-    if (!this.childCosts.size) return meta;
-    return { ...meta, usage: { used: meta.usage?.used ?? 0, size: meta.usage?.size ?? 0, ...(cost ? { cost } : {}) } };
+  private withChildUsage(meta: SessionMeta, own: Usage | undefined): SessionMeta {
+    this.ownUsage = own;
+    if (!this.childUsage.size) return meta;
+    const usage = rollUpUsage(own, this.childUsage.values());
+    return usage ? { ...meta, usage } : meta;
   }
 
   elicitForChild(params: acp.CreateElicitationRequest, signal: AbortSignal, child: ChildView | undefined): Promise<acp.CreateElicitationResponse> {

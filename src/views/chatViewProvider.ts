@@ -18,7 +18,7 @@ import type { ChangeTracker } from '../host/review/changeTracker';
 import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
-import { ChildTabs } from './childTabs';
+import { ChildTabs, type ChildPage } from './childTabs';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
 const FLUSH_MS = 16;
@@ -377,13 +377,16 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, styleshee
   return { nonce, asset, head };
 }
 
-/** The chat's page; with `childNote`, a child agent's read-only tab (views/childTabs.ts) saying so. */
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, childNote?: string): string {
+/**
+ * The chat's page; with `child`, a child agent's read-only tab (views/childTabs.ts) saying so, its
+ * body naming the conversation and the child (the page keeps them as its state, for a reload).
+ */
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage): string {
   const { nonce, asset, head } = pageHead(webview, distUri, 'chat.css', 'Switchboard');
   return `${head}
-<body${childNote === undefined ? '' : ' class="child-tab"'}>
+<body${child === undefined ? '' : ` class="child-tab" data-tab="${attr(child.tab)}" data-child="${attr(child.childId)}"`}>
 <header>
-${childNote === undefined ? '' : `<p id="child-note" role="note">${attr(childNote)}</p>`}
+${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}</p>`}
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
 <div id="status" role="status" aria-live="polite"></div>
 </header>

@@ -22,13 +22,28 @@ export interface ChildTab {
   readonly items: ChildTranscript['items'];
 }
 
+/** The view type of a helper's tab (package.json activates the extension on it, to restore it). */
+export const CHILD_VIEW_TYPE = 'switchboard.child';
+
+/** What the page of a helper's tab is given: the note atop it, and which helper it shows (kept for a reload). */
+export interface ChildPage { readonly note: string; readonly tab: string; readonly childId: string }
+
+/** The title a child's card in the conversation gives it (the last card wins: patches come later). */
+function cardTitle(items: readonly Item[], childId: string): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item.kind === 'child' && item.child.sessionId === childId) return item.child.title;
+  }
+  return undefined;
+}
+
 export class ChildTabs extends Disposable {
   private readonly open = new Map<string, { panel: vscode.WebviewPanel; transcript: ChildTranscript; ready: boolean; tab: string }>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
-    private readonly html: (webview: vscode.Webview, distUri: vscode.Uri, note: string) => string,
+    private readonly html: (webview: vscode.Webview, distUri: vscode.Uri, child: ChildPage) => string,
     private readonly handle: (msg: ViewMessage) => Promise<void>,
     /** Posts the output of the terminals these items show (to every surface, this tab included). */
     private readonly postTails: (tab: string, items: readonly Item[]) => void,
@@ -46,6 +61,15 @@ export class ChildTabs extends Disposable {
       }
     }));
     this.register({ dispose: () => { for (const t of [...this.open.values()]) t.panel.dispose(); } });
+    // A helper's tab open when the window reloaded comes back (its page keeps which one it showed);
+    // one whose conversation or helper is gone closes.
+    this.register(vscode.window.registerWebviewPanelSerializer(CHILD_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const s = state as { tab?: unknown; childId?: unknown } | undefined;
+        if (typeof s?.tab === 'string' && typeof s.childId === 'string') this.show(s.tab, s.childId, panel);
+        else panel.dispose();
+      },
+    }));
   }
 
   /** Sends `message` (a terminal's output) to every child tab. */
@@ -58,24 +82,36 @@ export class ChildTabs extends Disposable {
     return [...this.open.values()].map(t => ({ tab: t.tab, childId: t.transcript.childId, title: t.panel.title, items: t.transcript.items }));
   }
 
-  /** Opens (or reveals) the tab of child agent `childId` of conversation `tab`. */
-  show(tab: string, childId: string): void {
+  /**
+   * Opens (or reveals) the tab of child agent `childId` of conversation `tab`. `restored`: the panel
+   * VS Code brought back after a reload (its page said which child it showed), filled again here.
+   */
+  show(tab: string, childId: string, restored?: vscode.WebviewPanel): void {
     const key = `${tab}\n${childId}`;
     const existing = this.open.get(key);
-    if (existing) { existing.panel.reveal(); return; }
+    if (existing) { restored?.dispose(); existing.panel.reveal(); return; }
     const session = this.chat.sessions.find(t => t.id === tab);
-    const child = session?.childTitle(childId);
+    // After a reload the agent may not run yet: the child's card in the saved conversation names it.
+    const child = session && (session.childTitle(childId) ?? cardTitle(session.items, childId));
     if (!session || child === undefined) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('That helper agent is no longer in the conversation.'));
+      if (restored) restored.dispose();
+      else void vscode.window.showInformationMessage(vscode.l10n.t('That helper agent is no longer in the conversation.'));
       return;
     }
     const title = vscode.l10n.t({ message: '{0} (helper in {1})', args: [child, session.info.title], comment: ['Title of the editor tab showing a helper agent\'s work: {0} the helper\'s title, {1} the conversation\'s'] });
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('switchboard.child', title, vscode.ViewColumn.Beside, { enableScripts: true, localResourceRoots: [distUri] });
+    const panel = restored ?? vscode.window.createWebviewPanel(CHILD_VIEW_TYPE, title, vscode.ViewColumn.Beside, { enableScripts: true, localResourceRoots: [distUri] });
+    if (restored) {
+      panel.title = title;
+      panel.webview.options = { enableScripts: true, localResourceRoots: [distUri] };
+    }
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const entry = { panel, transcript: new ChildTranscript(childId, session.items), ready: false, tab };
     this.open.set(key, entry);
-    panel.webview.html = this.html(panel.webview, distUri, vscode.l10n.t({ message: 'The work of the helper {0}, read-only and live. Its questions and permission requests are answered in the chat of {1}.', args: [child, session.info.title], comment: ['Note atop a helper agent\'s tab'] }));
+    panel.webview.html = this.html(panel.webview, distUri, {
+      note: vscode.l10n.t({ message: 'The work of the helper {0}, read-only and live. Its questions and permission requests are answered in the chat of {1}.', args: [child, session.info.title], comment: ['Note atop a helper agent\'s tab'] }),
+      tab, childId,
+    });
     const sub = panel.webview.onDidReceiveMessage(raw => {
       const msg = parseViewMessage(raw);
       if (msg?.type === 'view/ready') {

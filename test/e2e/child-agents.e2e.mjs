@@ -90,15 +90,18 @@ export default async function ({ page, log, shotsDir }) {
 
   // "Open in tab" on Explore's card: its work in an editor tab of its own, read-only, nothing of the parent's.
   await explore.getByRole('button', { name: /Open the work of Explore/ }).click();
-  const frames = page.locator('iframe.webview.ready');
-  await page.waitForFunction(() => document.querySelectorAll('iframe.webview.ready').length >= 2, null, { timeout: 30_000 });
-  // The new tab's page may still be loading in its frame: wait in each frame for the child tab's body.
-  const count = await frames.count();
-  const tab = await Promise.any(Array.from({ length: count }, async (_, i) => {
-    const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
-    await inner.locator('body.child-tab').waitFor({ state: 'attached', timeout: 30_000 });
-    return inner;
-  })).catch(() => undefined);
+  const childTab = async () => {
+    const frames = page.locator('iframe.webview.ready');
+    await page.waitForFunction(() => document.querySelectorAll('iframe.webview.ready').length >= 2, null, { timeout: 60_000 });
+    // The new tab's page may still be loading in its frame: wait in each frame for the child tab's body.
+    const count = await frames.count();
+    return Promise.any(Array.from({ length: count }, async (_, i) => {
+      const inner = frames.nth(i).contentFrame().locator('#active-frame').contentFrame();
+      await inner.locator('body.child-tab').waitFor({ state: 'attached', timeout: 30_000 });
+      return inner;
+    })).catch(() => undefined);
+  };
+  let tab = await childTab();
   assert.ok(tab, 'a webview with the child\'s tab');
   await tab.locator('.message.agent', { hasText: 'Found 3 test files so far.' }).waitFor({ timeout: 30_000 });
   assert.match(await tab.locator('#child-note').textContent(), /Explore.*answered in the chat/);
@@ -106,4 +109,16 @@ export default async function ({ page, log, shotsDir }) {
   assert.equal(await tab.getByText('I will ask two helpers').count(), 0, 'nothing of the parent\'s');
   assert.equal(await tab.locator('#composer').isVisible(), false, 'read-only: no prompt box');
   log('Open in tab: Explore\'s work in its own read-only tab, without the parent\'s');
+
+  // A window reload brings the helper's tab back, filled from the saved conversation (the agent is not running).
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  await page.getByRole('tab', { name: /Explore \(helper in/ }).waitFor({ timeout: 60_000 });
+  tab = await childTab();
+  assert.ok(tab, 'the child\'s tab came back after the reload');
+  await tab.locator('.message.agent', { hasText: 'Found 3 test files so far.' }).waitFor({ timeout: 30_000 });
+  assert.equal(await tab.locator('.tool', { hasText: 'grep -rn' }).count(), 1, 'its tool calls are shown again');
+  assert.equal(await tab.getByText('I will ask two helpers').count(), 0, 'still nothing of the parent\'s');
+  await page.screenshot({ path: path.join(shotsDir, 'child-tab-after-reload.png') });
+  log('after a reload, Explore\'s tab is back with its work');
 }

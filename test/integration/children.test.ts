@@ -46,6 +46,9 @@ describe('Plans and child-agent sessions', () => {
     const cwd = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const notes = path.join(cwd, 'child-notes.md');
     fs.rmSync(notes, { force: true });
+    // The Writer also edits a file in its own process, as Claude's Edit tool does (no fs/write).
+    const edited = path.join(cwd, 'child-edit.txt');
+    fs.writeFileSync(edited, 'first line\nsecond line\n');
     const sent = sb.chat.sendPrompt('split it');
     // The Writer's permission request: in the parent's chat, naming the child and its task.
     const ask = await waitFor('the Writer\'s permission request', () => sb.chat.items.find((i): i is Extract<Item, { kind: 'permission' }> => i.kind === 'permission' && !i.permission.outcome));
@@ -104,8 +107,15 @@ describe('Plans and child-agent sessions', () => {
     await waitFor('the write in the turn\'s changes', () => sb.review.changesOf(notes).length > 0 || undefined);
     const listed = sb.review.views().flatMap(t => t.files).find(f => f.path === notes) as { by?: string } | undefined;
     assert.equal(listed?.by, 'Writer', 'the change list names the child that made the change');
-    // A helper's cost adds to the conversation's.
-    assert.deepEqual(sb.chat.active.meta.usage?.cost, { amount: 1.25, currency: 'USD' });
+    // Its in-process edit: listed, named by the child too.
+    assert.equal(fs.readFileSync(edited, 'utf8'), 'edited by the Writer\nsecond line\n');
+    await waitFor('the in-process edit in the turn\'s changes', () => sb.review.changesOf(edited).length > 0 || undefined);
+    const editListed = sb.review.views().flatMap(t => t.files).find(f => f.path === edited) as { by?: string } | undefined;
+    assert.equal(editListed?.by, 'Writer', 'the change list names the child whose tool call edited the file');
+    // A helper's cost adds to the conversation's; its tokens are counted apart from the conversation's own context.
+    const usage = sb.chat.active.meta.usage;
+    assert.deepEqual(usage?.cost, { amount: 1.25, currency: 'USD' });
+    assert.deepEqual([usage?.used, usage?.size, usage?.helpers], [5000, 200000, { tokens: 4000, count: 2 }]);
     // An id nobody announced is still refused.
     assert.deepEqual(agentEvents(log).find(e => e.event === 'result' && e.type === 'elicit')?.result, { action: 'accept', content: {} });
     const ghost = agentEvents(log).find(e => e.event === 'result' && e.sessionId === 'never-announced') as { error?: { code: number } } | undefined;
@@ -114,6 +124,7 @@ describe('Plans and child-agent sessions', () => {
     assert.ok(init, 'initialized');
     for (const t of sb.review.views()) sb.review.keep(t.turnId);
     fs.rmSync(notes, { force: true });
+    fs.rmSync(edited, { force: true });
   });
 
   it('a child still working when the parent\'s turn ends keeps its request open until answered: never refused by the turn\'s end', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { ChildRegistry, childState, MAX_DEPTH, rollUpCost } from '../../src/common/childSessions';
+import { ChildRegistry, childState, MAX_DEPTH, rollUpCost, rollUpUsage } from '../../src/common/childSessions';
 import { Transcript } from '../../src/common/transcript';
 
 type SubagentUpdate = Extract<SessionUpdate, { sessionUpdate: 'subagent_update' }>;
@@ -77,5 +77,15 @@ describe('child sessions (subagent_update)', () => {
     assert.deepEqual(rollUpCost({ amount: 1, currency: 'USD' }, [{ amount: 0.25, currency: 'USD' }, { amount: 9, currency: 'EUR' }]), { amount: 1.25, currency: 'USD' });
     assert.deepEqual(rollUpCost(undefined, [{ amount: 0.5, currency: 'USD' }]), { amount: 0.5, currency: 'USD' });
     assert.equal(rollUpCost(undefined, []), undefined);
+  });
+
+  it('counts its children\'s tokens apart from the conversation\'s own context, and adds their costs', () => {
+    const own = { used: 5000, size: 200000, cost: { amount: 1, currency: 'USD' } };
+    assert.deepEqual(rollUpUsage(own, [{ used: 1000, cost: { amount: 0.25, currency: 'USD' } }, { used: 3000 }]),
+      { used: 5000, size: 200000, cost: { amount: 1.25, currency: 'USD' }, helpers: { tokens: 4000, count: 2 } });
+    assert.equal(rollUpUsage(own, []), own, 'no children: the conversation\'s own, unchanged');
+    assert.equal(rollUpUsage(undefined, []), undefined);
+    assert.deepEqual(rollUpUsage(undefined, [{ used: 700 }, { used: Number.NaN }, { used: -5 }]),
+      { used: 0, size: 0, helpers: { tokens: 700, count: 3 } }, 'the conversation reported nothing yet; nonsense counts as 0');
   });
 });

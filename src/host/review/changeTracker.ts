@@ -41,6 +41,8 @@ interface Turn {
   running: boolean;
   /** Files its tool calls named (diffs, locations, paths in their input): a disk change of one is its agent's. */
   readonly named: Set<string>;
+  /** Of those, the ones a child agent's tool call named first: their change is listed as that child's. */
+  namedBy?: Map<string, string>;
   /** Changes nobody could attribute (see attributeTo): the agents working when they happened. */
   readonly working?: string[];
   /** Another turn ran while it did: its disk changes are attributed among them (see attributeTo). */
@@ -291,8 +293,9 @@ export class ChangeTracker extends Disposable {
   /**
    * A tool call or update of the tab: `diff` content gives exact baselines; edit/delete/move calls
    * with locations tell which files to compare with their snapshots once the call completed.
+   * `by`: the child agent whose tool call it is (its title): what it changes is listed as that child's.
    */
-  onToolUpdate(tabId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
+  onToolUpdate(tabId: string, update: acp.ToolCall | acp.ToolCallUpdate, by?: string): void {
     // Only during a turn: tool calls replayed by session/load are history, not new changes.
     const turnId = this.runningTurn.get(tabId);
     const turn = turnId ? this.turns.get(turnId) : undefined;
@@ -308,7 +311,7 @@ export class ChangeTracker extends Disposable {
       const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput)];
       for (const p of named.filter((p): p is string => !!p && path.isAbsolute(p)).slice(0, MAX_ANNOUNCED_FILES)) this.announce(turn, normalize(p));
     }
-    if (mayWrite) this.noteNamed(turn, update);
+    if (mayWrite) this.noteNamed(turn, update, by);
     for (const c of update.content ?? []) {
       // An edit not found in its file (`unlocated`) is a bare snippet: no baseline to take from it.
       if (c.type !== 'diff' || !path.isAbsolute(c.path) || isUnlocated(c)) continue;
@@ -342,12 +345,15 @@ export class ChangeTracker extends Disposable {
   private readonly kindOf = new Map<string, string>();
 
   /** Remembers the files a tool call of the turn names that may write: a disk change of one is its agent's (see attributeTo). */
-  private noteNamed(turn: Turn, update: acp.ToolCall | acp.ToolCallUpdate): void {
+  private noteNamed(turn: Turn, update: acp.ToolCall | acp.ToolCallUpdate, by: string | undefined): void {
     const response = claudeToolResponse(update._meta);
     const named = [...(update.content ?? []).flatMap(c => (c.type === 'diff' ? [c.path] : [])), ...(update.locations ?? []).map(l => l.path), rawInputPath(update.rawInput), response?.filePath];
     for (const p of named) {
       if (turn.named.size >= MAX_NAMED_FILES) return;
-      if (p && path.isAbsolute(p)) turn.named.add(normalize(p));
+      if (!p || !path.isAbsolute(p)) continue;
+      const filePath = normalize(p);
+      turn.named.add(filePath);
+      if (by !== undefined && !turn.namedBy?.has(filePath)) (turn.namedBy ??= new Map()).set(filePath, by);
     }
   }
 
@@ -627,6 +633,9 @@ export class ChangeTracker extends Disposable {
       const sides = asSides(before, after);
       owner.changes.record(filePath, sides.before, sides.after, sides.how);
     }
+    // A file a child agent's tool call named: its change is that child's (the first name stays).
+    const by = turn.namedBy?.get(filePath);
+    if (by !== undefined) owner.changes.attribute(filePath, by);
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
     this.see(filePath, after);
