@@ -131,7 +131,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   private update(): void {
     this.treeEmitter.fire(undefined);
     const waiting = this.waiters().length;
-    this.tree.badge = waiting ? { value: waiting, tooltip: vscode.l10n.t('{0} conversations waiting for you', waiting) } : undefined;
+    this.tree.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 conversation waiting for you') : vscode.l10n.t('{0} conversations waiting for you', waiting) } : undefined;
     this.changeEmitter.fire();
   }
 

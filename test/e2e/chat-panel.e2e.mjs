@@ -3,7 +3,7 @@
 // "open diff" into VS Code's diff editor, and the permission answered by a number key.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { dismissHovers, openChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
   const edit = {
@@ -72,11 +72,11 @@ export default async function ({ page, log, shotsDir }) {
   await view.locator('.tool.status-completed').waitFor({ timeout: 30_000 });
   log('permission answered by click, turn ended');
 
-  // "Open diff" opens VS Code's diff editor with the full change. The status bar's "waiting for
-  // you" item may have shown its hover under the pointer while the permission waited; a hover keeps
-  // itself open while the pointer is over it and can cover the button: move away until it is gone.
-  await page.mouse.move(1, 1);
-  await page.locator('.context-view .hover-contents').waitFor({ state: 'hidden', timeout: 15_000 });
+  // "Open diff" opens VS Code's diff editor with the full change. The Switchboard activity-bar icon
+  // (clicked to open the chat, so under the pointer) shows its badge's hover, "1 conversation
+  // waiting for you", while the permission waits, and it can cover the button (a full run: 15 s of
+  // it staying open with the pointer moved to the window's corner): close it first.
+  await dismissHovers(page);
   await view.locator('.diff button', { hasText: 'Open diff' }).click();
   await page.locator('.tabs-container .tab', { hasText: "notes.txt (agent's change)" }).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: path.join(shotsDir, 'chat-panel-diff-editor.png') });

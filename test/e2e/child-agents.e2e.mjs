@@ -110,8 +110,15 @@ export default async function ({ page, log, shotsDir }) {
   assert.equal(await tab.locator('#composer').isVisible(), false, 'read-only: no prompt box');
   log('Open in tab: Explore\'s work in its own read-only tab, without the parent\'s');
 
-  // A window reload brings the helper's tab back, filled from the saved conversation (the agent is not running).
-  await page.reload();
+  // A window reload (Developer: Reload Window, which saves the workbench's state first) brings the
+  // helper's tab back, filled from the saved conversation (the agent is not running).
+  // Keys typed in a webview stay there: the helper's editor tab (workbench, not webview) takes them.
+  await page.getByRole('tab', { name: /Explore \(helper in/ }).click();
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 30_000 });
+  await input.fill('>Developer: Reload Window');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().click();
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await page.getByRole('tab', { name: /Explore \(helper in/ }).waitFor({ timeout: 60_000 });
   tab = await childTab();

@@ -133,3 +133,19 @@ export function gate(name) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-gate-')), name);
   return { path: file, open: () => fs.writeFileSync(file, '') };
 }
+
+/**
+ * Closes the workbench's hovers (an activity-bar badge's or a status-bar item's tooltip) that would
+ * cover what the test clicks next: the pointer leaves for the editor area; a hover the pointer is
+ * over keeps itself open, so the pointer passes over it and leaves again.
+ */
+export async function dismissHovers(page) {
+  const hover = page.locator('.context-view .hover-contents');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.mouse.move(700, 450, { steps: 5 });
+    if (await hover.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false)) return;
+    const box = await hover.boundingBox().catch(() => null);
+    if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
+  }
+  await hover.waitFor({ state: 'hidden', timeout: 5_000 });
+}
