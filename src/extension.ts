@@ -10,7 +10,7 @@ import { configureCommonL10n } from './host/l10n';
 import { createLogger, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
-import { WaitingAlert } from './host/waitingAlert';
+import { joinWaits, WaitingAlert } from './host/waitingAlert';
 import type { AgentRegistry } from './host/registry/agentRegistry';
 import { Checkpoints } from './host/checkpoints/checkpoints';
 import { ChangeTracker } from './host/review/changeTracker';
@@ -29,7 +29,7 @@ import { protocolTraffic } from './acp/protocolTap';
 import { InspectorPanel } from './views/inspectorPanel';
 import { FollowAgent } from './session/follow/followAgent';
 import { askRuns } from './session/parallel/askRuns';
-import { BASE_SCHEME, ParallelRuns } from './session/parallel/parallelRuns';
+import { BASE_SCHEME, PARALLEL_WAITER, ParallelRuns } from './session/parallel/parallelRuns';
 import { ParallelPanels } from './views/parallelPanel';
 
 /** Handed to integration tests through `extension.exports`; not a public API. */
@@ -140,8 +140,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
   const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
-  const waiting = new WaitingAlert(agents);
-  context.subscriptions.push(agents, waiting);
+  context.subscriptions.push(agents);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
@@ -161,6 +160,13 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   // Run in Parallel: each run in its own git worktree in the extension's storage (session/parallel).
   const parallel = new ParallelRuns(log, context.globalStorageUri.fsPath, tracker, name => signIn.env(name));
   const parallelPanels = new ParallelPanels(parallel);
+  // The status bar counts the parallel runs waiting for the user with the conversations.
+  const setOf = (id: string) => id.slice(PARALLEL_WAITER.length).split('/')[0];
+  const waiting = new WaitingAlert(joinWaits(agents, {
+    waiters: () => parallel.waiters(), onChange: parallel.onDidChange,
+    shown: id => parallelPanels.isShown(setOf(id)), open: id => parallelPanels.show(setOf(id)).reveal(),
+  }));
+  context.subscriptions.push(waiting);
   context.subscriptions.push(parallel, parallelPanels,
     vscode.workspace.registerTextDocumentContentProvider(BASE_SCHEME, { provideTextDocumentContent: uri => parallel.baseText(uri) }));
   command('switchboard.runInParallel', async () => {

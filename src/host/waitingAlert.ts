@@ -14,6 +14,18 @@ export interface Waits {
   readonly onChange: vscode.Event<unknown>;
   /** True when conversation `id` is on screen (the chat is visible and shows it). */
   readonly shown: (id: string) => boolean;
+  /** Shows conversation `id` (the item's click, a notification's Open). */
+  readonly open: (id: string) => unknown;
+}
+
+/** Several sources of waits as one (the chat's conversations, then the parallel runs). */
+export function joinWaits(...all: readonly Waits[]): Waits {
+  return {
+    waiters: () => all.flatMap(w => w.waiters()),
+    onChange: (listener, thisArg, disposables) => vscode.Disposable.from(...all.map(w => w.onChange(listener, thisArg, disposables))),
+    shown: id => all.some(w => w.shown(id)),
+    open: id => all.find(w => w.waiters().some(x => x.id === id))?.open(id),
+  };
 }
 
 export const OPEN_CONVERSATION = 'switchboard.openConversation';
@@ -33,6 +45,7 @@ export class WaitingAlert extends Disposable {
     super();
     this.item.name = vscode.l10n.t('Switchboard: conversations waiting for you');
     this.item.command = FOCUS_WAITING;
+    this.register(vscode.commands.registerCommand(FOCUS_WAITING, () => { const first = waits.waiters()[0]; if (first) return waits.open(first.id); }));
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.register(waits.onChange(() => this.update()));
     this.update();
@@ -54,7 +67,7 @@ export class WaitingAlert extends Disposable {
       const message = waitingMessage(w);
       this.notifyEmitter.fire(message);
       void vscode.window.showInformationMessage(message, open).then(choice => {
-        if (choice) void vscode.commands.executeCommand(OPEN_CONVERSATION, w.id);
+        if (choice) void this.waits.open(w.id);
       });
     }
   }

@@ -8,7 +8,7 @@ import { Disposable } from '../common/disposable';
 import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
 import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
 import type { Waiter } from '../common/conversation/waiting';
-import { FOCUS_WAITING, OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
+import { OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
 import type { ChatController } from '../session/chatController';
 import type { PendingWrites } from './chatViewProvider';
 
@@ -40,7 +40,6 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     this.register({ dispose: () => clearTimeout(this.timer) });
     const command = (id: string, run: (node: Node | string | undefined) => unknown) => this.register(vscode.commands.registerCommand(id, run));
     command(OPEN_CONVERSATION, node => this.open(idOf(node)));
-    command(FOCUS_WAITING, () => this.open(this.waiters()[0]?.id));
     command('switchboard.closeConversation', node => { const id = idOf(node); return id && chat.closeTab(id); });
     command('switchboard.deleteConversation', node => { const id = idOf(node); return id && chat.deleteConversation(id); });
     command('switchboard.agents.stop', node => { const name = agentOf(node); return name && chat.stopAgent(name); });
@@ -135,7 +134,8 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     this.changeEmitter.fire();
   }
 
-  private async open(id: string | undefined): Promise<void> {
+  /** Shows conversation `id` in the chat. */
+  async open(id: string | undefined): Promise<void> {
     if (!id) return;
     this.chat.selectTab(id);
     await this.revealChat();

@@ -30,6 +30,11 @@ export class ParallelPanels extends Disposable {
     this.register(runs.onDidChange(state => this.render(state.id)));
   }
 
+  /** True when the panel of set `setId` is on screen. */
+  isShown(setId: string): boolean {
+    return this.panels.get(setId)?.visible === true;
+  }
+
   /** Shows the panel of set `setId` (creates it the first time). */
   show(setId: string): vscode.WebviewPanel {
     const existing = this.panels.get(setId);

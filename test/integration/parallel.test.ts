@@ -69,7 +69,10 @@ describe('Run in Parallel', () => {
     const question = await waitFor('B asks', () => sb.parallel.question(id, 'run2'));
     assert.equal(sb.parallel.state(id)?.runs[1].status, 'waiting');
     assert.deepEqual(question.options.map(o => o.optionId).sort(), ['allow', 'allow_always', 'reject']);
+    // The status bar counts the waiting run with the conversations that wait.
+    await waitFor(() => `the status bar: ${sb.waiting.text}`, () => sb.waiting.text === `$(bell-dot) ${B} is waiting for you`);
     sb.parallel.answer(id, 'run2', question.itemId, 'allow');
+    await waitFor(() => `the status bar hides: ${sb.waiting.text}`, () => sb.waiting.text === undefined);
     const state = (await sb.parallel.finished(id))!;
     assert.equal(state.phase, 'finished', JSON.stringify(state));
     assert.deepEqual(state.runs.map(r => [r.label, r.status]), [[A, 'done'], [B, 'done']]);

@@ -10,8 +10,10 @@ import { existsSync, mkdirSync, promises as fsPromises, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSpec } from '../../common/agentConfig';
+import type { Waiter } from '../../common/conversation/waiting';
 import { describeAgentEnd } from '../../common/connectionLoss';
 import { Disposable } from '../../common/disposable';
+import { truncateText } from '../../common/truncate';
 import type { FileData } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { isWithin } from '../../common/fs/pathPolicy';
@@ -62,6 +64,9 @@ interface LiveSet {
   /** Resolves once every run ended (or the set could not start). */
   done?: Promise<void>;
 }
+
+/** The prefix of a waiting run's id (see ParallelRuns.waiters); what follows is `<set>/<run>`. */
+export const PARALLEL_WAITER = 'parallel:';
 
 export class ParallelRuns extends Disposable {
   private readonly sets = new Map<string, LiveSet>();
@@ -219,6 +224,25 @@ export class ParallelRuns extends Disposable {
     }
     // Its work is in the worktree: the process is not needed any more.
     await runtime.stop().catch(() => undefined);
+  }
+
+  /**
+   * The runs waiting for the user (a permission or question, answered in the set's panel), counted
+   * with the conversations that wait (host/waitingAlert): id `parallel:<set>/<run>`.
+   */
+  waiters(): Waiter[] {
+    const waiting: Waiter[] = [];
+    for (const set of this.sets.values()) {
+      for (const [runId, run] of set.runs) {
+        if (!run.session?.waiting) continue;
+        waiting.push({
+          id: `${PARALLEL_WAITER}${set.state.id}/${runId}`, agent: run.request.agent.name,
+          title: vscode.l10n.t({ message: 'Run in Parallel: {0}', args: [truncateText(set.state.prompt.replace(/\s+/g, ' '), 60)], comment: ['A parallel run waiting for the user, named by its prompt'] }),
+          waitingFor: run.session.pendingQuestionIds.length ? ['question'] : ['permission'],
+        });
+      }
+    }
+    return waiting;
   }
 
   /** The user stopped one run (its turn is cancelled, its agent ends; what it changed so far stays). */
