@@ -23,16 +23,16 @@ import { completeWalkthroughStep } from '../host/walkthrough';
 import { openSettings, readAgents, readStartInAskingMode, Settings } from '../host/config';
 import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
-import { listenerGuard } from '../host/log';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { finishFork, forkTitle, requestFork } from './fork';
 import { forkSummary } from '../common/conversation/forkSummary';
-import type { AgentQuestions, AgentRuntime } from './agentRuntime';
+import type { AgentRuntime } from './agentRuntime';
 import { AgentPool } from './agentPool';
+import { ConversationTabs } from './conversationTabs';
 import { ChatSession, describe } from './chatSession';
-import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
+import { Draft, isEmptyPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
@@ -47,19 +47,10 @@ export interface ChatUi {
 export class ChatController extends Disposable {
   /** The agent processes: one per agent, shared by the conversations bound to it (session/agentPool). */
   private readonly pool: AgentPool;
-  private readonly tabs = new Map<string, ChatSession>();
-  private activeId: string;
-  private nextTab = 1;
+  /** The conversations (tabs), the shown one, their events and their saving (session/conversationTabs). */
+  private readonly tabs: ConversationTabs;
 
-  private readonly opsEmitter = this.register(new vscode.EventEmitter<{ tab: string; ops: readonly TranscriptOp[] }>());
-  private readonly metaEmitter = this.register(new vscode.EventEmitter<{ tab: string; meta: SessionMeta }>());
   private readonly statusEmitter = this.register(new vscode.EventEmitter<ChatStatus>());
-  private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
-  /** `by`: the child agent whose update it is (its title). */
-  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }>());
-  private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
   private draftValue: Draft | undefined;
   /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
   private unsent: Draft | undefined;
@@ -67,35 +58,31 @@ export class ChatController extends Disposable {
   readonly ui: ChatUi = {
     confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
   };
-  /** The queued messages of a tab changed (its id). */
-  readonly onQueue = this.queueEmitter.event;
   private readonly queue: QueueRunner<ChatSession>;
-  /** Turns starting and ending in any tab. */
-  readonly onTurn = this.turnEmitter.event;
-  /** Every session/update of any tab, before the transcript applies it. */
-  readonly onUpdate = this.updateEmitter.event;
-  /** Transcript changes of any tab, in order. */
-  readonly onOps = this.opsEmitter.event;
-  readonly onMeta = this.metaEmitter.event;
   readonly onStatus = this.statusEmitter.event;
+  /** The queued messages of a tab changed (its id). */
+  get onQueue(): vscode.Event<string> { return this.tabs.onQueue; }
+  /** Turns starting and ending in any tab. */
+  get onTurn(): vscode.Event<{ tab: ChatSession; phase: 'start' | 'end' }> { return this.tabs.onTurn; }
+  /** Every session/update of any tab, before the transcript applies it (`by`: the child agent whose update it is). */
+  get onUpdate(): vscode.Event<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }> { return this.tabs.onUpdate; }
+  /** Transcript changes of any tab, in order. */
+  get onOps(): vscode.Event<{ tab: string; ops: readonly TranscriptOp[] }> { return this.tabs.onOps; }
+  get onMeta(): vscode.Event<{ tab: string; meta: SessionMeta }> { return this.tabs.onMeta; }
   /** Tabs added, removed, renamed, or their busy/waiting state changed. */
-  readonly onTabs = this.tabsEmitter.event;
+  get onTabs(): vscode.Event<void> { return this.tabs.onTabs; }
   /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
-  readonly onReset = this.resetEmitter.event;
+  get onReset(): vscode.Event<void> { return this.tabs.onReset; }
 
   /** Runs before each turn's prompt is sent (the checkpoint of the files, host/checkpoints). */
   beforeTurn: (tab: ChatSession, itemId: string) => Promise<void> = () => Promise.resolve();
-
-  private guardValue: ReturnType<typeof listenerGuard> | undefined;
-  /** Runs a listener of the agent's updates on its own (host/log.ts). */
-  private get guard(): ReturnType<typeof listenerGuard> { return (this.guardValue ??= listenerGuard(this.log)); }
 
   constructor(
     private readonly log: Logger,
     private readonly showLog: () => void,
     services: ConnectionServicesFactory,
     private readonly saved: SavedChats,
-    private readonly diffs: ToolDiffs,
+    diffs: ToolDiffs,
     private readonly signIn: SignIn,
     private readonly modeChoices?: ModeChoices,
     /** Machine-wide memory (globalState): the package-runner launches that started once (their next start downloads nothing). */
@@ -107,25 +94,17 @@ export class ChatController extends Disposable {
       holding: agent => this.sessions.some(t => t.agentName === agent && (t.busy || t.waiting)),
       of: runtime => ({ bound: this.sessions.filter(t => t.runtime === runtime), ofAgent: this.sessions.filter(t => t.agentName === runtime.spec.name) }),
       shown: () => this.active,
-      detach: (t, runtime) => { this.endTurns(t, runtime); this.endOwnQuestions(runtime.spec.name); },
-      ownQuestions: agentName => this.ownQuestions(agentName),
+      detach: (t, runtime) => { this.endTurns(t, runtime); this.tabs.endOwnQuestions(runtime.spec.name); },
+      ownQuestions: agentName => this.tabs.ownQuestions(agentName),
     }, machine);
     this.pool.onStatus(() => this.statusEmitter.fire(this.status));
+    this.tabs = new ConversationTabs(log, saved, diffs, {
+      beforeTurn: (tab, itemId) => this.beforeTurn(tab, itemId),
+      turned: agentName => this.pool.watchIdle(agentName),
+    });
     this.draftValue = saved.loadDraft();
     this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
-    for (const chat of saved.load()) {
-      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
-      tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
-      const queued = (chat.queued ?? []).filter(isPrompt);
-      if (queued.length) {
-        tab.queue.update(q => { for (const p of queued) q.add(p); q.pause(); });
-        tab.addNotice(queued.length === 1
-          ? vscode.l10n.t('The message you queued before the reload was not sent: it stays queued and follows your next prompt, or use Send now.')
-          : vscode.l10n.t('The {0} messages you queued before the reload were not sent: they stay queued and follow your next prompt, or use Send now.', queued.length));
-      }
-      this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
-    }
-    this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.addTab(this.newTab('')).id;
+    this.tabs.restore();
   }
 
   // ---- what the view and the tests read -------------------------------------------------------
@@ -180,12 +159,12 @@ export class ChatController extends Disposable {
   }
   /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
   hasSignInKeys(agentName: string): Promise<boolean> { return this.signIn.hasKeys(agentName); }
-  get active(): ChatSession { return this.tabs.get(this.activeId)!; }
-  get activeTab(): string { return this.activeId; }
+  get active(): ChatSession { return this.tabs.active; }
+  get activeTab(): string { return this.tabs.shownId; }
   /** The shown conversation. */
   get items(): readonly Item[] { return this.active.items; }
-  get tabInfos(): TabInfo[] { return [...this.tabs.values()].map(t => t.info); }
-  get sessions(): readonly ChatSession[] { return [...this.tabs.values()]; }
+  get tabInfos(): TabInfo[] { return this.tabs.infos; }
+  get sessions(): readonly ChatSession[] { return this.tabs.all; }
   /** The shown conversation's agent's process id, else the one started last (shown in the log; used by tests to prove cleanup). */
   get agentPid(): number | undefined { return this.runtime?.process.pid; }
   /** The process id of the agent named `name`, while it runs. */
@@ -239,9 +218,7 @@ export class ChatController extends Disposable {
           vscode.l10n.t('This conversation is with {0}. Continue with {1} in a new conversation?', tab.agentName, spec.name),
           vscode.l10n.t('{0} does not see this conversation; it stays with {1}, which keeps running.', spec.name, tab.agentName), go);
         if (!ok) return false;
-        tab = this.addTab(this.newTab(spec.name));
-        this.activeId = tab.id;
-        this.changedTabs(true);
+        tab = this.tabs.open(this.tabs.newTab(spec.name));
       } else {
         // A fresh conversation takes the agent chosen last, even while another one starts for it.
         this.rebind(tab, spec.name);
@@ -269,7 +246,7 @@ export class ChatController extends Disposable {
    */
   async stopAgent(name = this.active.agentName || this.pool.last?.spec.name): Promise<boolean> {
     if (!name) return true;
-    const asked = this.decide({ type: 'stopAsked', agent: name, from: this.activeId });
+    const asked = this.decide({ type: 'stopAsked', agent: name, from: this.tabs.shownId });
     const confirm = asked.effects.find(e => e.type === 'confirmStop');
     if (confirm?.type === 'confirmStop') {
       const titles = confirm.conversations.map(id => `“${this.tabs.get(id)?.info.title ?? id}”`).join(', ');
@@ -326,9 +303,9 @@ export class ChatController extends Disposable {
     tab.unbind();
     tab.sessionId = undefined;
     tab.agentName = agentName;
-    this.changedTabs(false);
+    this.tabs.changed(false);
     // The status line follows the shown conversation's agent.
-    if (tab.id === this.activeId) this.statusEmitter.fire(this.status);
+    if (tab.id === this.tabs.shownId) this.statusEmitter.fire(this.status);
   }
 
   // ---- conversation ------------------------------------------------------------------------------
@@ -380,7 +357,7 @@ export class ChatController extends Disposable {
   }
 
   /** What the chat shows of a tab's queued messages. */
-  queueView(tabId = this.activeId): QueueView | undefined {
+  queueView(tabId = this.tabs.shownId): QueueView | undefined {
     const tab = this.tabs.get(tabId);
     return tab && this.queue.view(tab);
   }
@@ -419,12 +396,12 @@ export class ChatController extends Disposable {
   get startingAgent(): boolean { return !!this.pool.startUnderWay(this.active.agentName); }
 
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
-  answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
+  answerPermission(itemId: string, optionId: string | null, tabId = this.tabs.shownId): void {
     this.tabs.get(tabId)?.answerPermission(itemId, optionId);
   }
 
   /** Answers an elicitation card of a tab (default: the shown one). */
-  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.activeId): Promise<void> {
+  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.tabs.shownId): Promise<void> {
     return this.tabs.get(tabId)?.answerQuestion(itemId, action, values) ?? Promise.resolve();
   }
 
@@ -451,17 +428,14 @@ export class ChatController extends Disposable {
     // A tab whose prompt is on its way (its agent still starting, nothing shown yet) is not empty either.
     if (this.active.items.length > 0 || this.active.sessionId || this.active.busy) {
       // With the shown conversation's agent if it runs (else the one started last); none: the next prompt chooses.
-      this.activeId = this.addTab(this.newTab(this.runtime?.spec.name ?? '')).id;
-      this.changedTabs(true);
+      this.tabs.open(this.tabs.newTab(this.runtime?.spec.name ?? ''));
     }
     const runtime = this.runtime;
     if (runtime) await this.ensureSession(this.active, runtime);
   }
 
   selectTab(id: string): void {
-    if (!this.tabs.has(id) || id === this.activeId) return;
-    this.activeId = id;
-    this.changedTabs(true);
+    this.tabs.select(id);
   }
 
   async closeTab(id: string): Promise<void> {
@@ -477,13 +451,7 @@ export class ChatController extends Disposable {
       }
       runtime.releaseSession(tab.sessionId);
     }
-    this.tabs.delete(id);
-    this.questionTabs.delete(id);
-    if (tab.archiveKey) this.saved.forget(tab.archiveKey);
-    tab.dispose();
-    if (this.tabs.size === 0) this.addTab(this.newTab(tab.agentName));
-    if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
-    this.changedTabs(true);
+    this.tabs.remove(tab);
   }
 
   /**
@@ -518,9 +486,7 @@ export class ChatController extends Disposable {
     const summary = forkSummary(from.items, from.info.title);
     if (!summary) return undefined;
     const forked = await requestFork(from);
-    const tab = this.addTab(new ChatSession(this.newTabId(), from.agentName, this.log, undefined, { items: typeof forked === 'object' ? from.items : [], title: forkTitle(from) }));
-    this.activeId = tab.id;
-    this.changedTabs(true);
+    const tab = this.tabs.open(new ChatSession(this.tabs.newId(), from.agentName, this.log, undefined, { items: typeof forked === 'object' ? from.items : [], title: forkTitle(from) }));
     return finishFork(from, tab, forked) ? {} : { summary };
   }
 
@@ -626,9 +592,9 @@ export class ChatController extends Disposable {
   }
 
   override dispose(): void {
-    this.saved.flush(this.sessions);
+    this.tabs.flush();
     this.pool.dispose();
-    for (const tab of this.tabs.values()) tab.dispose();
+    this.tabs.dispose();
     super.dispose();
   }
 
@@ -751,7 +717,7 @@ export class ChatController extends Disposable {
     tab.bind(runtime, response.sessionId, response);
     await this.startInChosenMode(tab);
     showMcp();
-    this.changedTabs(false);
+    this.tabs.changed(false);
   }
 
   /** One prompt; when the agent answers auth_required, the user signs in and it is sent again. False: not answered. */
@@ -777,43 +743,9 @@ export class ChatController extends Disposable {
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
     const existing = this.sessions.find(t => t.sessionId === info.sessionId && t.agentName === runtime.spec.name);
     if (existing) { this.selectTab(existing.id); return; }
-    const tab = this.addTab(new ChatSession(this.newTabId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
-    this.activeId = tab.id;
-    this.changedTabs(true);
+    const tab = this.tabs.open(new ChatSession(this.tabs.newId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
     await this.ensureSession(tab, runtime);
-    this.resetEmitter.fire();
-  }
-
-  /** Tabs opened for an agent's own questions (tab id → agent), while no conversation started in them. */
-  private readonly questionTabs = new Map<string, string>();
-
-  /**
-   * The agent's own questions (tied to no conversation): asked in a tab of their own, named for the
-   * agent, never in a conversation they did not come from. The tab is not brought to front (its
-   * waiting state shows in the tab strip and the status bar).
-   */
-  private ownQuestions(agentName: string): AgentQuestions {
-    const tab = () => this.sessions.find(t => this.questionTabs.get(t.id) === agentName && !t.sessionId);
-    return {
-      ask: (params, signal) => {
-        let t = tab();
-        if (!t) {
-          t = this.addTab(new ChatSession(this.newTabId(), agentName, this.log, undefined, {
-            items: [], title: vscode.l10n.t({ message: 'Questions from {0}', args: [agentName], comment: ['Title of the tab where an agent asks questions of its own (not from a conversation); {0} is the agent.'] }),
-          }));
-          this.questionTabs.set(t.id, agentName);
-          t.addNotice(vscode.l10n.t('{0} asks this itself, not in a conversation: the question names no session (as when an agent asks while it starts or signs you in).', agentName));
-          this.changedTabs(false);
-        }
-        return t.elicit(params, signal, true);
-      },
-      complete: id => tab()?.completeElicitation(id) ?? false,
-    };
-  }
-
-  /** The agent went away: its own open questions are answered `cancel`, like a conversation's. */
-  private endOwnQuestions(agentName: string): void {
-    for (const t of this.sessions) if (this.questionTabs.get(t.id) === agentName && !t.sessionId) t.unbind();
+    this.tabs.resetView();
   }
 
   private specForActiveTab(): AgentSpec | undefined {
@@ -824,54 +756,6 @@ export class ChatController extends Disposable {
     // A conversation continues with its own agent; a fresh one uses the default (or asks).
     const name = tab.agentName;
     return name ? readAgents().agents.find(a => a.name === name) : undefined;
-  }
-
-  private newTab(agentName: string): ChatSession {
-    return new ChatSession(this.newTabId(), agentName, this.log);
-  }
-
-  private newTabId(): string {
-    return `tab${this.nextTab++}`;
-  }
-
-  private addTab(tab: ChatSession): ChatSession {
-    this.tabs.set(tab.id, tab);
-    tab.archive = this.saved;
-    tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
-    tab.beforeTurn = itemId => this.beforeTurn(tab, itemId);
-    const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
-    tab.onRawUpdate(({ update, by }) => { recordDiffs(update); this.updateEmitter.fire(by === undefined ? { tab, update } : { tab, update, by }); });
-    tab.onTurn(phase => {
-      if (phase === 'start') completeWalkthroughStep('promptSent');
-      // A finished turn is saved at once (and its old turns are on disk): a reload right after keeps it.
-      if (phase === 'end') this.saved.flush(this.sessions);
-      this.turnEmitter.fire({ tab, phase });
-      // A turn holds its agent; the last one ended, the agent's idle time begins.
-      if (tab.agentName) this.pool.watchIdle(tab.agentName);
-    });
-    // An edit asked for through a permission request is reviewed in the diff editor before the answer.
-    tab.onPermissionRequest(({ itemId, params }) => {
-      const content = params.toolCall.content;
-      // The files it names are snapshotted now, before the agent's change lands (host/review).
-      this.updateEmitter.fire({ tab, update: { ...params.toolCall, sessionUpdate: 'tool_call_update', status: undefined } });
-      this.diffs.recordContent(tab.id, itemId, content);
-      const first = content?.findIndex(c => c.type === 'diff') ?? -1;
-      if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
-    });
-    tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(() => this.sessions); });
-    tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
-    tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
-    tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
-    // A queued message is saved at once (a user action, rare): a reload right after must not lose it,
-    // and in a browser window the save at shutdown may never reach the storage.
-    tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.saved.flush(this.sessions); });
-    return tab;
-  }
-
-  private changedTabs(resetView: boolean): void {
-    this.tabsEmitter.fire();
-    if (resetView) this.resetEmitter.fire();
-    this.saved.schedule(() => this.sessions);
   }
 }
 
