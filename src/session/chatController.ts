@@ -1,40 +1,38 @@
-// The chat's brain: which agents run, which conversations (tabs) exist and which one is shown.
-// Each conversation is bound to one agent; each agent has one process (an AgentRuntime), shared by
-// the conversations bound to it; agents run side by side (docs/decisions/0024). What a change means
+// The chat's brain: which conversations (tabs) exist, which one is shown, and which agent each one
+// talks to. Each conversation is bound to one agent; each agent has one process (an AgentRuntime),
+// shared by the conversations bound to it, kept by the AgentPool (session/agentPool: start, stop,
+// idle stop, crash, status; docs/decisions/0024, 0028). What a change means
 // for the other conversations (ask before stopping, which turns end and say so, ask before another
 // agent takes a conversation) is decided by the pure lifecycle model (common/conversation/lifecycle).
 // Every failure ends up in the conversation with what the user can do next (restart, settings,
 // sign in), and nothing is ever allowed on the user's behalf.
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
-import { AgentSpawnError } from '../acp/agentProcess';
 import type { AgentIdentity, ConnectionServicesFactory } from '../acp/clientServices';
 import type { AgentSpec } from '../common/agentConfig';
-import { isRemembered, launchKey, rememberLaunch, runnerPackage, startFailureWords, startStatus } from '../common/agentStart';
-import { describeAgentEnd } from '../common/connectionLoss';
 import { Disposable } from '../common/disposable';
 import { isAuthRequired, MAX_SIGN_INS } from '../common/signIn';
 import type { Logger } from '../common/logger';
 import type { ChatStatus, PastedImage, PromptAbilities, QueueAction, QueueView, TabInfo } from '../common/protocol';
 import type { SessionMeta } from '../common/sessionMeta';
-import { LifecycleEvent, LifecycleState, transition, TurnPhase, type AgentState, type Transition } from '../common/conversation/lifecycle';
+import { LifecycleEvent, LifecycleState, transition, type Transition } from '../common/conversation/lifecycle';
+import { runtimeOfConversation, turnOf } from '../common/conversation/binding';
 import type { Item, ItemAction, TranscriptOp } from '../common/transcript';
 import { pickAgent } from '../host/agentPicker';
-import { launchSpec } from '../host/installedAgents';
-import { describeStartFailure } from '../host/startFailure';
 import { completeWalkthroughStep } from '../host/walkthrough';
-import { openSettings, readAgentIdleMs, readAgents, readInitializeTimeoutMs, readStartInAskingMode, Settings } from '../host/config';
+import { openSettings, readAgents, readStartInAskingMode, Settings } from '../host/config';
 import { startMode } from '../common/agentModes';
 import { mcpForSession } from '../host/mcp';
-import { listenerGuard } from '../host/log';
 import { buildPrompt } from '../host/promptBuilder';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { finishFork, forkTitle, requestFork } from './fork';
 import { forkSummary } from '../common/conversation/forkSummary';
-import { AgentQuestions, AgentRuntime, startStderr } from './agentRuntime';
+import type { AgentRuntime } from './agentRuntime';
+import { AgentPool } from './agentPool';
+import { ConversationTabs } from './conversationTabs';
 import { ChatSession, describe } from './chatSession';
-import { Draft, isEmptyPrompt, isPrompt, SavedChats } from './savedChats';
+import { Draft, isEmptyPrompt, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
@@ -47,91 +45,66 @@ export interface ChatUi {
 }
 
 export class ChatController extends Disposable {
-  /** The running agents, by name: one process each, shared by the conversations bound to it. */
-  private readonly runtimes = new Map<string, AgentRuntime>();
-  /** Agents starting now, by name (a second prompt for one waits for the same start). */
-  private readonly starting = new Map<string, Promise<AgentRuntime | undefined>>();
-  /** The agent started last (what "the running agent" means where no conversation says which). */
-  private lastRuntime: AgentRuntime | undefined;
-  /** Agents whose process ended unasked, with why (the Agents view says so until they start again). */
-  private readonly crashes = new Map<string, string>();
-  /** The status of each agent (starting, ready, stopped, error); the shown conversation's agent's is shown. */
-  private readonly agentStatus = new Map<string, ChatStatus>();
-  private readonly tabs = new Map<string, ChatSession>();
-  private activeId: string;
-  private nextTab = 1;
-  private statusValue: ChatStatus = { agentName: undefined, status: 'stopped', detail: '' };
-  /** The agent started last, for Restart after it exited. */
-  private lastSpec: AgentSpec | undefined;
+  /** The agent processes: one per agent, shared by the conversations bound to it (session/agentPool). */
+  private readonly pool: AgentPool;
+  /** The conversations (tabs), the shown one, their events and their saving (session/conversationTabs). */
+  private readonly tabs: ConversationTabs;
 
-  private readonly opsEmitter = this.register(new vscode.EventEmitter<{ tab: string; ops: readonly TranscriptOp[] }>());
-  private readonly metaEmitter = this.register(new vscode.EventEmitter<{ tab: string; meta: SessionMeta }>());
   private readonly statusEmitter = this.register(new vscode.EventEmitter<ChatStatus>());
-  private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
-  /** `by`: the child agent whose update it is (its title). */
-  private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }>());
-  private readonly queueEmitter = this.register(new vscode.EventEmitter<string>());
   private draftValue: Draft | undefined;
   /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
   private unsent: Draft | undefined;
-  /** Cancels an agent's start under way (Cancel in the chat, Esc), by agent name. */
-  private readonly startAborts = new Map<string, AbortController>();
   /** Modal questions (stop an agent other conversations use, another agent for a conversation). */
   readonly ui: ChatUi = {
     confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
   };
-  /** The queued messages of a tab changed (its id). */
-  readonly onQueue = this.queueEmitter.event;
   private readonly queue: QueueRunner<ChatSession>;
-  /** Turns starting and ending in any tab. */
-  readonly onTurn = this.turnEmitter.event;
-  /** Every session/update of any tab, before the transcript applies it. */
-  readonly onUpdate = this.updateEmitter.event;
-  /** Transcript changes of any tab, in order. */
-  readonly onOps = this.opsEmitter.event;
-  readonly onMeta = this.metaEmitter.event;
   readonly onStatus = this.statusEmitter.event;
+  /** The queued messages of a tab changed (its id). */
+  get onQueue(): vscode.Event<string> { return this.tabs.onQueue; }
+  /** Turns starting and ending in any tab. */
+  get onTurn(): vscode.Event<{ tab: ChatSession; phase: 'start' | 'end' }> { return this.tabs.onTurn; }
+  /** Every session/update of any tab, before the transcript applies it (`by`: the child agent whose update it is). */
+  get onUpdate(): vscode.Event<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }> { return this.tabs.onUpdate; }
+  /** Transcript changes of any tab, in order. */
+  get onOps(): vscode.Event<{ tab: string; ops: readonly TranscriptOp[] }> { return this.tabs.onOps; }
+  get onMeta(): vscode.Event<{ tab: string; meta: SessionMeta }> { return this.tabs.onMeta; }
   /** Tabs added, removed, renamed, or their busy/waiting state changed. */
-  readonly onTabs = this.tabsEmitter.event;
+  get onTabs(): vscode.Event<void> { return this.tabs.onTabs; }
   /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
-  readonly onReset = this.resetEmitter.event;
+  get onReset(): vscode.Event<void> { return this.tabs.onReset; }
 
   /** Runs before each turn's prompt is sent (the checkpoint of the files, host/checkpoints). */
   beforeTurn: (tab: ChatSession, itemId: string) => Promise<void> = () => Promise.resolve();
 
-  private guardValue: ReturnType<typeof listenerGuard> | undefined;
-  /** Runs a listener of the agent's updates on its own (host/log.ts). */
-  private get guard(): ReturnType<typeof listenerGuard> { return (this.guardValue ??= listenerGuard(this.log)); }
-
   constructor(
     private readonly log: Logger,
     private readonly showLog: () => void,
-    private readonly services: ConnectionServicesFactory,
+    services: ConnectionServicesFactory,
     private readonly saved: SavedChats,
-    private readonly diffs: ToolDiffs,
+    diffs: ToolDiffs,
     private readonly signIn: SignIn,
     private readonly modeChoices?: ModeChoices,
     /** Machine-wide memory (globalState): the package-runner launches that started once (their next start downloads nothing). */
-    private readonly machine?: vscode.Memento,
+    machine?: vscode.Memento,
   ) {
     super();
+    this.pool = new AgentPool(log, services, signIn, {
+      lifecycle: () => this.lifecycle(),
+      holding: agent => this.sessions.some(t => t.agentName === agent && (t.busy || t.waiting)),
+      of: runtime => ({ bound: this.sessions.filter(t => t.runtime === runtime), ofAgent: this.sessions.filter(t => t.agentName === runtime.spec.name) }),
+      shown: () => this.active,
+      detach: (t, runtime) => { this.endTurns(t, runtime); this.tabs.endOwnQuestions(runtime.spec.name); },
+      ownQuestions: agentName => this.tabs.ownQuestions(agentName),
+    }, machine);
+    this.pool.onStatus(() => this.statusEmitter.fire(this.status));
+    this.tabs = new ConversationTabs(log, saved, diffs, {
+      beforeTurn: (tab, itemId) => this.beforeTurn(tab, itemId),
+      turned: agentName => this.pool.watchIdle(agentName),
+    });
     this.draftValue = saved.loadDraft();
     this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
-    for (const chat of saved.load()) {
-      const tab = this.addTab(new ChatSession(chat.id, chat.agentName, log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
-      tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
-      const queued = (chat.queued ?? []).filter(isPrompt);
-      if (queued.length) {
-        tab.queue.update(q => { for (const p of queued) q.add(p); q.pause(); });
-        tab.addNotice(queued.length === 1
-          ? vscode.l10n.t('The message you queued before the reload was not sent: it stays queued and follows your next prompt, or use Send now.')
-          : vscode.l10n.t('The {0} messages you queued before the reload were not sent: they stay queued and follow your next prompt, or use Send now.', queued.length));
-      }
-      this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
-    }
-    this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.addTab(this.newTab('')).id;
+    this.tabs.restore();
   }
 
   // ---- what the view and the tests read -------------------------------------------------------
@@ -164,7 +137,7 @@ export class ChatController extends Disposable {
   async pickAgent(useDefault: boolean): Promise<AgentSpec | undefined> {
     const before = this.status;
     const waiting = vscode.l10n.t('Waiting for you to choose an agent…');
-    const show = (value: ChatStatus) => { this.statusValue = value; this.statusEmitter.fire(this.status); };
+    const show = (value: ChatStatus) => { this.pool.lastStatus = value; this.statusEmitter.fire(this.status); };
     const picking = this.picking;
     this.picking = true;
     try {
@@ -172,7 +145,7 @@ export class ChatController extends Disposable {
     } finally {
       this.picking = picking;
       // Nothing else changed the status meanwhile: it says again what it said.
-      if (this.statusValue.detail === waiting) show(before);
+      if (this.pool.lastStatus.detail === waiting) show(before);
     }
   }
 
@@ -182,33 +155,30 @@ export class ChatController extends Disposable {
   /** The status of the shown conversation's agent (while the picker is open, or for a conversation with no agent yet: the last one set). */
   get status(): ChatStatus {
     const name = this.active.agentName;
-    return (!this.picking && name && this.agentStatus.get(name)) || this.statusValue;
+    return (!this.picking && name && this.pool.statusOf(name)) || this.pool.lastStatus;
   }
   /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
   hasSignInKeys(agentName: string): Promise<boolean> { return this.signIn.hasKeys(agentName); }
-  get active(): ChatSession { return this.tabs.get(this.activeId)!; }
-  get activeTab(): string { return this.activeId; }
+  get active(): ChatSession { return this.tabs.active; }
+  get activeTab(): string { return this.tabs.shownId; }
   /** The shown conversation. */
   get items(): readonly Item[] { return this.active.items; }
-  get tabInfos(): TabInfo[] { return [...this.tabs.values()].map(t => t.info); }
-  get sessions(): readonly ChatSession[] { return [...this.tabs.values()]; }
+  get tabInfos(): TabInfo[] { return this.tabs.infos; }
+  get sessions(): readonly ChatSession[] { return this.tabs.all; }
   /** The shown conversation's agent's process id, else the one started last (shown in the log; used by tests to prove cleanup). */
   get agentPid(): number | undefined { return this.runtime?.process.pid; }
   /** The process id of the agent named `name`, while it runs. */
   agentPidOf(name: string): number | undefined {
-    const runtime = this.runtimes.get(name);
-    return runtime?.isRunning ? runtime.process.pid : undefined;
+    return this.pool.running(name)?.process.pid;
   }
   /** The shown conversation's agent if it runs, else the one started last, if it runs. */
   get runningAgent(): AgentSpec | undefined { return this.runtime?.spec; }
   /** Every agent running now (what Update / Remove Agent must stop before replacing its files). */
-  get runningAgents(): AgentSpec[] { return [...this.runtimes.values()].filter(r => r.isRunning).map(r => r.spec); }
+  get runningAgents(): AgentSpec[] { return this.pool.allRunning.map(r => r.spec); }
 
   /** The runtime of the shown conversation's agent, else the one started last; running only. */
   private get runtime(): AgentRuntime | undefined {
-    const mine = this.runtimes.get(this.active.agentName);
-    if (mine?.isRunning) return mine;
-    return !this.active.agentName && this.lastRuntime?.isRunning ? this.lastRuntime : undefined;
+    return runtimeOfConversation(this.active.agentName, this.pool.get(this.active.agentName), this.pool.last);
   }
   get sessionId(): string | undefined { return this.active.sessionId; }
 
@@ -248,9 +218,7 @@ export class ChatController extends Disposable {
           vscode.l10n.t('This conversation is with {0}. Continue with {1} in a new conversation?', tab.agentName, spec.name),
           vscode.l10n.t('{0} does not see this conversation; it stays with {1}, which keeps running.', spec.name, tab.agentName), go);
         if (!ok) return false;
-        tab = this.addTab(this.newTab(spec.name));
-        this.activeId = tab.id;
-        this.changedTabs(true);
+        tab = this.tabs.open(this.tabs.newTab(spec.name));
       } else {
         // A fresh conversation takes the agent chosen last, even while another one starts for it.
         this.rebind(tab, spec.name);
@@ -262,25 +230,23 @@ export class ChatController extends Disposable {
 
   /** Restarts the shown conversation's agent (asks first when its turns run in other conversations). */
   async restart(): Promise<boolean> {
-    const spec = this.runtime?.spec ?? this.specForActiveTab() ?? this.lastSpec;
+    const spec = this.runtime?.spec ?? this.specForActiveTab() ?? this.pool.lastSpec;
     if (spec && !(await this.stopAgent(spec.name))) return false;
     return this.start(spec);
   }
 
   /** Ends every agent process for sure; resolves when they are gone. Tabs stay, detached. */
   async stop(): Promise<void> {
-    // Stop during start: let the start finish, then stop what it started.
-    await Promise.all([...this.starting.values()].map(p => p.catch(() => undefined)));
-    await Promise.all([...this.runtimes.keys()].map(name => this.stopRuntime(name)));
+    await this.pool.stopAll();
   }
 
   /**
    * Stop Agent: the shown conversation's agent (else `name`). When its turns run in other
    * conversations the user is asked first. False: the user kept it running.
    */
-  async stopAgent(name = this.active.agentName || this.lastRuntime?.spec.name): Promise<boolean> {
+  async stopAgent(name = this.active.agentName || this.pool.last?.spec.name): Promise<boolean> {
     if (!name) return true;
-    const asked = this.decide({ type: 'stopAsked', agent: name, from: this.activeId });
+    const asked = this.decide({ type: 'stopAsked', agent: name, from: this.tabs.shownId });
     const confirm = asked.effects.find(e => e.type === 'confirmStop');
     if (confirm?.type === 'confirmStop') {
       const titles = confirm.conversations.map(id => `“${this.tabs.get(id)?.info.title ?? id}”`).join(', ');
@@ -289,58 +255,13 @@ export class ChatController extends Disposable {
         vscode.l10n.t('Their turns end where they are: {0}.', titles), vscode.l10n.t('Stop {0}', name));
       if (!ok) return false;
     }
-    await this.starting.get(name)?.catch(() => undefined);
-    await this.stopRuntime(name);
+    await this.pool.stopWhenStarted(name);
     return true;
   }
 
-  /** Idle timers of the running agents, by name (switchboard.agentIdleMinutes). */
-  private readonly idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
-
-  /**
-   * (Re)arms agent `name`'s idle timer: with no turn and no open question in any of its
-   * conversations for the idle time, its process stops; the next prompt starts it again and resumes
-   * or loads the conversations. An agent that cannot reopen its sessions is never stopped this way.
-   */
-  private watchIdle(name: string): void {
-    clearTimeout(this.idleTimers.get(name));
-    this.idleTimers.delete(name);
-    const runtime = this.runtimes.get(name);
-    const ms = readAgentIdleMs();
-    const caps = runtime?.isRunning ? runtime.capabilities : undefined;
-    if (!runtime || !caps || !ms || !(caps.loadSession || caps.sessionCapabilities?.resume)) return;
-    if (this.sessions.some(t => t.agentName === name && (t.busy || t.waiting))) return;
-    this.idleTimers.set(name, setTimeout(() => void this.stopIdle(name, runtime), ms));
-  }
-
-  private async stopIdle(name: string, runtime: AgentRuntime): Promise<void> {
-    this.idleTimers.delete(name);
-    if (this.runtimes.get(name) !== runtime) return;
-    if (!this.decide({ type: 'idleTimeout', agent: name }).effects.some(e => e.type === 'kill')) { this.watchIdle(name); return; }
-    this.log.info(`${name} had nothing to do for the idle time (switchboard.agentIdleMinutes): its process is stopped; the next prompt starts it again`);
-    await this.stopRuntime(name);
-    this.setStatus('stopped', vscode.l10n.t('{0} was stopped after it had nothing to do for a while; your next prompt starts it again.', name), name);
-  }
-
   /** Ends the agent `name` without asking (Update / Remove Agent asked already); resolves when it is gone. */
-  async stopAgentProcess(name: string): Promise<void> {
-    await this.starting.get(name)?.catch(() => undefined);
-    await this.stopRuntime(name);
-  }
-
-  /** Ends the agent `name`; only its own conversations are detached, each turn it ends says so there. */
-  private async stopRuntime(name: string): Promise<void> {
-    const runtime = this.runtimes.get(name);
-    clearTimeout(this.idleTimers.get(name));
-    this.idleTimers.delete(name);
-    if (!runtime) return;
-    const t = this.decide({ type: 'stopConfirmed', agent: name });
-    this.runtimes.delete(name);
-    if (this.lastRuntime === runtime) this.lastRuntime = undefined;
-    this.endTurns(t, runtime);
-    this.endOwnQuestions(name);
-    await runtime.stop();
-    this.setStatus('stopped', '', name);
+  stopAgentProcess(name: string): Promise<void> {
+    return this.pool.stopWhenStarted(name);
   }
 
   /**
@@ -364,19 +285,13 @@ export class ChatController extends Disposable {
 
   /** The conversations and agents as the lifecycle model sees them (common/conversation/lifecycle). */
   lifecycle(): LifecycleState {
-    const agents: Record<string, AgentState> = {};
-    for (const [name, reason] of this.crashes) agents[name] = { phase: 'crashed', reason };
-    for (const name of this.starting.keys()) agents[name] = { phase: 'starting' };
-    for (const [name, runtime] of this.runtimes) if (runtime.isRunning) agents[name] = { phase: 'ready' };
-    const turn = (t: ChatSession): TurnPhase => (t.waiting ? 'waiting' : t.inTurn ? 'running' : t.busy ? 'opening' : 'none');
     return {
-      agents,
+      agents: this.pool.agentStates(),
       conversations: this.sessions.map(t => ({
         id: t.id, agent: t.agentName, ...(t.sessionId ? { sessionId: t.sessionId } : {}),
         attached: !!t.runtime?.isRunning && !!t.sessionId,
         hasHistory: t.items.some(i => i.kind === 'user') || t.archived.length > 0,
-        turn: turn(t),
-        ...(t.waiting ? { waitingFor: [...t.pendingPermissionIds.length ? ['permission' as const] : [], ...t.pendingQuestionIds.length ? ['question' as const] : []] } : {}),
+        ...turnOf({ waiting: t.waiting, inTurn: t.inTurn, busy: t.busy, permissions: t.pendingPermissionIds.length, questions: t.pendingQuestionIds.length }),
       })),
     };
   }
@@ -388,9 +303,9 @@ export class ChatController extends Disposable {
     tab.unbind();
     tab.sessionId = undefined;
     tab.agentName = agentName;
-    this.changedTabs(false);
+    this.tabs.changed(false);
     // The status line follows the shown conversation's agent.
-    if (tab.id === this.activeId) this.statusEmitter.fire(this.status);
+    if (tab.id === this.tabs.shownId) this.statusEmitter.fire(this.status);
   }
 
   // ---- conversation ------------------------------------------------------------------------------
@@ -419,8 +334,7 @@ export class ChatController extends Disposable {
     const held = typed ? this.holdUnsent({ text, mentions, images }) : undefined;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
-      const running = this.runtimes.get(tab.agentName);
-      const agent = running?.isRunning ? running.spec : await agentForPrompt(tab);
+      const agent = this.pool.running(tab.agentName)?.spec ?? (await agentForPrompt(tab));
       if (!agent) return 'notSent';
       const runtime = await this.ensureRuntime(agent === 'pick' ? undefined : agent, tab);
       if (!runtime || !(await this.ensureSession(tab, runtime))) return 'notSent';
@@ -443,7 +357,7 @@ export class ChatController extends Disposable {
   }
 
   /** What the chat shows of a tab's queued messages. */
-  queueView(tabId = this.activeId): QueueView | undefined {
+  queueView(tabId = this.tabs.shownId): QueueView | undefined {
     const tab = this.tabs.get(tabId);
     return tab && this.queue.view(tab);
   }
@@ -463,14 +377,14 @@ export class ChatController extends Disposable {
   /** Sign out of the running (else the shown conversation's) agent: `logout`, and its stored keys deleted. */
   async signOut(): Promise<void> {
     const runtime = this.runtime;
-    const name = runtime?.spec.name ?? (this.active.agentName || this.lastSpec?.name);
+    const name = runtime?.spec.name ?? (this.active.agentName || this.pool.lastSpec?.name);
     // The running agent got the deleted keys in its environment: it ends; the next prompt starts it without.
-    if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.stopRuntime(runtime.spec.name);
+    if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.pool.stop(runtime.spec.name);
   }
 
   /** Stop (Esc): the shown conversation's turn, or its agent's start under way (its process ends). */
   cancelTurn(): Promise<void> {
-    const abort = this.startAborts.get(this.active.agentName) ?? (this.active.agentName ? undefined : this.lastStartAbort);
+    const abort = this.pool.startUnderWay(this.active.agentName);
     if (abort && !this.active.inTurn) {
       abort.abort();
       return Promise.resolve();
@@ -478,19 +392,16 @@ export class ChatController extends Disposable {
     return this.active.cancel();
   }
 
-  /** The start begun last (a conversation with no agent yet waits for it). */
-  private get lastStartAbort(): AbortController | undefined { return [...this.startAborts.values()].pop(); }
-
   /** True while the shown conversation's agent is starting (its start can be cancelled). */
-  get startingAgent(): boolean { return !!(this.startAborts.get(this.active.agentName) ?? (this.active.agentName ? undefined : this.lastStartAbort)); }
+  get startingAgent(): boolean { return !!this.pool.startUnderWay(this.active.agentName); }
 
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
-  answerPermission(itemId: string, optionId: string | null, tabId = this.activeId): void {
+  answerPermission(itemId: string, optionId: string | null, tabId = this.tabs.shownId): void {
     this.tabs.get(tabId)?.answerPermission(itemId, optionId);
   }
 
   /** Answers an elicitation card of a tab (default: the shown one). */
-  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.activeId): Promise<void> {
+  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.tabs.shownId): Promise<void> {
     return this.tabs.get(tabId)?.answerQuestion(itemId, action, values) ?? Promise.resolve();
   }
 
@@ -517,17 +428,14 @@ export class ChatController extends Disposable {
     // A tab whose prompt is on its way (its agent still starting, nothing shown yet) is not empty either.
     if (this.active.items.length > 0 || this.active.sessionId || this.active.busy) {
       // With the shown conversation's agent if it runs (else the one started last); none: the next prompt chooses.
-      this.activeId = this.addTab(this.newTab(this.runtime?.spec.name ?? '')).id;
-      this.changedTabs(true);
+      this.tabs.open(this.tabs.newTab(this.runtime?.spec.name ?? ''));
     }
     const runtime = this.runtime;
     if (runtime) await this.ensureSession(this.active, runtime);
   }
 
   selectTab(id: string): void {
-    if (!this.tabs.has(id) || id === this.activeId) return;
-    this.activeId = id;
-    this.changedTabs(true);
+    this.tabs.select(id);
   }
 
   async closeTab(id: string): Promise<void> {
@@ -543,13 +451,7 @@ export class ChatController extends Disposable {
       }
       runtime.releaseSession(tab.sessionId);
     }
-    this.tabs.delete(id);
-    this.questionTabs.delete(id);
-    if (tab.archiveKey) this.saved.forget(tab.archiveKey);
-    tab.dispose();
-    if (this.tabs.size === 0) this.addTab(this.newTab(tab.agentName));
-    if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
-    this.changedTabs(true);
+    this.tabs.remove(tab);
   }
 
   /**
@@ -584,9 +486,7 @@ export class ChatController extends Disposable {
     const summary = forkSummary(from.items, from.info.title);
     if (!summary) return undefined;
     const forked = await requestFork(from);
-    const tab = this.addTab(new ChatSession(this.newTabId(), from.agentName, this.log, undefined, { items: typeof forked === 'object' ? from.items : [], title: forkTitle(from) }));
-    this.activeId = tab.id;
-    this.changedTabs(true);
+    const tab = this.tabs.open(new ChatSession(this.tabs.newId(), from.agentName, this.log, undefined, { items: typeof forked === 'object' ? from.items : [], title: forkTitle(from) }));
     return finishFork(from, tab, forked) ? {} : { summary };
   }
 
@@ -692,11 +592,9 @@ export class ChatController extends Disposable {
   }
 
   override dispose(): void {
-    this.saved.flush(this.sessions);
-    void this.stop();
-    for (const abort of this.startAborts.values()) abort.abort();
-    for (const timer of this.idleTimers.values()) clearTimeout(timer);
-    for (const tab of this.tabs.values()) tab.dispose();
+    this.tabs.flush();
+    this.pool.dispose();
+    this.tabs.dispose();
     super.dispose();
   }
 
@@ -708,28 +606,16 @@ export class ChatController extends Disposable {
    * yet is bound to the one chosen here.
    */
   private async ensureRuntime(spec: AgentSpec | undefined, tab: ChatSession = this.active): Promise<AgentRuntime | undefined> {
-    const running = this.runtimes.get(spec?.name ?? tab.agentName);
-    if (running?.isRunning) return running;
-    const pending = this.starting.get(spec?.name ?? tab.agentName);
+    const running = this.pool.running(spec?.name ?? tab.agentName);
+    if (running) return running;
+    const pending = this.pool.pending(spec?.name ?? tab.agentName);
     if (pending) return pending;
-    if (!this.mayStart(tab)) return undefined;
+    if (!this.pool.mayStart(tab)) return undefined;
     const chosen = spec ?? this.specFor(tab) ?? (await this.pickAgent(true));
     if (!chosen) return undefined;
     // Picked for a conversation that had none (or, with no history, another one): it is this conversation's agent now.
     if (tab.agentName !== chosen.name && !this.lifecycle().conversations.find(c => c.id === tab.id)?.hasHistory) this.rebind(tab, chosen.name);
-    const again = this.runtimes.get(chosen.name);
-    if (again?.isRunning) return again;
-    return this.startOnce(chosen, tab);
-  }
-
-  /** Starts agent `spec` unless a start of it is under way (then that one). `tab`: where a failed start is told. */
-  private startOnce(spec: AgentSpec, tab: ChatSession): Promise<AgentRuntime | undefined> {
-    let start = this.starting.get(spec.name);
-    if (!start) {
-      start = this.startRuntime(spec, tab).finally(() => this.starting.delete(spec.name));
-      this.starting.set(spec.name, start);
-    }
-    return start;
+    return this.pool.running(chosen.name) ?? this.pool.startOnce(chosen, tab);
   }
 
   /**
@@ -738,14 +624,14 @@ export class ChatController extends Disposable {
    * rebound, nothing is asked. A failed start is logged and in its status, like any start's.
    */
   private async runtimeOf(spec: AgentSpec): Promise<AgentRuntime | undefined> {
-    const running = this.runtimes.get(spec.name);
-    if (running?.isRunning) return running;
-    const pending = this.starting.get(spec.name);
+    const running = this.pool.running(spec.name);
+    if (running) return running;
+    const pending = this.pool.pending(spec.name);
     if (pending) return pending;
     // Where a failed start would be told: a conversation of its own that is never shown.
     const unseen = new ChatSession('', spec.name, this.log);
     try {
-      return this.mayStart(unseen) ? await this.startOnce(spec, unseen) : undefined;
+      return this.pool.mayStart(unseen) ? await this.pool.startOnce(spec, unseen) : undefined;
     } finally {
       unseen.dispose();
     }
@@ -756,83 +642,9 @@ export class ChatController extends Disposable {
    * it is stopped and started again, no conversation is opened for it.
    */
   async restartAgent(name: string): Promise<boolean> {
-    const spec = this.runtimes.get(name)?.spec ?? readAgents().agents.find(a => a.name === name);
+    const spec = this.pool.get(name)?.spec ?? readAgents().agents.find(a => a.name === name);
     if (!spec || !(await this.stopAgent(name))) return false;
     return !!(await this.runtimeOf(spec));
-  }
-
-  /** Agents start only in a trusted workspace with a folder; else the conversation says why. */
-  private mayStart(tab: ChatSession): boolean {
-    if (!vscode.workspace.isTrusted) {
-      this.fail(tab, vscode.l10n.t('Switchboard does not start agents in an untrusted workspace. Trust this folder to use an agent.'), undefined, []);
-      return false;
-    }
-    if (!workspaceCwd()) {
-      this.fail(tab, vscode.l10n.t('Open a folder first: the agent works in a workspace folder.'), undefined, []);
-      return false;
-    }
-    return true;
-  }
-
-  private async startRuntime(chosen: AgentSpec, tab: ChatSession): Promise<AgentRuntime | undefined> {
-    const cwd = workspaceCwd();
-    if (!cwd) return undefined;
-    // An installed preset runs its own binary rather than through npx / uvx (host/installedAgents).
-    const spec = await launchSpec(chosen);
-    this.lastSpec = spec;
-    // The status says what the start waits for: the first download of a runner's package, then the seconds.
-    const pkg = runnerPackage(spec.command, spec.args);
-    const key = launchKey(spec.command, spec.args);
-    const downloading = pkg && !isRemembered(this.machine?.get(STARTED_LAUNCHES), key) ? pkg : undefined;
-    const since = Date.now();
-    const progress = () => this.setStatus('starting', startStatus({ agentName: spec.name, downloading, elapsedMs: Date.now() - since }), spec.name);
-    progress();
-    const ticker = setInterval(progress, 1000);
-    const abort = new AbortController();
-    this.startAborts.set(spec.name, abort);
-    let runtime: AgentRuntime;
-    try {
-      runtime = await AgentRuntime.start(spec, cwd, this.services, readInitializeTimeoutMs(), this.log, await this.signIn.env(spec.name), this.ownQuestions(spec.name), abort.signal);
-    } catch (err) {
-      if (abort.signal.aborted) {
-        this.log.info(`The start of ${spec.name} was cancelled`);
-        tab.addNotice(vscode.l10n.t('The start of {0} was cancelled.', spec.name));
-        this.setStatus('stopped', '', spec.name);
-      } else {
-        this.reportStartFailure(spec, err, tab);
-      }
-      return undefined;
-    } finally {
-      clearInterval(ticker);
-      if (this.startAborts.get(spec.name) === abort) this.startAborts.delete(spec.name);
-    }
-    if (pkg) void this.machine?.update(STARTED_LAUNCHES, rememberLaunch(this.machine.get(STARTED_LAUNCHES), key));
-    this.runtimes.set(spec.name, runtime);
-    this.crashes.delete(spec.name);
-    this.lastRuntime = runtime;
-    runtime.onStrayOutput = this.strayOutputReporter(runtime);
-    void runtime.exited.then(exit => {
-      if (exit.requested || this.runtimes.get(spec.name) !== runtime) return;
-      const ended = describeAgentEnd(spec.name, exit);
-      // Only this agent's conversations: its turns end here, the other agents' run on.
-      const t = this.decide({ type: 'crashed', agent: spec.name, reason: ended });
-      this.runtimes.delete(spec.name);
-      this.crashes.set(spec.name, ended);
-      if (this.lastRuntime === runtime) this.lastRuntime = undefined;
-      const stderr = runtime.process.stderrTail.text() || undefined;
-      const bound = this.sessions.filter(t => t.runtime === runtime);
-      this.endTurns(t, runtime);
-      this.endOwnQuestions(spec.name);
-      const own = bound.length ? bound : this.sessions.filter(t => t.agentName === spec.name);
-      for (const t of own.length ? own : [tab]) t.addError(ended, stderr, ['restart', 'showLog']);
-      this.log.error(`${ended}${stderr ? '\n' + stderr : ''}`);
-      this.setStatus('error', ended, spec.name);
-    });
-    this.setStatus('ready', '', spec.name);
-    this.watchIdle(spec.name);
-    completeWalkthroughStep('agentChosen');
-    void this.signIn.noteRuntime(runtime);
-    return runtime;
   }
 
   private readonly ensuring = new Map<string, Promise<boolean>>();
@@ -862,8 +674,8 @@ export class ChatController extends Disposable {
         const auth = isAuthRequired(err);
         tab.addError(vscode.l10n.t('Could not start a session with {0}: {1}', runtime.spec.name, describe(err)), runtime.process.stderrTail.text() || undefined,
           auth ? ['authenticate', 'showLog'] : ['restart', 'showLog']);
-        this.setStatus('error', describe(err), runtime.spec.name);
-        if (auth) await this.stopRuntime(runtime.spec.name);
+        this.pool.setStatus('error', describe(err), runtime.spec.name);
+        if (auth) await this.pool.stop(runtime.spec.name);
         return false;
       }
     }
@@ -905,7 +717,7 @@ export class ChatController extends Disposable {
     tab.bind(runtime, response.sessionId, response);
     await this.startInChosenMode(tab);
     showMcp();
-    this.changedTabs(false);
+    this.tabs.changed(false);
   }
 
   /** One prompt; when the agent answers auth_required, the user signs in and it is sent again. False: not answered. */
@@ -924,50 +736,16 @@ export class ChatController extends Disposable {
   private async signInFor(tab: ChatSession, runtime: AgentRuntime): Promise<AgentRuntime | undefined> {
     const next = await this.signIn.offer(tab, runtime);
     if (next !== 'restart') return next === 'retry' ? runtime : undefined;
-    if (this.runtimes.get(runtime.spec.name) === runtime) await this.stopRuntime(runtime.spec.name);
+    if (this.pool.get(runtime.spec.name) === runtime) await this.pool.stop(runtime.spec.name);
     return this.ensureRuntime(runtime.spec, tab);
   }
 
   private async openAgentSession(runtime: AgentRuntime, info: acp.SessionInfo): Promise<void> {
     const existing = this.sessions.find(t => t.sessionId === info.sessionId && t.agentName === runtime.spec.name);
     if (existing) { this.selectTab(existing.id); return; }
-    const tab = this.addTab(new ChatSession(this.newTabId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
-    this.activeId = tab.id;
-    this.changedTabs(true);
+    const tab = this.tabs.open(new ChatSession(this.tabs.newId(), runtime.spec.name, this.log, info.sessionId, { items: [], title: info.title ?? undefined }));
     await this.ensureSession(tab, runtime);
-    this.resetEmitter.fire();
-  }
-
-  /** Tabs opened for an agent's own questions (tab id → agent), while no conversation started in them. */
-  private readonly questionTabs = new Map<string, string>();
-
-  /**
-   * The agent's own questions (tied to no conversation): asked in a tab of their own, named for the
-   * agent, never in a conversation they did not come from. The tab is not brought to front (its
-   * waiting state shows in the tab strip and the status bar).
-   */
-  private ownQuestions(agentName: string): AgentQuestions {
-    const tab = () => this.sessions.find(t => this.questionTabs.get(t.id) === agentName && !t.sessionId);
-    return {
-      ask: (params, signal) => {
-        let t = tab();
-        if (!t) {
-          t = this.addTab(new ChatSession(this.newTabId(), agentName, this.log, undefined, {
-            items: [], title: vscode.l10n.t({ message: 'Questions from {0}', args: [agentName], comment: ['Title of the tab where an agent asks questions of its own (not from a conversation); {0} is the agent.'] }),
-          }));
-          this.questionTabs.set(t.id, agentName);
-          t.addNotice(vscode.l10n.t('{0} asks this itself, not in a conversation: the question names no session (as when an agent asks while it starts or signs you in).', agentName));
-          this.changedTabs(false);
-        }
-        return t.elicit(params, signal, true);
-      },
-      complete: id => tab()?.completeElicitation(id) ?? false,
-    };
-  }
-
-  /** The agent went away: its own open questions are answered `cancel`, like a conversation's. */
-  private endOwnQuestions(agentName: string): void {
-    for (const t of this.sessions) if (this.questionTabs.get(t.id) === agentName && !t.sessionId) t.unbind();
+    this.tabs.resetView();
   }
 
   private specForActiveTab(): AgentSpec | undefined {
@@ -979,114 +757,8 @@ export class ChatController extends Disposable {
     const name = tab.agentName;
     return name ? readAgents().agents.find(a => a.name === name) : undefined;
   }
-
-  private newTab(agentName: string): ChatSession {
-    return new ChatSession(this.newTabId(), agentName, this.log);
-  }
-
-  private newTabId(): string {
-    return `tab${this.nextTab++}`;
-  }
-
-  private addTab(tab: ChatSession): ChatSession {
-    this.tabs.set(tab.id, tab);
-    tab.archive = this.saved;
-    tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
-    tab.beforeTurn = itemId => this.beforeTurn(tab, itemId);
-    const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));
-    tab.onRawUpdate(({ update, by }) => { recordDiffs(update); this.updateEmitter.fire(by === undefined ? { tab, update } : { tab, update, by }); });
-    tab.onTurn(phase => {
-      if (phase === 'start') completeWalkthroughStep('promptSent');
-      // A finished turn is saved at once (and its old turns are on disk): a reload right after keeps it.
-      if (phase === 'end') this.saved.flush(this.sessions);
-      this.turnEmitter.fire({ tab, phase });
-      // A turn holds its agent; the last one ended, the agent's idle time begins.
-      if (tab.agentName) this.watchIdle(tab.agentName);
-    });
-    // An edit asked for through a permission request is reviewed in the diff editor before the answer.
-    tab.onPermissionRequest(({ itemId, params }) => {
-      const content = params.toolCall.content;
-      // The files it names are snapshotted now, before the agent's change lands (host/review).
-      this.updateEmitter.fire({ tab, update: { ...params.toolCall, sessionUpdate: 'tool_call_update', status: undefined } });
-      this.diffs.recordContent(tab.id, itemId, content);
-      const first = content?.findIndex(c => c.type === 'diff') ?? -1;
-      if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
-    });
-    tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.saved.schedule(() => this.sessions); });
-    tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
-    tab.onState(() => { this.tabsEmitter.fire(); this.saved.schedule(() => this.sessions); });
-    tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
-    // A queued message is saved at once (a user action, rare): a reload right after must not lose it,
-    // and in a browser window the save at shutdown may never reach the storage.
-    tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.saved.flush(this.sessions); });
-    return tab;
-  }
-
-  private changedTabs(resetView: boolean): void {
-    this.tabsEmitter.fire();
-    if (resetView) this.resetEmitter.fire();
-    this.saved.schedule(() => this.sessions);
-  }
-
-  /**
-   * Lines on the agent's stdout that are not ACP: logged (the first 20), and the first one named in
-   * the conversation, after the running turn so it never cuts the answer in two.
-   */
-  private strayOutputReporter(runtime: AgentRuntime): (line: string) => void {
-    let count = 0;
-    const name = runtime.spec.name;
-    return line => {
-      count++;
-      if (count <= 20) this.log.warn(vscode.l10n.t('{0} wrote a line to its output that is not an ACP message; it was ignored: {1}', name, line));
-      if (count === 20) this.log.warn(vscode.l10n.t('Further lines of {0} that are not ACP messages are not logged.', name));
-      if (count > 1) return;
-      const bound = this.sessions.filter(t => t.runtime === runtime);
-      const own = bound.length ? bound : this.sessions.filter(t => t.agentName === name);
-      for (const tab of own.length ? own : [this.active]) {
-        tab.addNoticeAfterTurn(vscode.l10n.t('{0} wrote text to its output that is not an ACP (JSON-RPC) message; it was ignored. First line: “{1}”. The log (Switchboard: Show Log) lists more. An agent that prints to stdout may be misconfigured.', name, line));
-      }
-    };
-  }
-
-  /** A failed start, once, in the conversation and in words; what the agent printed (its stack trace too) goes to the log only. */
-  private reportStartFailure(spec: AgentSpec, err: unknown, tab: ChatSession): void {
-    const stderr = startStderr(err);
-    if (stderr) this.log.error(`${spec.name} printed on stderr before it failed to start:\n${stderr}`);
-    const short = vscode.l10n.t({ message: '{0} could not start', args: [spec.name], comment: 'The status line after a failed start; the conversation says why' });
-    if (err instanceof AgentSpawnError) {
-      // A missing runtime (npx → Node.js, uvx → uv) is named with where to get it (host/startFailure).
-      this.fail(tab, describeStartFailure(spec, err).message, undefined, ['openSettings', 'showLog'], short, spec.name);
-      return;
-    }
-    const words = stderr ? startFailureWords(stderr) : undefined;
-    this.fail(tab, words
-      ? vscode.l10n.t({ message: 'Could not start {0}: {1}. It said: “{2}”', args: [spec.name, describe(err).replace(/[.\s]+$/, ''), words], comment: '{1} is why, {2} the error line the agent printed' })
-      : vscode.l10n.t('Could not start {0}: {1}', spec.name, describe(err)), undefined, ['restart', 'showLog'], short, spec.name);
-  }
-
-  /** `status`: what the status line says instead of the whole message (shown once, in the conversation). */
-  private fail(tab: ChatSession, message: string, details: string | undefined, actions: readonly ItemAction[], status = message, agentName = tab.agentName || undefined): void {
-    this.log.error(details ? `${message}\n${details}` : message);
-    tab.addError(message, details, actions);
-    this.setStatus('error', status, agentName);
-  }
-
-  /** The status of agent `agentName`; the view shows the shown conversation's agent's. */
-  private setStatus(status: ChatStatus['status'], detail: string, agentName: string | undefined): void {
-    const value = { agentName, status, detail };
-    if (agentName) this.agentStatus.set(agentName, value);
-    this.statusValue = value;
-    this.statusEmitter.fire(this.status);
-  }
 }
-
-/** globalState key: the package-runner launches that started once. */
-const STARTED_LAUNCHES = 'switchboard.startedLaunches.v1';
 
 function promptText(blocks: readonly acp.ContentBlock[]): string {
   return blocks.map(b => (b.type === 'text' ? b.text : '')).join('');
-}
-
-function workspaceCwd(): string | undefined {
-  return vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
 }
