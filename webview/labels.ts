@@ -1,5 +1,7 @@
-// Words shared by the chat's cards: how a turn ended, and a tool call's or plan entry's status.
+// Words shared by the chat's cards: how a turn ended, a tool call's or plan entry's status, and the
+// note on what arrived after its turn ended.
 import * as l10n from '@vscode/l10n';
+import { h } from './dom';
 
 const STOP_REASONS: Record<string, string> = {
   end_turn: l10n.t({ message: 'Done', comment: ['The end of the agent\'s turn'] }), cancelled: l10n.t({ message: 'Stopped', comment: ['The end of the agent\'s turn, stopped by the user'] }), max_tokens: l10n.t('Stopped: the agent reached its token limit'),
@@ -19,4 +21,8 @@ export function toolStatusText(status: string): string {
     case 'unfinished': return l10n.t({ message: 'no result reported', comment: 'A tool call\'s status when the agent ended its turn without saying how the call ended' });
     default: return status.replace('_', ' ');
   }
+}
+/** Something the agent sent after its turn ended: marked, never shown as running. */
+export function lateNote(): HTMLElement {
+  return h('div', 'late-note', { role: 'note' }, l10n.t('Arrived after the turn ended'));
 }

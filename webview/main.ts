@@ -1,7 +1,7 @@
 // The chat view in the browser: acquires the VS Code API, hands each surface its elements, routes
 // the host's messages to the surfaces and starts. Each surface is a module owning its state: the
-// transcript (transcriptView.ts, its cards in items.ts and toolCard.ts, what is read out in
-// itemAnnouncer.ts), the tab strip (tabs.ts), the status line and the composer's buttons
+// transcript (transcriptView.ts, its cards in items.ts, toolCard.ts and permission.ts, what is
+// read out in itemAnnouncer.ts), the tab strip (tabs.ts), the status line and the composer's buttons
 // (status.ts), the session's plans, modes, options and usage (meta.ts), the review lists
 // (review.ts), the prompt box (composer.ts), the queue, search and welcome.
 import './l10n';
