@@ -18,7 +18,7 @@ import { buildItem, initItems } from './items';
 import { terminalTail } from './toolCard';
 import { ItemAnnouncer } from './itemAnnouncer';
 import { renderChanges, renderWrites, initReview } from './review';
-import { initTabs, redrawTabs, setTabs, showTab, shownTab } from './tabs';
+import { initTabs, redrawTabs, setTabs, setShownTab, shownTab } from './tabs';
 import { initStatus, renderStatus, setStatus } from './status';
 import { currentMeta, initMeta, setMeta, updateMeta } from './meta';
 import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities } from './composer';
@@ -64,7 +64,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   switch (msg.type) {
     case 'state/reset':
       setRoots(msg.roots ?? []);
-      showTab(msg.activeTab);
+      setShownTab(msg.activeTab);
       transcript.reset(msg.archived ?? [], msg.items);
       showWelcome(!msg.items.length && !msg.archived?.length);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.

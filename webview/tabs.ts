@@ -34,7 +34,7 @@ export function shownTabInfo(): TabInfo | undefined {
 }
 
 /** Another conversation is shown (its transcript is drawn before the strip is). */
-export function showTab(id: string | undefined): void {
+export function setShownTab(id: string | undefined): void {
   activeTab = id;
 }
 
