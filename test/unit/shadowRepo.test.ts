@@ -30,4 +30,10 @@ describe('checkpoints: the shadow repository', () => {
     assert.deepEqual(await files(tree), ['small.txt']);
     assert.deepEqual([...await repo.leftOut(tree)], ['grows.log'], 'the checkpoint knows it left the file out (a restore must not take it for one created since)');
   });
+
+  it('a git that exits without reading its input fails or succeeds on its own, never with an uncaught EPIPE', async () => {
+    // 8 MiB fill the pipe: git has exited before it is written (a full run's extension host died of this).
+    const out = await repo.gitRaw(['version'], { bare: true, input: 'x'.repeat(8 * 1024 * 1024) });
+    assert.match(out.toString('utf8'), /^git version /);
+  });
 });

@@ -66,6 +66,9 @@ export class ShadowRepo {
     return new Promise((resolve, reject) => {
       const child = execFile(git, opts.bare ? args : [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: opts.bare ? path.dirname(gitDir) : workTree, env, encoding: 'buffer', maxBuffer: MAX_BUFFER, windowsHide: true },
         (err, stdout, stderr) => (err ? reject(new Error(`git ${args[0]} failed: ${(stderr.toString('utf8').trim() || err.message).slice(0, 500)}`)) : resolve(stdout)));
+      // A git that exits before reading all of its input closes the pipe: the write's EPIPE is not
+      // news (git's own exit status and stderr are, above), and unhandled it ends the extension host.
+      child.stdin?.on('error', () => { /* reported by the exit */ });
       if (opts.input !== undefined) child.stdin?.end(opts.input);
     });
   }
