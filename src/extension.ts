@@ -165,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const waiting = new WaitingAlert(joinWaits(agents, {
     waiters: () => parallel.waiters(), onChange: parallel.onDidChange,
     shown: id => parallelPanels.isShown(setOf(id)), open: id => parallelPanels.show(setOf(id)).reveal(),
+    owns: id => id.startsWith(PARALLEL_WAITER),
   }));
   context.subscriptions.push(waiting);
   context.subscriptions.push(parallel, parallelPanels,

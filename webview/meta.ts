@@ -58,9 +58,9 @@ export function setMeta(m: SessionMeta | undefined): void {
   configEl.replaceChildren(...(m?.configOptions ?? []).filter(o => !(control?.via === 'config' && o.id === control.configId)).map(buildConfigOption));
   // Context usage.
   const usage = m?.usage;
-  usageEl.hidden = !usage;
-  if (usage) {
-    const meter = usageMeter(usage, uiLanguage);
+  const meter = usage && usageMeter(usage, uiLanguage);
+  usageEl.hidden = !meter?.text;
+  if (usage && meter) {
     usageEl.textContent = meter.text;
     usageEl.setAttribute('aria-valuenow', String(meter.percent));
     usageEl.title = meter.title;

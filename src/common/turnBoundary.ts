@@ -16,6 +16,8 @@ const sessionOf = (params: unknown): string | undefined => {
 };
 
 const MAX_LATE_REQUESTS = 1000;
+/** The requests whose handlers ask (the request gate): only they are marked, and each mark is taken. */
+const GATED = new Set(['fs/read_text_file', 'fs/write_text_file', 'terminal/create']);
 
 export class TurnBoundaries {
   private readonly read = new Map<string, number>();
@@ -40,7 +42,7 @@ export class TurnBoundaries {
     if (message.method === 'session/update') {
       const session = sessionOf(message.params);
       if (session !== undefined) this.read.set(session, (this.read.get(session) ?? 0) + 1);
-    } else if (message.method !== undefined && message.id != null) {
+    } else if (message.method !== undefined && message.id != null && GATED.has(message.method)) {
       const session = sessionOf(message.params);
       if (session === undefined || !this.boundary.has(session)) return;
       // Bounded: a request whose handler never asks (refused before it) is forgotten in time.

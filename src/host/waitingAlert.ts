@@ -16,6 +16,8 @@ export interface Waits {
   readonly shown: (id: string) => boolean;
   /** Shows conversation `id` (the item's click, a notification's Open). */
   readonly open: (id: string) => unknown;
+  /** True when `id` is one of this source's (waiting or not: a notification's Open may come later). */
+  readonly owns: (id: string) => boolean;
 }
 
 /** Several sources of waits as one (the chat's conversations, then the parallel runs). */
@@ -24,7 +26,8 @@ export function joinWaits(...all: readonly Waits[]): Waits {
     waiters: () => all.flatMap(w => w.waiters()),
     onChange: (listener, thisArg, disposables) => vscode.Disposable.from(...all.map(w => w.onChange(listener, thisArg, disposables))),
     shown: id => all.some(w => w.shown(id)),
-    open: id => all.find(w => w.waiters().some(x => x.id === id))?.open(id),
+    open: id => all.find(w => w.owns(id))?.open(id),
+    owns: id => all.some(w => w.owns(id)),
   };
 }
 

@@ -198,6 +198,8 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
   /** Binds the session to a running agent with the ACP session id and its initial state. */
   bind(runtime: AgentRuntime, sessionId: string, response?: { modes?: acp.SessionModeState | null; configOptions?: acp.SessionConfigOption[] | null } | null): void {
     if (this.runtimeValue && this.sessionId) this.runtimeValue.detach(this.sessionId);
+    // Another session: the helpers of the one before are not this one's.
+    if (this.sessionId !== sessionId) this.childUsage.clear();
     this.runtimeValue = runtime;
     this.sessionId = sessionId;
     // Scoped per session *and* agent process: a restarted agent may hand out the same ids again.

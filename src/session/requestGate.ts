@@ -85,7 +85,8 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
       const key = terminalCommandKey(params.command, params.args ?? [], process.platform !== 'win32');
       // Asked once the request passed the terminal service's own checks (a cwd refused by policy is never asked about).
       const confirmUnasked = async () => {
-        if (asked || !readConfirmCommands() || commandPermitted(s.allowedThisTurn, key)) return;
+        // Sent after the answer: what the ending turn allowed does not cover it, and its question is late.
+        if (asked || !readConfirmCommands() || (!afterAnswer && commandPermitted(s.allowedThisTurn, key))) return;
         const shown = (text: string) => escapeBidi(truncateText(text, TITLE_MAX_CHARS * 4));
         const yes = await s.confirm({
           title: vscode.l10n.t({
@@ -93,7 +94,7 @@ export function gateServices(served: ConnectionServices, agentName: string, rout
             args: [agentName, shown(line), shown(params.cwd ?? cwd)],
             comment: ['{0} is the agent, {1} the whole command line (all of it, operators included), {2} the directory it runs in.'],
           }),
-          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: false, command: line,
+          allow: vscode.l10n.t('Run'), deny: vscode.l10n.t("Don't run"), late: afterAnswer === true || !s.inTurn, command: line,
         });
         if (!yes) throw refusal(`The user refused to run ${line}`, 'userDenied', { command: params.command });
       };

@@ -134,6 +134,8 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     this.changeEmitter.fire();
   }
 
+  readonly owns = (id: string): boolean => this.chat.sessions.some(t => t.id === id);
+
   /** Shows conversation `id` in the chat. */
   async open(id: string | undefined): Promise<void> {
     if (!id) return;

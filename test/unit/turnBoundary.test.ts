@@ -48,8 +48,10 @@ describe('TurnBoundaries (late updates by wire order)', () => {
     t.incoming({ id: 1 });          // the answer
     t.incoming(read(11, 's'));      // sent after it, read in the same chunk
     t.incoming(read(12, 'other'));  // another session never prompted: the session decides (not in a turn)
+    t.incoming({ id: 14, method: 'session/request_permission', params: { sessionId: 's' } }); // not gated: never marked
     assert.deepEqual([t.requestAfterAnswer(10), t.requestAfterAnswer(11), t.requestAfterAnswer(11), t.requestAfterAnswer(12)],
       [false, true, false, false]);
+    assert.equal(t.requestAfterAnswer(14), false, 'only fs/* and terminal/create are marked (an id reused later is not taken for late)');
     t.outgoing(prompt(2, 's'));
     t.incoming(read(13, 's'));
     assert.equal(t.requestAfterAnswer(13), false, 'a new prompt opens a new turn');

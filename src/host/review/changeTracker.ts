@@ -41,7 +41,7 @@ interface Turn {
   running: boolean;
   /** Files its tool calls named (diffs, locations, paths in their input): a disk change of one is its agent's. */
   readonly named: Set<string>;
-  /** Of those, the ones a child agent's tool call named first: their change is listed as that child's. */
+  /** Who named each of those first: a child agent (its title) or the agent itself (''); a child's are listed as its. */
   namedBy?: Map<string, string>;
   /** Changes nobody could attribute (see attributeTo): the agents working when they happened. */
   readonly working?: string[];
@@ -353,7 +353,7 @@ export class ChangeTracker extends Disposable {
       if (!p || !path.isAbsolute(p)) continue;
       const filePath = normalize(p);
       turn.named.add(filePath);
-      if (by !== undefined && !turn.namedBy?.has(filePath)) (turn.namedBy ??= new Map()).set(filePath, by);
+      if (!turn.namedBy?.has(filePath)) (turn.namedBy ??= new Map()).set(filePath, by ?? '');
     }
   }
 
@@ -635,7 +635,7 @@ export class ChangeTracker extends Disposable {
     }
     // A file a child agent's tool call named: its change is that child's (the first name stays).
     const by = turn.namedBy?.get(filePath);
-    if (by !== undefined) owner.changes.attribute(filePath, by);
+    if (by && owner === turn) owner.changes.attribute(filePath, by);
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
     this.see(filePath, after);
