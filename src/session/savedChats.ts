@@ -66,6 +66,17 @@ const MAX_TABS = 10;
 const MAX_SAVED_CHARS = 4_000_000;
 const MAX_TEXT = 50_000;
 const DELAY_MS = 1000;
+/** The longest wait before a change is saved (a large conversation while it streams). */
+const MAX_DELAY_MS = 5000;
+/**
+ * A save sends the whole state to the window (VS Code's workspace state): after a save of `chars`
+ * characters, the next one waits 1 s per 500,000 (at least DELAY_MS, at most MAX_DELAY_MS). A
+ * 5,000-tool-call turn saved once a second sent the window 2 MB a second, twice what the chat
+ * itself was sent; a conversation of usual size is still saved within a second.
+ */
+export function saveDelay(chars: number): number {
+  return Math.min(MAX_DELAY_MS, Math.max(DELAY_MS, Math.round(chars / 500)));
+}
 const ARCHIVE_KEY = /^[0-9a-f-]{36}$/;
 
 export class SavedChats implements TurnArchive {
@@ -83,20 +94,24 @@ export class SavedChats implements TurnArchive {
     return chats;
   }
 
-  /** Saves within a second; a burst of changes (a streamed answer) costs one write per second. */
+  private delay = DELAY_MS;
+
+  /** Saves within a second (more for a large conversation: saveDelay); a burst of changes (a streamed answer) costs one write per delay. */
   schedule(sessions: () => readonly SavableChat[]): void {
-    this.timer ??= setTimeout(() => this.flush(sessions()), DELAY_MS);
+    this.timer ??= setTimeout(() => this.flush(sessions()), this.delay);
   }
 
   flush(sessions: readonly SavableChat[]): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    let chars = 0;
     const chats = sessions.filter(s => s.items.length > 0).slice(-MAX_TABS).map((s): SavedChat => ({
       id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title,
-      items: lastItems(s.items),
+      items: lastItems(s.items, n => { chars += n; }),
       ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
       ...(s.queue.size ? { queued: s.queue.items.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
     }));
+    this.delay = saveDelay(chars);
     void this.state.update(KEY, chats);
   }
 
@@ -186,15 +201,17 @@ export class SavedChats implements TurnArchive {
 }
 
 /** The last items whose size is within MAX_SAVED_CHARS (always the last one), each trimmed. */
-function lastItems(items: readonly Item[]): Item[] {
+function lastItems(items: readonly Item[], counted: (chars: number) => void): Item[] {
   const kept: Item[] = [];
   let chars = 0;
   for (let i = items.length - 1; i >= 0; i--) {
     const item = trimItem(items[i]);
-    chars += turnChars([item]);
-    if (kept.length && chars > MAX_SAVED_CHARS) break;
+    const n = turnChars([item]);
+    if (kept.length && chars + n > MAX_SAVED_CHARS) break;
+    chars += n;
     kept.push(item);
   }
+  counted(chars);
   return kept.reverse();
 }
 

@@ -328,8 +328,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private enqueue(ops: readonly TranscriptOp[]): void {
     if (![...this.surfaces].some(s => s.ready)) return; // replayed in full on `view/ready`
     for (const op of ops) this.queue.push(op);
-    // The user is asked something: shown now, with what came before it, never a frame later.
-    if (this.queue.urgent) { clearTimeout(this.flushTimer); this.flush(); return; }
+    // The user is asked something: shown now, with what came before it, never a frame later. So is
+    // a turn's end: what follows it (the conversation's save, megabytes after a long turn) shares
+    // the way to the window and must not go ahead of it.
+    if (this.queue.urgent || ops.some(o => o.op === 'add' && o.item.kind === 'turnEnd')) { clearTimeout(this.flushTimer); this.flush(); return; }
     // At most one message per frame, but never a frame of delay after a quiet moment: the first
     // chunk of an answer (and the last, when chunks are sparse) is posted right away.
     this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));

@@ -99,6 +99,33 @@ describe('Several agents at once', () => {
     assert.ok(agentEvents(agents[A].log).some(e => e.event === 'result' && e.type === 'permission' && JSON.stringify(e).includes('allow')), JSON.stringify(agentEvents(agents[A].log)));
   });
 
+  it('a flood from one agent never delays another conversation: B\'s permission request shows while A\'s burst still streams (issue 23)', async () => {
+    // 20,000 tool calls (80,000 updates): seconds of work for the host however fast the machine,
+    // against the few milliseconds B's request takes.
+    const calls = 20_000;
+    const agents = await useScriptedAgents({
+      [A]: { turns: [{ steps: [{ type: 'burst', kind: 'tools', count: calls }, { type: 'text', text: 'A done.' }] }] },
+      [B]: { turns: [{ steps: [{ type: 'permission', toolCall: { toolCallId: 'q1', title: 'Run the tests' } }, { type: 'text', text: 'B allowed.' }] }] },
+    });
+    const tabA = sb.chat.active;
+    const turnA = sb.chat.sendPrompt('flood');
+    const tools = () => tabA.items.filter(i => i.kind === 'tool').length;
+    await waitFor(() => `A's burst starts: ${tools()} cards`, () => tools() > 0);
+
+    const tabB = await tabWith(agents[B].spec);
+    const turnB = sb.chat.sendPrompt('ask');
+    const permission = await waitFor(() => `B asks: ${dump(tabB.items)}`, () => lastOf(tabB.items, 'permission'));
+    const shown = tools();
+    assert.ok(shown < calls, `B's request came after A's whole burst (${shown} of ${calls} cards)`);
+    assert.equal(lastOf(tabA.items, 'turnEnd'), undefined, 'A is still streaming');
+
+    sb.chat.answerPermission(permission.id, 'allow', tabB.id);
+    assert.equal(await turnB, 'sent');
+    assert.equal(answer(tabB), 'permission: allow\nB allowed.', dump(tabB.items));
+    await sb.chat.stop();
+    await turnA;
+  });
+
   it('a tab closed during a permission: the request is answered cancelled, the other tab of the same agent streams on', async () => {
     const go = gate('a-second');
     const agents = await useScriptedAgents({
