@@ -5,7 +5,7 @@
 // turn's Markdown plan is not rendered again when only other session state (usage) changes.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { gate, openChat, scriptedAgentSettings, setTheme } from './support.mjs';
+import { gate, openChat, runCommand, scriptedAgentSettings, setTheme } from './support.mjs';
 
 const hold = gate('child-agents');
 
@@ -112,13 +112,7 @@ export default async function ({ page, log, shotsDir }) {
 
   // A window reload (Developer: Reload Window, which saves the workbench's state first) brings the
   // helper's tab back, filled from the saved conversation (the agent is not running).
-  // Keys typed in a webview stay there: the helper's editor tab (workbench, not webview) takes them.
-  await page.getByRole('tab', { name: /Explore \(helper in/ }).click();
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 30_000 });
-  await input.fill('>Developer: Reload Window');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().click();
+  await runCommand(page, 'Developer: Reload Window');
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await page.getByRole('tab', { name: /Explore \(helper in/ }).waitFor({ timeout: 60_000 });
   tab = await childTab();

@@ -149,3 +149,24 @@ export async function dismissHovers(page) {
   }
   await hover.waitFor({ state: 'hidden', timeout: 5_000 });
 }
+
+/**
+ * Runs a command through the command palette. The workbench takes the keys only when it has the
+ * focus (a webview keeps them, and an editor tab's click focuses its webview): the side bar's title
+ * is clicked first, and the palette is opened again if its input does not take the text.
+ */
+export async function runCommand(page, label) {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 0; ; attempt++) {
+    await page.locator('.part.sidebar .composite.title').click();
+    await page.keyboard.press('F1');
+    try {
+      await input.fill(`>${label}`, { timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt === 2) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+}
