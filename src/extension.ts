@@ -124,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   // Checkpoints: the files before each turn, in a git directory of our own in the storage (host/checkpoints).
   const checkpoints = new Checkpoints(context.storageUri?.fsPath, log);
   chat.beforeTurn = (tab, itemId) => checkpoints.beforeTurn(tab.id, itemId, tab.meta.title || tab.agentName || tab.id);
+  checkpoints.onDidWrite = paths => tracker.clientWrote(paths);
   context.subscriptions.push(checkpoints,
     chat.onStatus(s => { if (s.status === 'starting' || s.status === 'ready') checkpoints.warm(); }),
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') checkpoints.afterTurn(tab.id); }),

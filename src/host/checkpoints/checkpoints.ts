@@ -76,6 +76,9 @@ export class Checkpoints extends Disposable {
     inform: async (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
   };
 
+  /** Told of the files a restore (or its undo) wrote or deleted, right after. */
+  onDidWrite: ((paths: readonly string[]) => void) | undefined;
+
   constructor(storageDir: string | undefined, private readonly log: Logger) {
     super();
     this.dir = storageDir && path.join(storageDir, 'checkpoints');
@@ -462,6 +465,8 @@ export class Checkpoints extends Disposable {
         failures.push(`${op.path}: ${errorMessage(err)}`);
       }
     }
+    // Our writes, not an agent's: the review does not take them for the last turn's (it may still be ending).
+    this.onDidWrite?.(ops.map(op => path.join(folder, op.path)));
     for (const [abs, before] of dirty) {
       const after = await fs.promises.readFile(abs, 'utf8').catch(() => null);
       await reconcileDirtyBuffer(abs, before, after, label, this.log).catch(err => this.log.warn(`Checkpoints: ${abs}: ${errorMessage(err)}`));

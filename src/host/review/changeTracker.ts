@@ -276,6 +276,15 @@ export class ChangeTracker extends Disposable {
     if (by) (this.ownerOf(filePath) ?? turn).changes.attribute(filePath, by);
   }
 
+  /**
+   * Files the client itself just wrote, for no agent (a checkpoint's restore): the watcher's report of
+   * them is not a change of the turn that may still be ending, nor a reason to merge their tabs again.
+   */
+  clientWrote(paths: readonly string[]): void {
+    const now = Date.now();
+    for (const p of paths) this.userSaves.set(normalize(p), now);
+  }
+
   /** A change the client made itself for `tabId`'s running turn (a parallel run applied); null: no file. */
   recordApplied(tabId: string, filePath: string, before: FileData | null, after: FileData | null): void {
     const turn = this.turnFor(tabId);
