@@ -24,7 +24,7 @@ export class EditLog {
   add<D>(edit: { origin: EditOrigin; scope: string; path: string; before: string | null; after: string; data?: D }, key?: string): Edit<D> {
     const e = this.history.add(edit, key);
     this.content.set(EditLog.uri(e, 'before'), e.before ?? '');
-    this.content.set(EditLog.uri(e, 'after'), e.after);
+    this.content.set(EditLog.uri(e, 'after'), e.after ?? '');
     return e;
   }
 
