@@ -49,7 +49,7 @@ export interface DecisionData {
  * The review's bounds: its undecided changes are never forgotten for room (an Undo needs them; the
  * tracker bounds each file's size), decisions are (the oldest first: they only guard against late reports).
  */
-export const REVIEW_LIMITS: EditHistoryLimits = { maxChars: 64 * 1024 * 1024, maxCharsPerOrigin: { review: Infinity }, maxPerOrigin: { decision: 1000 } };
+export const REVIEW_LIMITS: EditHistoryLimits = { maxChars: 64 * 1024 * 1024, maxCharsPerOrigin: { review: Infinity, decision: Infinity }, maxPerOrigin: { decision: 1000 } };
 
 /** The key of a turn's change of a file. */
 export const reviewKey = (turnId: string, path: string) => `review\0${turnId}\0${path}`;
