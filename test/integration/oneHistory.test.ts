@@ -42,28 +42,38 @@ describe('Review: one history of edits (the chat\'s Undo of a write, Agent Chang
   };
   const bytes = (file: string) => fs.readFileSync(file).toString('hex');
 
-  it('a write undone from the chat is gone from Agent Changes (the exact bytes back); kept in Agent Changes, the write reads as kept', async () => {
+  it('a write undone from the chat is gone from Agent Changes (the exact bytes back, a created file deleted); kept in Agent Changes, the write reads as kept', async () => {
     const undone = path.join(root(), 'history-undo.txt');
+    const created = path.join(root(), 'history-created.txt');
+    const binary = path.join(root(), 'history-binary.dat');
     const kept = path.join(root(), 'history-keep.txt');
     fs.writeFileSync(undone, '\ufeffalpha\r\nbeta\r\n');
+    fs.writeFileSync(binary, Buffer.from([0, 1, 2, 0xff, 0xfe, 0]));
     fs.writeFileSync(kept, 'one\ntwo\n');
-    const original = bytes(undone);
+    fs.rmSync(created, { force: true });
+    const original = { undone: bytes(undone), binary: bytes(binary) };
     await useScriptedAgent({ turns: [{ steps: [
       { type: 'read', path: undone, quiet: true }, { type: 'write', path: undone, content: 'alpha\r\nBETA\r\n' },
+      { type: 'write', path: created, content: 'new file\n' },
+      { type: 'write', path: binary, content: 'now text\n' },
       { type: 'read', path: kept, quiet: true }, { type: 'write', path: kept, content: 'one\nTWO\n' },
     ] }] });
-    await sb.chat.sendPrompt('edit both');
+    await sb.chat.sendPrompt('edit them');
     await sb.review.settled();
-    // The file watcher reports late on a busy machine: nothing here may wait for it.
+    // The file watcher reports late on a busy machine (and not at all 10 s after the turn): nothing here may wait for it.
     held = sb.review.holdDiskEvents();
-    assert.equal(listed(undone).length, 1, JSON.stringify(sb.review.views()));
+    for (const f of [undone, created, binary, kept]) assert.equal(listed(f).length, 1, `${f} listed: ${JSON.stringify(sb.review.views())}`);
 
-    const w = writeOf(undone, 'alpha\r\nBETA\r\n');
-    assert.equal(w.decided, undefined);
-    assert.equal(await w.undo(), true);
-    assert.equal(bytes(undone), original, 'the exact bytes before the write (BOM, CRLF)');
-    assert.deepEqual(listed(undone), [], 'no longer listed in Agent Changes nor the chat');
-    assert.equal(w.decided, 'undo');
+    for (const [file, after] of [[created, 'new file\n'], [binary, 'now text\n'], [undone, 'alpha\r\nBETA\r\n']]) {
+      const w = writeOf(file, after);
+      assert.equal(w.decided, undefined);
+      assert.equal(await w.undo(), true);
+      assert.deepEqual(listed(file), [], `${path.basename(file)} no longer listed in Agent Changes nor the chat`);
+      assert.equal(w.decided, 'undo');
+    }
+    assert.equal(bytes(undone), original.undone, 'the exact bytes before the write (BOM, CRLF)');
+    assert.equal(bytes(binary), original.binary, 'the binary file\'s exact bytes');
+    assert.equal(fs.existsSync(created), false);
 
     const [turn] = listed(kept);
     sb.review.keep(turn.turnId, kept);
