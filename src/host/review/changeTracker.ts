@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
-import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import { bytesOf, FileData, formOf, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
@@ -22,9 +22,11 @@ import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, toSaved, writesOf } from '../../common/review/reviewLog';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
-import { gitIndexText, readDisk, readDiskSync } from './diskSources';
+import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
+import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
+import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
-import { configuredEncoding, formOfDocument, openDocumentOf, readFileData } from '../fs/fileData';
+import { configuredEncoding, formOfDocument, openDocumentOf } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
 
 export interface TurnView {
@@ -82,9 +84,6 @@ const USER_SAVE_WINDOW_MS = 1500;
 const LATE_REPORT_MS = 10_000;
 /** Bytes of binary files kept as their last-seen content (the least recently seen are forgotten first). */
 const MAX_BINARY_SNAPSHOT_BYTES = 32 * 1024 * 1024;
-
-/** A file's content (null: no file). */
-type Content = FileData | null;
 
 export class ChangeTracker extends Disposable {
   private readonly turns = new Map<string, Turn>();
@@ -930,102 +929,8 @@ function isInWorkspace(filePath: string): boolean {
   return !!vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
 }
 
-/**
- * The file's content: the buffer when it has unsaved edits, else the disk (a clean buffer may not
- * have reloaded yet); undefined when the file is gone.
- */
-export async function readText(filePath: string): Promise<FileData | undefined> {
-  const open = openDocumentOf(filePath);
-  if (open?.isDirty) return textData(open.getText(), formOfDocument(open));
-  return readFileData(filePath, Number.MAX_SAFE_INTEGER);
-}
-
-/**
- * Sets a file's content (null: delete it); the disk then holds exactly its bytes. Text goes through
- * one WorkspaceEdit and a save (Ctrl+Z in the editor undoes it); bytes (a binary file, or a file
- * that is binary on disk now) are written as they are, never through a text buffer.
- */
-async function writeFile(filePath: string, data: Content): Promise<void> {
-  const uri = vscode.Uri.file(filePath);
-  const edit = new vscode.WorkspaceEdit();
-  if (data === null) {
-    edit.deleteFile(uri, { ignoreIfNotExists: true });
-    await vscode.workspace.applyEdit(edit);
-    return;
-  }
-  const bytes = bytesOf(data);
-  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
-  if (!exists) {
-    edit.createFile(uri, { ignoreIfExists: true, contents: bytes });
-    await vscode.workspace.applyEdit(edit);
-    return;
-  }
-  const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
-  // A clean document that has not caught up with the disk yet would save over it ("file modified
-  // since"): the bytes are then written directly, and VS Code reloads the document.
-  const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
-  if (doc && !stale && data.kind === 'text') {
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
-    if (await vscode.workspace.applyEdit(edit)) await doc.save();
-  }
-  // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
-  // may change the text further (save participants): the disk gets the exact bytes the undo restores.
-  const saved = await vscode.workspace.fs.readFile(uri);
-  if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
-}
-
-const textData = (text: string, form: TextForm): FileData => ({ kind: 'text', text, form });
-const binaryData = (bytes: Uint8Array): FileData => ({ kind: 'binary', bytes, reason: 'binary', encoding: '' });
-const toBase64 = (d: FileData) => Buffer.from(bytesOf(d)).toString('base64');
-const sameForm = (a: TextForm, b: TextForm) => a.encoding === b.encoding && a.bom === b.bom;
-
 /** The form a text seen without one (an open document's, a read's) is stored in. */
 function defaultForm(filePath: string): TextForm {
   const doc = openDocumentOf(filePath);
   return doc ? formOfDocument(doc) : formOf(configuredEncoding(filePath));
-}
-
-/** The content one side of a change stands for. */
-function sideOf(change: FileChange, side: string | null): Content {
-  if (side === null) return null;
-  return change.binary ? binaryData(Buffer.from(side, 'base64')) : textData(side, change.form ?? UTF8);
-}
-
-/** `content` as a side of `change`; undefined when the change cannot hold it (text in another encoding, bytes in a text change). */
-function sideIn(change: FileChange, content: Content): string | null | undefined {
-  if (content === null) return null;
-  if (change.binary) return toBase64(content);
-  return content.kind === 'text' && sameForm(content.form, change.form ?? UTF8) ? content.text : undefined;
-}
-
-/** The sides of a new change: texts when both are text in one encoding, else both as bytes (base64). */
-function asSides(before: Content, after: Content): { before: string | null; after: string | null; how: Pick<FileChange, 'binary' | 'form'> } {
-  const present = [before, after].filter((d): d is FileData => d !== null);
-  const texts = present.filter((d): d is Extract<FileData, { kind: 'text' }> => d.kind === 'text');
-  if (texts.length === present.length && texts.every(t => sameForm(t.form, texts[0].form))) {
-    return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
-  }
-  return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
-}
-
-/** A point that code passes at once, unless a test holds it (test seams of the tracker). */
-class TestGate {
-  private held: { gate: Promise<void>; arrived(): void } | undefined;
-
-  hold(): { reached: Promise<void>; release(): void } {
-    let open!: () => void;
-    let arrived!: () => void;
-    const gate = new Promise<void>(resolve => { open = resolve; });
-    const reached = new Promise<void>(resolve => { arrived = resolve; });
-    const held = { gate, arrived };
-    this.held = held;
-    return { reached, release: () => { if (this.held === held) this.held = undefined; open(); } };
-  }
-
-  async pass(): Promise<void> {
-    const held = this.held;
-    if (!held) return;
-    held.arrived();
-    await held.gate;
-  }
 }
