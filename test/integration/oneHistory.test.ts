@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
-import { api, useScriptedAgent } from './helpers';
+import { ChangeTracker } from '../../src/host/review/changeTracker';
+import { api, memoryMemento, quietLogger, useScriptedAgent } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
@@ -110,5 +111,29 @@ describe('Review: one history of edits (the chat\'s Undo of a write, Agent Chang
     assert.equal(listed(b).length, 1);
     const change = sb.review.fileChange(turn.turnId, a);
     assert.deepEqual([change?.baseline, change?.current], ['a1\na2\na3\na4\na5\n', 'a1\na2\na3\na4\nA5\n']);
+  });
+
+  it('pending reviews saved by the previous version (switchboard.review.v1) are restored after the upgrade, then saved in the new form', async () => {
+    const file = path.join(root(), 'history-v1.txt');
+    fs.writeFileSync(file, 'a\nB\n');
+    const memento = memoryMemento();
+    await memento.update('switchboard.review.v1', [{ turnId: 'turn4', tabId: 'tab1', agentName: 'Scripted', files: [{ path: file, baseline: 'a\nb\n', current: 'a\nB\n' }] }]);
+    const upgraded = new ChangeTracker(memento, quietLogger);
+    try {
+      assert.deepEqual(upgraded.views().map(t => [t.turnId, t.agentName, t.files.map(f => [f.path, f.added, f.removed])]), [['turn4', 'Scripted', [[file, 1, 1]]]]);
+      assert.notEqual(upgraded.beginTurn('tab1', 'Scripted'), 'turn4', 'a new turn never takes a restored id');
+    } finally {
+      upgraded.dispose(); // the window closes: state is written
+    }
+    assert.equal(memento.get('switchboard.review.v1'), undefined, 'the old form is cleared once saved anew');
+    const reloaded = new ChangeTracker(memento, quietLogger);
+    try {
+      const [turn] = reloaded.views();
+      assert.equal(turn?.turnId, 'turn4');
+      await reloaded.undo(turn.turnId, file);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'a\nb\n');
+    } finally {
+      reloaded.dispose();
+    }
   });
 });

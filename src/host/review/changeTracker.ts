@@ -506,8 +506,9 @@ export class ChangeTracker extends Disposable {
       if (turn) {
         this.syncFromEditor(filePath);
         this.setCurrent(turn, filePath, (await readText(filePath)) ?? null);
-        this.see(filePath, (await readDisk(filePath)) ?? undefined);
       }
+      // The disk as the revert left it: the watcher's report of it is no change of the agent's.
+      this.see(filePath, (await readDisk(filePath)) ?? undefined);
       addDecision(this.history, turn?.changes.turnId ?? '', filePath, { action: 'undo', writes: [write.id] });
       if (turn) this.cleanup(turn.changes.turnId);
     });
