@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EditHistory } from '../../src/common/review/editHistory';
-import { addDecision, decidedSince, decisionOf, loadSaved, REVIEW_LIMITS, toSaved, writesOf } from '../../src/common/review/reviewLog';
+import { addDecision, baselineFromOf, decidedSince, decisionOf, loadSaved, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../src/common/review/reviewLog';
 import { TurnChanges } from '../../src/common/review/turnChanges';
 
 const shared = () => new EditHistory({ ...REVIEW_LIMITS, maxChars: 4 * 1024, maxPerOrigin: { ...REVIEW_LIMITS.maxPerOrigin, write: 2 } });
@@ -40,6 +40,27 @@ describe('The review in the one history of edits (reviewLog)', () => {
     assert.equal(t.get('/w/big.txt')?.current, 'y'.repeat(3000));
     assert.equal(h.list({ origin: 'write' }).length, 2, 'the writes keep their own bound');
     assert.deepEqual(t.undo('/w/big.txt'), { text: 'x'.repeat(3000) });
+  });
+
+  it('keeps the evidence that gave a baseline with the change, across its updates, until forgotten', () => {
+    const h = shared();
+    const t = new TurnChanges('turn1', undefined, h);
+    setBaselineFrom(h, 'turn1', '/w/a.txt', { turnId: 'turn1', toolCallId: 'c1' });
+    assert.equal(baselineFromOf(h, 'turn1', '/w/a.txt'), undefined, 'nothing to note on a file not listed');
+    t.record('/w/a.txt', 'a\n', 'b\n');
+    const id = h.get('review\0turn1\0/w/a.txt')?.id;
+    setBaselineFrom(h, 'turn1', '/w/a.txt', { turnId: 'turn1', toolCallId: 'c1' });
+    t.record('/w/a.txt', 'b\n', 'c\n');
+    t.addWrites('/w/a.txt', ['e7']);
+    assert.deepEqual(baselineFromOf(h, 'turn1', '/w/a.txt'), { turnId: 'turn1', toolCallId: 'c1' });
+    assert.equal(h.get('review\0turn1\0/w/a.txt')?.id, id, 'one entry, updated in place');
+    setBaselineFrom(h, 'turn1', '/w/a.txt', undefined);
+    assert.equal(baselineFromOf(h, 'turn1', '/w/a.txt'), undefined);
+    assert.deepEqual(writesOf(h, 'turn1', '/w/a.txt'), ['e7']);
+    t.keep('/w/a.txt');
+    t.record('/w/a.txt', 'c\n', 'd\n');
+    assert.equal(baselineFromOf(h, 'turn1', '/w/a.txt'), undefined, 'a new change starts with no evidence');
+    assert.deepEqual(writesOf(h, 'turn1', '/w/a.txt'), [], 'nor the writes of the decided one');
   });
 
   it('decisions: "decided since a turn began" and what became of an applied write', () => {

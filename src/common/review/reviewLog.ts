@@ -33,7 +33,11 @@ export interface ReviewData {
   readonly by?: string;
   /** The applied writes (their ids in the history) this change is made of, in part or whole. */
   readonly writes?: readonly string[];
+  /** The evidence that gave the baseline, when it was a tool call's diff (of that turn): its tool response may correct it. */
+  readonly baselineFrom?: BaselineEvidence;
 }
+
+export interface BaselineEvidence { readonly turnId: string; readonly toolCallId: string }
 
 export type DecisionAction = 'keep' | 'undo';
 
@@ -77,8 +81,21 @@ export function putChange(history: EditHistory, turnId: string, f: FileChange, w
   const key = reviewKey(turnId, f.path);
   const known = history.get(key)?.data as ReviewData | undefined;
   const all = [...(known?.writes ?? []), ...(writes ?? []).filter(w => !known?.writes?.includes(w))];
-  const data: ReviewData = { first: known?.first ?? history.lastSeq + 1, ...(f.binary ? { binary: true } : {}), ...(f.form ? { form: f.form } : {}), ...(f.by ? { by: f.by } : {}), ...(all.length ? { writes: all } : {}) };
+  const data: ReviewData = { first: known?.first ?? history.lastSeq + 1, ...(f.binary ? { binary: true } : {}), ...(f.form ? { form: f.form } : {}), ...(f.by ? { by: f.by } : {}), ...(all.length ? { writes: all } : {}), ...(known?.baselineFrom ? { baselineFrom: known.baselineFrom } : {}) };
   return history.add({ origin: 'review', scope: turnId, path: f.path, before: f.baseline, after: f.current, data }, key);
+}
+
+/** The evidence that gave a turn's change of a file its baseline, when it was a tool call's diff. */
+export function baselineFromOf(history: EditHistory, turnId: string, path: string): BaselineEvidence | undefined {
+  return (history.get(reviewKey(turnId, path))?.data as ReviewData | undefined)?.baselineFrom;
+}
+
+/** Notes (or, undefined, forgets) the tool call whose diff gave a turn's change of a file its baseline. */
+export function setBaselineFrom(history: EditHistory, turnId: string, path: string, from: BaselineEvidence | undefined): void {
+  const e = history.get(reviewKey(turnId, path));
+  if (!e) return;
+  const { baselineFrom: _, ...rest } = e.data as ReviewData;
+  history.add({ origin: 'review', scope: turnId, path, before: e.before, after: e.after, data: { ...rest, ...(from ? { baselineFrom: from } : {}) } }, reviewKey(turnId, path));
 }
 
 /** Records a decision of the user's on a turn's change of a file. */

@@ -19,7 +19,7 @@ import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
-import { addDecision, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, toSaved, writesOf } from '../../common/review/reviewLog';
+import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
@@ -651,15 +651,13 @@ export class ChangeTracker extends Disposable {
     }
     const owner = this.ownerOf(filePath) ?? turn;
     const known = owner.changes.get(filePath);
-    if (!known) {
-      if (evidence.diffOf) this.baselineFrom.set(filePath, { turn, toolCallId: evidence.diffOf });
-      else this.baselineFrom.delete(filePath);
-    } else if (evidence.responseOf && this.baselineFrom.get(filePath)?.turn === turn && this.baselineFrom.get(filePath)?.toolCallId === evidence.responseOf && before !== null) {
+    const from = known && baselineFromOf(this.history, owner.changes.turnId, filePath);
+    if (known && evidence.responseOf && from && from.turnId === turn.changes.turnId && from.toolCallId === evidence.responseOf && before !== null) {
       // The baseline came from this tool call's diff, placed by us in the disk as it was when we read
       // it (maybe already holding the agent's later edits); its tool response tells what the file held.
       const old = sideIn(known, before);
+      setBaselineFrom(this.history, owner.changes.turnId, filePath, undefined);
       if (old !== undefined) owner.changes.rebase(filePath, old);
-      this.baselineFrom.delete(filePath);
     }
     if (before === null && !known && seen !== undefined) before = seen;
     // The same disk content reported again (the watcher, then the tool call): listed already, and its
@@ -676,6 +674,8 @@ export class ChangeTracker extends Disposable {
       // Text on both sides in one encoding is a text change; anything else is kept as bytes.
       const sides = asSides(before, after);
       owner.changes.record(filePath, sides.before, sides.after, sides.how);
+      // The evidence that gave the baseline, with the change (see above).
+      if (evidence.diffOf) setBaselineFrom(this.history, owner.changes.turnId, filePath, { turnId: turn.changes.turnId, toolCallId: evidence.diffOf });
     }
     // A file a child agent's tool call named: its change is that child's (the first name stays).
     const by = turn.namedBy?.get(filePath);
@@ -739,9 +739,6 @@ export class ChangeTracker extends Disposable {
     const sides = asSides(baseline, now);
     owner.changes.record(filePath, sides.before, sides.after, sides.how);
   }
-
-  /** The tool call whose diff gave a changed file its baseline (its tool response may correct it). */
-  private readonly baselineFrom = new Map<string, { turn: Turn; toolCallId: string }>();
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
