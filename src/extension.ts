@@ -112,13 +112,14 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
   controller = chat;
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
-  const tracker = new ChangeTracker(context.workspaceState, log);
+  const tracker = new ChangeTracker(context.workspaceState, log, files.edits.history);
+  files.undoWrites = (w, revert) => tracker.undoWrite(w, revert);
   context.subscriptions.push(tracker, new ReviewUi(tracker),
     chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
     chat.onUpdate(guard('review', ({ tab, update, by }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update, by);
     })),
-    files.onDidApplyWrite(w => { const tab = chat.tabOfSession(w.agent, w.sessionId); tracker.recordWrite(tab?.id, w.path, w.before, w.after, w.form, w.beforeBytes, tab?.childTitle(w.sessionId)); }),
+    files.onDidApplyWrite(w => { const tab = chat.tabOfSession(w.agent, w.sessionId); tracker.recordWrite(tab?.id, w.path, w.before, w.after, w.form, w.beforeBytes, tab?.childTitle(w.sessionId), w.id); }),
     files.onDidRead(r => tracker.rememberRead(r.path, r.text, r.form)));
 
   // Checkpoints: the files before each turn, in a git directory of our own in the storage (host/checkpoints).

@@ -35,7 +35,7 @@ describe('EditHistory', () => {
 
   it('is bounded by the size of the texts: the oldest edits are forgotten first, the newest always stays', () => {
     const h = new EditHistory({ maxChars: 2 * ENTRY_OVERHEAD + 20 });
-    const forgotten: string[] = [];
+    const forgotten: (string | null)[] = [];
     h.onForget(e => forgotten.push(e.after));
     h.add(write('/w/a', '', 'a'.repeat(10)));
     h.add(write('/w/b', '', 'b'.repeat(10)));
@@ -49,7 +49,7 @@ describe('EditHistory', () => {
 
   it('a flood of tool diffs never forgets an applied write (each origin has its own budget of characters)', () => {
     const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 30 });
-    const forgotten: string[] = [];
+    const forgotten: (string | null)[] = [];
     h.onForget(e => forgotten.push(e.after));
     const w = h.add(write('/w/a', 'before', 'after'));
     for (let i = 0; i < 100; i++) h.add(diff(`/w/d${i}`, null, 'x'.repeat(10)), `k${i}`);
@@ -74,7 +74,7 @@ describe('EditHistory', () => {
 
   it('forgets the edit of an origin least lately learnt: an updated diff counts as new, by number and by size', () => {
     const h = new EditHistory({ maxChars: 3 * ENTRY_OVERHEAD + 4, maxPerOrigin: { toolDiff: 2 } });
-    const forgotten: string[] = [];
+    const forgotten: (string | null)[] = [];
     h.onForget(e => forgotten.push(e.path));
     const w = h.add(write('/w/w', '', 'w'));
     h.add(diff('/w/1', null, '1'), 'k1');
@@ -93,7 +93,7 @@ describe('EditHistory', () => {
 
   it('forgets the edits of one origin, or everything, each edit told once', () => {
     const h = new EditHistory({ maxChars: 1e6 });
-    const forgotten: string[] = [];
+    const forgotten: (string | null)[] = [];
     h.onForget(e => forgotten.push(e.id));
     const a = h.add(write('/w/a', '', 'a'));
     const b = h.add(diff('/w/b', null, 'b'), 'k');

@@ -3,10 +3,16 @@
 // "open diff" and the applied writes' Undo read their texts here; each origin is bounded on its own
 // (a flood of tool diffs, which cost an agent nothing to send, never pushes out an applied write) by
 // the size of its texts (the oldest are forgotten first, the newest always stays) and by number.
+// The review (host/review/changeTracker.ts) keeps its undecided changes here too, one per turn and
+// file (`review`), and the user's decisions on them (`decision`: Keep, Undo), each origin bounded on
+// its own: a flood of tool diffs never pushes out what an Undo needs (common/review/reviewLog.ts).
 // Pure: the host serves the texts to the diff editor (host/editLog.ts).
 
-/** How the edit was learnt: a write the client applied, or a diff a tool call reported. */
-export type EditOrigin = 'write' | 'toolDiff';
+/**
+ * How the edit was learnt: a write the client applied, a diff a tool call reported, a turn's
+ * undecided change of a file as the review lists it, or the user's decision (Keep, Undo) on one.
+ */
+export type EditOrigin = 'write' | 'toolDiff' | 'review' | 'decision';
 
 export interface Edit<D = unknown> {
   /** Stable for the edit's life, and across updates of the same key (an open diff follows them). */
@@ -17,7 +23,8 @@ export interface Edit<D = unknown> {
   readonly path: string;
   /** The text before the edit; null when the edit created the file (or the diff claims so). */
   readonly before: string | null;
-  readonly after: string;
+  /** The text after; null when the edit deleted the file (a review's change). */
+  readonly after: string | null;
   /** Its place in the history (later edits, and later updates of a key, have larger ones). */
   readonly seq: number;
   /** What the edit's owner keeps with it (a write's encoding, who reviewed it). */
@@ -27,23 +34,25 @@ export interface Edit<D = unknown> {
 export interface EditHistoryLimits {
   /** Characters of the texts kept per origin (both sides, plus ENTRY_OVERHEAD per edit). */
   readonly maxChars: number;
+  /** The same, for origins bounded otherwise (Infinity: the review's undecided changes, which its owner bounds). */
+  readonly maxCharsPerOrigin?: Partial<Record<EditOrigin, number>>;
   /** At most this many edits of an origin. */
   readonly maxPerOrigin?: Partial<Record<EditOrigin, number>>;
 }
 
 /** What an edit costs besides its texts, so many empty edits are bounded too. */
 export const ENTRY_OVERHEAD = 256;
-const cost = (e: Edit) => ENTRY_OVERHEAD + (e.before?.length ?? 0) + e.after.length;
+const cost = (e: Edit) => ENTRY_OVERHEAD + (e.before?.length ?? 0) + (e.after?.length ?? 0);
 
 export class EditHistory {
   /** Oldest first; keyed edits under their key, the others under their id. */
   private readonly edits = new Map<string, Edit>();
   /** The same, per origin (its eviction order: the oldest of an origin is its first). */
-  private readonly fifo: Record<EditOrigin, Map<string, Edit>> = { write: new Map(), toolDiff: new Map() };
+  private readonly fifo: Record<EditOrigin, Map<string, Edit>> = { write: new Map(), toolDiff: new Map(), review: new Map(), decision: new Map() };
   /** The key of each edit, by id. */
   private readonly keys = new Map<string, string>();
   /** What the kept edits of each origin cost (see EditHistoryLimits.maxChars). */
-  private readonly chars: Record<EditOrigin, number> = { write: 0, toolDiff: 0 };
+  private readonly chars: Record<EditOrigin, number> = { write: 0, toolDiff: 0, review: 0, decision: 0 };
   private nextId = 1;
   private nextSeq = 1;
   private readonly forgetListeners: ((e: Edit) => void)[] = [];
@@ -59,7 +68,7 @@ export class EditHistory {
    * Adds an edit; with `key` (a tool call's diff: tab, item and index), it replaces the edit under
    * that key, keeps its id and becomes the newest.
    */
-  add<D>(edit: { origin: EditOrigin; scope: string; path: string; before: string | null; after: string; data?: D }, key?: string): Edit<D> {
+  add<D>(edit: { origin: EditOrigin; scope: string; path: string; before: string | null; after: string | null; data?: D }, key?: string): Edit<D> {
     const previous = key !== undefined ? this.edits.get(key) : undefined;
     const id = previous?.id ?? `e${this.nextId++}`;
     if (previous) this.remove(key!, previous, false);
@@ -91,9 +100,20 @@ export class EditHistory {
     return this.edits.size;
   }
 
+  /** The place of the newest edit (0: none yet): an edit added later has a larger one. */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** Removes the edit under a key given to add (an entry its owner no longer needs), telling the listeners. */
+  delete(key: string): void {
+    const e = this.edits.get(key);
+    if (e) this.remove(key, e, true);
+  }
+
   /** Characters the kept edits of all origins cost (see EditHistoryLimits.maxChars). */
   get keptChars(): number {
-    return this.chars.write + this.chars.toolDiff;
+    return Object.values(this.chars).reduce((a, b) => a + b, 0);
   }
 
   /** Forgets the edits of an origin / scope / path (all of them without a filter), each told once. */
@@ -109,7 +129,8 @@ export class EditHistory {
   private evict(newest: Edit): void {
     const fifo = this.fifo[newest.origin];
     const maxCount = this.limits.maxPerOrigin?.[newest.origin] ?? Infinity;
-    const over = () => fifo.size > 1 && (fifo.size > maxCount || this.chars[newest.origin] > this.limits.maxChars);
+    const maxChars = this.limits.maxCharsPerOrigin?.[newest.origin] ?? this.limits.maxChars;
+    const over = () => fifo.size > 1 && (fifo.size > maxCount || this.chars[newest.origin] > maxChars);
     // Deleting the entry a Map iteration is at is safe; newest is the last of its origin.
     for (const [key, e] of fifo) {
       if (!over()) break;

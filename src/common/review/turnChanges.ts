@@ -1,26 +1,14 @@
 // The files an agent changed during one turn, each against its baseline (its text just before the
 // agent's first change in the turn; null when the file did not exist). Pure bookkeeping: the host
-// reads and writes files and feeds what it saw; this decides what Keep and Undo mean.
-import type { TextForm } from '../fs/textForm';
+// reads and writes files and feeds what it saw; this decides what Keep and Undo mean. It keeps
+// nothing of its own: each file's change is the turn's `review` edit in the one history of edits
+// (reviewLog.ts), read from and written to there.
 import { merge3 } from '../fs/merge';
+import { EditHistory } from './editHistory';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
+import { FileChange, fileChangeOf, putChange, REVIEW_LIMITS, reviewKey, turnEdits } from './reviewLog';
 
-export interface FileChange {
-  readonly path: string;
-  /** null: the file did not exist before the turn. */
-  readonly baseline: string | null;
-  /** null: the agent deleted the file. */
-  readonly current: string | null;
-  /**
-   * The file is binary (or not valid in its encoding) before or after: `baseline` and `current`
-   * hold its bytes in base64, never decoded text; it is kept or undone whole.
-   */
-  readonly binary?: boolean;
-  /** How the text is stored on disk (VS Code's encoding and the BOM); absent: UTF-8 without BOM. */
-  readonly form?: TextForm;
-  /** The child agent (helper) that changed it, by its title; absent: the conversation's agent. */
-  readonly by?: string;
-}
+export type { FileChange } from './reviewLog';
 
 export interface FileChangeView {
   readonly path: string;
@@ -35,10 +23,21 @@ export interface FileChangeView {
 }
 
 export class TurnChanges {
-  private readonly files = new Map<string, FileChange>();
+  /** `history`: the one history of edits its changes live in (one of its own when absent). */
+  constructor(readonly turnId: string, saved?: readonly FileChange[], readonly history = new EditHistory(REVIEW_LIMITS)) {
+    for (const f of saved ?? []) this.set(f);
+  }
 
-  constructor(readonly turnId: string, saved?: readonly FileChange[]) {
-    for (const f of saved ?? []) this.files.set(f.path, f);
+  /** A file's change, as the history holds it. */
+  private file(path: string): FileChange | undefined {
+    const e = this.history.get(reviewKey(this.turnId, path));
+    return e && fileChangeOf(e);
+  }
+
+  /** Applied writes (their ids in the history) that made the file's change: their Undo and the file's are one. */
+  addWrites(path: string, writes: readonly string[]): void {
+    const known = this.file(path);
+    if (known && writes.length) putChange(this.history, this.turnId, known, writes);
   }
 
   /**
@@ -46,7 +45,7 @@ export class TurnChanges {
    * baseline; later ones only move its current text.
    */
   record(path: string, before: string | null, after: string | null, how: Pick<FileChange, 'binary' | 'form'> = {}): void {
-    const known = this.files.get(path);
+    const known = this.file(path);
     // "Created" may have been a guess (a file watcher saw a rename over the file): a later report
     // that the file held text before this change, other than what the list says it holds, wins.
     const corrected = known && known.baseline === null && before !== null && before !== known.current;
@@ -56,8 +55,8 @@ export class TurnChanges {
 
   /** The change of `path` was made by child agent `by` (the first one named stays). */
   attribute(path: string, by: string): void {
-    const known = this.files.get(path);
-    if (known && !known.by) this.files.set(path, { ...known, by });
+    const known = this.file(path);
+    if (known && !known.by) this.set({ ...known, by });
   }
 
   /**
@@ -66,7 +65,7 @@ export class TurnChanges {
    * listed as the agent's and survives Undo, even Undo of the whole file.
    */
   updateCurrent(path: string, current: string | null): void {
-    const known = this.files.get(path);
+    const known = this.file(path);
     if (!known || known.current === current) return;
     let baseline = known.baseline;
     if (!known.binary && baseline !== null && known.current !== null && current !== null) {
@@ -81,21 +80,21 @@ export class TurnChanges {
    * before its edit, after the list took it from a diff placed in a disk that had moved on).
    */
   rebase(path: string, baseline: string | null): void {
-    const known = this.files.get(path);
+    const known = this.file(path);
     if (known && known.baseline !== baseline) this.set({ ...known, baseline });
   }
 
   get(path: string): FileChange | undefined {
-    return this.files.get(path);
+    return this.file(path);
   }
 
   /** Files with undecided changes, in the order they were first changed. */
   pending(): FileChange[] {
-    return [...this.files.values()];
+    return turnEdits(this.history, this.turnId).map(fileChangeOf);
   }
 
   get isEmpty(): boolean {
-    return this.files.size === 0;
+    return this.pending().length === 0;
   }
 
   view(): FileChangeView[] {
@@ -115,7 +114,7 @@ export class TurnChanges {
 
   /** Hunks of a file; computed once per (baseline, current) pair, however often the views ask. */
   hunks(path: string): Hunk[] {
-    const f = this.files.get(path);
+    const f = this.file(path);
     if (!f) return [];
     if (f.binary) return [];
     const cached = this.hunkCache.get(path);
@@ -129,9 +128,9 @@ export class TurnChanges {
 
   /** Keeps one hunk (or the whole file): nothing on disk changes. */
   keep(path: string, hunkId?: string): void {
-    const f = this.files.get(path);
+    const f = this.file(path);
     if (!f) return;
-    if (hunkId === undefined || f.binary) { this.files.delete(path); this.hunkCache.delete(path); return; }
+    if (hunkId === undefined || f.binary) { this.forget(path); return; }
     const hunk = this.hunks(path).find(h => h.id === hunkId);
     if (!hunk) return;
     const baseline = keepHunk(f.baseline ?? '', hunk);
@@ -143,11 +142,10 @@ export class TurnChanges {
    * delete it (a created file whose content was all undone). Undefined: nothing to do.
    */
   undo(path: string, hunkId?: string): { text: string | null } | undefined {
-    const f = this.files.get(path);
+    const f = this.file(path);
     if (!f) return undefined;
     if (hunkId === undefined || f.binary) {
-      this.files.delete(path);
-      this.hunkCache.delete(path);
+      this.forget(path);
       return { text: f.baseline };
     }
     const hunk = this.hunks(path).find(h => h.id === hunkId);
@@ -160,9 +158,13 @@ export class TurnChanges {
 
   /** Stores the file, or forgets it once nothing is left to decide. */
   private set(f: FileChange): void {
-    this.hunkCache.delete(f.path);
-    if (f.baseline === f.current) this.files.delete(f.path);
-    else this.files.set(f.path, f);
+    if (f.baseline === f.current) this.forget(f.path);
+    else putChange(this.history, this.turnId, f);
+  }
+
+  private forget(path: string): void {
+    this.hunkCache.delete(path);
+    this.history.delete(reviewKey(this.turnId, path));
   }
 }
 

@@ -3,6 +3,7 @@
 // ToolDiffs' tool-call diffs live here, and an edit the history forgets stops being served.
 import * as vscode from 'vscode';
 import { Edit, EditHistory, EditOrigin } from '../../common/review/editHistory';
+import { REVIEW_LIMITS } from '../../common/review/reviewLog';
 import { DiffContentProvider } from './diffContent';
 
 /** Characters of edit texts kept per origin (both sides): the oldest edits of an origin are forgotten first. */
@@ -11,7 +12,8 @@ const MAX_CHARS = 64 * 1024 * 1024;
 const MAX_WRITES = 200;
 
 export class EditLog {
-  readonly history = new EditHistory({ maxChars: MAX_CHARS, maxPerOrigin: { write: MAX_WRITES } });
+  /** With the review's changes and decisions (ChangeTracker), under their own bounds (REVIEW_LIMITS). */
+  readonly history = new EditHistory({ ...REVIEW_LIMITS, maxChars: MAX_CHARS, maxPerOrigin: { ...REVIEW_LIMITS.maxPerOrigin, write: MAX_WRITES } });
 
   constructor(private readonly content: DiffContentProvider) {
     this.history.onForget(e => {
@@ -21,10 +23,10 @@ export class EditLog {
   }
 
   /** Adds an edit (see EditHistory.add) and serves its two sides. */
-  add<D>(edit: { origin: EditOrigin; scope: string; path: string; before: string | null; after: string; data?: D }, key?: string): Edit<D> {
+  add<D>(edit: { origin: EditOrigin; scope: string; path: string; before: string | null; after: string | null; data?: D }, key?: string): Edit<D> {
     const e = this.history.add(edit, key);
     this.content.set(EditLog.uri(e, 'before'), e.before ?? '');
-    this.content.set(EditLog.uri(e, 'after'), e.after);
+    this.content.set(EditLog.uri(e, 'after'), e.after ?? '');
     return e;
   }
 

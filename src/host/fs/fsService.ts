@@ -30,6 +30,7 @@ import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
+import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
 import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
@@ -60,11 +61,17 @@ export interface AppliedWrite {
   /** False when it was applied without a review (setting, "Accept all", or an earlier permission). */
   readonly reviewed: boolean;
   readonly time: number;
+  /**
+   * What the user decided of it since, read from the one history of edits: kept or undone with the
+   * file's change (Agent Changes, the chat's changed files) or by its own Undo; undefined: undecided.
+   */
+  readonly decided: DecisionAction | undefined;
   /** Opens a diff of before → after. */
   openDiff(): Promise<void>;
   /**
    * Reverts this write in the file, keeping the user's later edits where they do not overlap it
    * (a created file is deleted if it is unchanged). Resolves false when nothing could be undone.
+   * The review's Undo of the write when one is set (see undoWrites): the file's change follows.
    */
   undo(): Promise<boolean>;
 }
@@ -95,8 +102,10 @@ export class FsService extends Disposable {
   /** The one in-memory provider behind every diff Switchboard opens (reviews, applied writes, tool calls). */
   readonly content = this.register(new DiffContentProvider());
   readonly reviewManager: ReviewManager;
-  /** The one history of agents' edits: the writes applied here, the diffs tool calls reported (ToolDiffs). */
+  /** The one history of agents' edits: the writes applied here, the diffs tool calls reported (ToolDiffs), the review's changes. */
   readonly edits = new EditLog(this.content);
+  /** The review's Undo of an applied write (ChangeTracker.undoWrite), given the write's own revert. */
+  undoWrites?: (write: AppliedWrite, revert: () => Promise<boolean>) => Promise<boolean>;
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
@@ -245,12 +254,14 @@ export class FsService extends Disposable {
   }
 
   /** @internal */
-  record(w: Omit<AppliedWrite, 'id' | 'time' | 'openDiff' | 'undo'>, target: Target): AppliedWrite {
+  record(w: Omit<AppliedWrite, 'id' | 'time' | 'decided' | 'openDiff' | 'undo'>, target: Target): AppliedWrite {
     let edit!: Edit<AppliedWrite>;
+    const history = this.edits.history;
     const write: AppliedWrite = {
       ...w, get id() { return edit.id; }, time: Date.now(),
+      get decided() { return decisionOf(history, edit.id); },
       openDiff: () => this.reviewManager.showDiff(EditLog.uri(edit, 'before'), EditLog.uri(edit, 'after'), `${fileLabel(w.path)}: ${w.before === undefined ? 'created' : 'changed'} by ${w.agentName}`),
-      undo: () => this.undo(write, target),
+      undo: () => (this.undoWrites ? this.undoWrites(write, () => this.undo(write, target)) : this.undo(write, target)),
     };
     edit = this.edits.add({ origin: 'write', scope: w.sessionId, path: w.path, before: w.before ?? null, after: w.after, data: write });
     this.appliedEmitter.fire(write);

@@ -2,25 +2,31 @@
 // fs/write_text_file, in-process edits reported as tool calls with `diff` content (current Claude,
 // Codex), edits reported only by `locations`, or files that simply change on disk while the turn
 // runs. Each file is compared with its baseline (its text just before the agent's first change in
-// the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload.
+// the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload. The
+// changes and the user's decisions live in the one history of edits (common/review/reviewLog.ts),
+// with the writes applied for agents: an applied write's Undo and the Agent Changes' are one.
 import { existsSync, promises as fsPromises, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
-import { bytesOf, FileData, formOf, sameBytes, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import { bytesOf, FileData, formOf, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
 import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
+import { EditHistory } from '../../common/review/editHistory';
+import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
-import { gitIndexText, readDisk, readDiskSync } from './diskSources';
+import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
+import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
+import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
-import { configuredEncoding, formOfDocument, openDocumentOf, readFileData } from '../fs/fileData';
+import { configuredEncoding, formOfDocument, openDocumentOf } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
 
 export interface TurnView {
@@ -53,13 +59,13 @@ interface Turn {
   readonly started: number;
   /** When the turn ended (ms; its last checks may still run): a file modified later is not its agent's. */
   ended?: number;
-  /** Its place in the order of turns and decisions (see decidedAt): a decision made since outdates its evidence. */
+  /** Its place in the history of edits when it began: a decision made since outdates its evidence (see record). */
   readonly since: number;
 }
 
-interface SavedTurn { turnId: string; tabId: string; agentName: string; working?: string[]; files: readonly FileChange[] }
-
-const STATE_KEY = 'switchboard.review.v1';
+/** Saved before the one history: read once (users upgrading keep their pending reviews), then cleared. */
+const OLD_STATE_KEY = 'switchboard.review.v1';
+const STATE_KEY = 'switchboard.review.v2';
 const EDIT_DEBOUNCE_MS = 300;
 const MAX_FILES_IN_NEW_FOLDER = 50;
 /** Larger files are not kept as baselines, nor saved across reloads. */
@@ -78,13 +84,8 @@ const MAX_WAITING_DIFFS = 1000;
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
 const LATE_REPORT_MS = 10_000;
-/** Files whose last decision (Keep, Undo) is remembered (the least recently decided are forgotten first). */
-const MAX_DECIDED_FILES = 1000;
 /** Bytes of binary files kept as their last-seen content (the least recently seen are forgotten first). */
 const MAX_BINARY_SNAPSHOT_BYTES = 32 * 1024 * 1024;
-
-/** A file's content (null: no file). */
-type Content = FileData | null;
 
 export class ChangeTracker extends Disposable {
   private readonly turns = new Map<string, Turn>();
@@ -99,23 +100,21 @@ export class ChangeTracker extends Disposable {
    */
   private readonly diskForms = new BoundedMap<TextForm | Uint8Array>(MAX_BINARY_SNAPSHOT_BYTES, v => (v instanceof Uint8Array ? v.byteLength : 64));
   private nextTurn = 1;
-  /** Orders turns and the user's decisions (Keep, Undo): a counter, not a clock. */
-  private tick = 0;
-  /** When (see tick) the user last kept or undid a change of each file. */
-  private readonly decidedAt = new Map<string, number>();
   private saveTimer: NodeJS.Timeout | undefined;
 
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
   /** Fired whenever the list of changes (or a decision) changed. */
   readonly onDidChange = this.changeEmitter.event;
 
-  constructor(private readonly state: vscode.Memento, private readonly log: Logger) {
+  /** `history`: the one history of edits (FsService's, with the applied writes); one of its own when absent (tests). */
+  constructor(private readonly state: vscode.Memento, private readonly log: Logger, private readonly history = new EditHistory(REVIEW_LIMITS)) {
     super();
     this.snapshots = this.register(new FileSnapshots());
-    for (const saved of state.get<SavedTurn[]>(STATE_KEY) ?? []) {
-      const working = Array.isArray(saved.working) ? saved.working.filter(n => typeof n === 'string') : undefined;
-      this.turns.set(saved.turnId, { changes: new TurnChanges(saved.turnId, saved.files), tabId: saved.tabId, agentName: saved.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(working ? { working } : {}) });
-      this.nextTurn = Math.max(this.nextTurn, Number(saved.turnId.replace(/\D/g, '')) + 1);
+    const saved = loadSaved(state.get(STATE_KEY), state.get(OLD_STATE_KEY));
+    for (const t of saved.turns) {
+      const files = saved.edits.filter(e => e.turnId === t.turnId).map(({ turnId: _, ...f }) => f);
+      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, files, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
+      this.nextTurn = Math.max(this.nextTurn, Number(t.turnId.replace(/\D/g, '')) + 1);
     }
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
       this.userSaves.set(doc.uri.fsPath, Date.now());
@@ -201,7 +200,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now(), since: ++this.tick };
+    const turn: Turn = { changes: new TurnChanges(turnId, undefined, this.history), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now(), since: this.history.lastSeq };
     this.turns.set(turnId, turn);
     for (const id of this.runningTurn.values()) {
       const other = this.turns.get(id);
@@ -267,15 +266,17 @@ export class ChangeTracker extends Disposable {
   /**
    * A write the client applied for the agent (fs/write_text_file), its texts stored in `form`;
    * `beforeBytes`: the file was binary (or not valid in its encoding) before, and held these bytes;
-   * `by`: the child agent that wrote it (its title).
+   * `by`: the child agent that wrote it (its title); `writeId`: the write's edit in the history (its Undo is the review's, see undoWrite).
    */
-  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string, form: TextForm = UTF8, beforeBytes?: Uint8Array, by?: string): void {
+  recordWrite(tabId: string | undefined, agentPath: string, before: string | undefined, after: string, form: TextForm = UTF8, beforeBytes?: Uint8Array, by?: string, writeId?: string): void {
     const filePath = normalize(agentPath);
     const turn = this.turnFor(tabId);
     if (!turn) return;
     const old: Content = beforeBytes ? binaryData(beforeBytes) : before === undefined ? null : textData(before, form);
     this.record(turn, filePath, old, textData(after, form));
-    if (by) (this.ownerOf(filePath) ?? turn).changes.attribute(filePath, by);
+    const owner = this.ownerOf(filePath) ?? turn;
+    if (by) owner.changes.attribute(filePath, by);
+    if (writeId) owner.changes.addWrites(filePath, [writeId]);
   }
 
   /**
@@ -377,7 +378,7 @@ export class ChangeTracker extends Disposable {
     let shared = this.shared;
     if (!shared) {
       const turnId = `turn${this.nextTurn++}`;
-      shared = { changes: new TurnChanges(turnId), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), since: Math.min(...running.map(t => t.since)), working: [] };
+      shared = { changes: new TurnChanges(turnId, undefined, this.history), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), since: Math.min(...running.map(t => t.since)), working: [] };
       this.shared = shared;
     }
     // Kept while empty (its checks are waited for), listed once it holds a change.
@@ -442,8 +443,9 @@ export class ChangeTracker extends Disposable {
     completeWalkthroughStep('changeReviewed');
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       this.syncFromEditor(f);
+      const writes = writesOf(this.history, turn.changes.turnId, f);
       turn.changes.keep(f, hunkId);
-      this.decided(f);
+      this.decided(turn, f, 'keep', hunkId, turn.changes.get(f) ? [] : writes);
     }
     this.cleanup(turnId);
   }
@@ -467,6 +469,7 @@ export class ChangeTracker extends Disposable {
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
+    const writes = writesOf(this.history, turn.changes.turnId, f);
     const undone = turn.changes.undo(f, hunkId);
     let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
     if (undone?.text === null && turn.changes.get(f) === undefined) {
@@ -480,7 +483,40 @@ export class ChangeTracker extends Disposable {
     const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
-    this.decided(f);
+    this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
+  }
+
+  /**
+   * The Undo of one applied write (the chat's), as one operation on the review: when the file's
+   * change in its turn is that write alone, it is the Agent Changes' Undo of the file; else `revert`
+   * (the write's own change taken out of the file, later edits kept) runs in the file's queue of
+   * checks and the review follows what the file then holds. Either way the decision is in the
+   * history: the write reads as undone, and the file leaves the list once nothing of it is left.
+   * Another turn's change of the file is never undone with it.
+   */
+  async undoWrite(write: { readonly id: string; readonly path: string }, revert: () => Promise<boolean>): Promise<boolean> {
+    const filePath = normalize(write.path);
+    const turn = [...this.turns.values()].find(t => writesOf(this.history, t.changes.turnId, filePath).includes(write.id));
+    const change = turn?.changes.get(filePath);
+    const edit = this.history.byId(write.id);
+    if (turn && change && !change.binary && edit && writesOf(this.history, turn.changes.turnId, filePath).length === 1 && change.baseline === edit.before && change.current === edit.after) {
+      await this.undo(turn.changes.turnId, filePath);
+      return true;
+    }
+    let undone = false;
+    await this.inOrder(filePath, async () => {
+      undone = await revert();
+      if (!undone) return;
+      if (turn) {
+        this.syncFromEditor(filePath);
+        this.setCurrent(turn, filePath, (await readText(filePath)) ?? null);
+      }
+      // The disk as the revert left it: the watcher's report of it is no change of the agent's.
+      this.see(filePath, (await readDisk(filePath)) ?? undefined);
+      addDecision(this.history, turn?.changes.turnId ?? '', filePath, { action: 'undo', writes: [write.id] });
+      if (turn) this.cleanup(turn.changes.turnId);
+    });
+    return undone;
   }
 
   /**
@@ -488,10 +524,9 @@ export class ChangeTracker extends Disposable {
    * diff, Claude's tool response: each carries the file's text before the agent's edit) describe a
    * change decided already, and must not list it again (see record).
    */
-  private decided(filePath: string): void {
-    this.decidedAt.delete(filePath);
-    this.decidedAt.set(filePath, ++this.tick);
-    if (this.decidedAt.size > MAX_DECIDED_FILES) this.decidedAt.delete(this.decidedAt.keys().next().value!);
+  private decided(turn: Turn, filePath: string, action: DecisionAction, hunkId: string | undefined, settled: readonly string[]): void {
+    // `settled`: the applied writes the file's change was made of, once it left the list with them.
+    addDecision(this.history, turn.changes.turnId, filePath, { action, ...(hunkId !== undefined ? { hunkId } : {}), ...(settled.length ? { writes: settled } : {}) });
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -615,7 +650,7 @@ export class ChangeTracker extends Disposable {
   private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false, evidence: { diffOf?: string; responseOf?: string } = {}): void {
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
     const seen = this.seen(filePath);
-    if (onDisk && seen !== undefined && (this.decidedAt.get(filePath) ?? -1) > turn.since) {
+    if (onDisk && seen !== undefined && decidedSince(this.history, filePath, turn.since)) {
       // The user kept or undid the file's change since this turn began: what the file held before
       // it is decided, only a difference from the disk as last seen is new (a report arriving late,
       // or after the next turn began, would list the decided change again and join the next one).
@@ -624,15 +659,13 @@ export class ChangeTracker extends Disposable {
     }
     const owner = this.ownerOf(filePath) ?? turn;
     const known = owner.changes.get(filePath);
-    if (!known) {
-      if (evidence.diffOf) this.baselineFrom.set(filePath, { turn, toolCallId: evidence.diffOf });
-      else this.baselineFrom.delete(filePath);
-    } else if (evidence.responseOf && this.baselineFrom.get(filePath)?.turn === turn && this.baselineFrom.get(filePath)?.toolCallId === evidence.responseOf && before !== null) {
+    const from = known && baselineFromOf(this.history, owner.changes.turnId, filePath);
+    if (known && evidence.responseOf && from && from.turnId === turn.changes.turnId && from.toolCallId === evidence.responseOf && before !== null) {
       // The baseline came from this tool call's diff, placed by us in the disk as it was when we read
       // it (maybe already holding the agent's later edits); its tool response tells what the file held.
       const old = sideIn(known, before);
+      setBaselineFrom(this.history, owner.changes.turnId, filePath, undefined);
       if (old !== undefined) owner.changes.rebase(filePath, old);
-      this.baselineFrom.delete(filePath);
     }
     if (before === null && !known && seen !== undefined) before = seen;
     // The same disk content reported again (the watcher, then the tool call): listed already, and its
@@ -649,6 +682,8 @@ export class ChangeTracker extends Disposable {
       // Text on both sides in one encoding is a text change; anything else is kept as bytes.
       const sides = asSides(before, after);
       owner.changes.record(filePath, sides.before, sides.after, sides.how);
+      // The evidence that gave the baseline, with the change (see above).
+      if (evidence.diffOf) setBaselineFrom(this.history, owner.changes.turnId, filePath, { turnId: turn.changes.turnId, toolCallId: evidence.diffOf });
     }
     // A file a child agent's tool call named: its change is that child's (the first name stays).
     const by = turn.namedBy?.get(filePath);
@@ -712,9 +747,6 @@ export class ChangeTracker extends Disposable {
     const sides = asSides(baseline, now);
     owner.changes.record(filePath, sides.before, sides.after, sides.how);
   }
-
-  /** The tool call whose diff gave a changed file its baseline (its tool response may correct it). */
-  private readonly baselineFrom = new Map<string, { turn: Turn; toolCallId: string }>();
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
@@ -811,7 +843,7 @@ export class ChangeTracker extends Disposable {
     // A write outside a turn (late, or from a restored tab): keep it in a turn of its own.
     if (!tabId) return undefined;
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now(), since: ++this.tick };
+    const turn: Turn = { changes: new TurnChanges(turnId, undefined, this.history), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now(), since: this.history.lastSeq };
     this.turns.set(turnId, turn);
     return turn;
   }
@@ -829,11 +861,9 @@ export class ChangeTracker extends Disposable {
   }
 
   private persist(): void {
-    const small = (f: FileChange) => (f.baseline?.length ?? 0) + (f.current?.length ?? 0) <= MAX_TRACKED_CHARS;
-    const saved: SavedTurn[] = [...this.turns.entries()]
-      .filter(([, t]) => !t.changes.isEmpty)
-      .map(([turnId, t]) => ({ turnId, tabId: t.tabId, agentName: t.agentName, ...(t.working ? { working: t.working } : {}), files: t.changes.pending().filter(small) }));
-    void this.state.update(STATE_KEY, saved);
+    const turns = [...this.turns.values()].map(t => ({ turnId: t.changes.turnId, tabId: t.tabId, agentName: t.agentName, ...(t.working ? { working: t.working } : {}) }));
+    void this.state.update(STATE_KEY, toSaved(turns, this.history, MAX_TRACKED_CHARS));
+    if (this.state.get(OLD_STATE_KEY) !== undefined) void this.state.update(OLD_STATE_KEY, undefined);
   }
 }
 
@@ -906,102 +936,8 @@ function isInWorkspace(filePath: string): boolean {
   return !!vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
 }
 
-/**
- * The file's content: the buffer when it has unsaved edits, else the disk (a clean buffer may not
- * have reloaded yet); undefined when the file is gone.
- */
-export async function readText(filePath: string): Promise<FileData | undefined> {
-  const open = openDocumentOf(filePath);
-  if (open?.isDirty) return textData(open.getText(), formOfDocument(open));
-  return readFileData(filePath, Number.MAX_SAFE_INTEGER);
-}
-
-/**
- * Sets a file's content (null: delete it); the disk then holds exactly its bytes. Text goes through
- * one WorkspaceEdit and a save (Ctrl+Z in the editor undoes it); bytes (a binary file, or a file
- * that is binary on disk now) are written as they are, never through a text buffer.
- */
-async function writeFile(filePath: string, data: Content): Promise<void> {
-  const uri = vscode.Uri.file(filePath);
-  const edit = new vscode.WorkspaceEdit();
-  if (data === null) {
-    edit.deleteFile(uri, { ignoreIfNotExists: true });
-    await vscode.workspace.applyEdit(edit);
-    return;
-  }
-  const bytes = bytesOf(data);
-  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
-  if (!exists) {
-    edit.createFile(uri, { ignoreIfExists: true, contents: bytes });
-    await vscode.workspace.applyEdit(edit);
-    return;
-  }
-  const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
-  // A clean document that has not caught up with the disk yet would save over it ("file modified
-  // since"): the bytes are then written directly, and VS Code reloads the document.
-  const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
-  if (doc && !stale && data.kind === 'text') {
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
-    if (await vscode.workspace.applyEdit(edit)) await doc.save();
-  }
-  // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
-  // may change the text further (save participants): the disk gets the exact bytes the undo restores.
-  const saved = await vscode.workspace.fs.readFile(uri);
-  if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
-}
-
-const textData = (text: string, form: TextForm): FileData => ({ kind: 'text', text, form });
-const binaryData = (bytes: Uint8Array): FileData => ({ kind: 'binary', bytes, reason: 'binary', encoding: '' });
-const toBase64 = (d: FileData) => Buffer.from(bytesOf(d)).toString('base64');
-const sameForm = (a: TextForm, b: TextForm) => a.encoding === b.encoding && a.bom === b.bom;
-
 /** The form a text seen without one (an open document's, a read's) is stored in. */
 function defaultForm(filePath: string): TextForm {
   const doc = openDocumentOf(filePath);
   return doc ? formOfDocument(doc) : formOf(configuredEncoding(filePath));
-}
-
-/** The content one side of a change stands for. */
-function sideOf(change: FileChange, side: string | null): Content {
-  if (side === null) return null;
-  return change.binary ? binaryData(Buffer.from(side, 'base64')) : textData(side, change.form ?? UTF8);
-}
-
-/** `content` as a side of `change`; undefined when the change cannot hold it (text in another encoding, bytes in a text change). */
-function sideIn(change: FileChange, content: Content): string | null | undefined {
-  if (content === null) return null;
-  if (change.binary) return toBase64(content);
-  return content.kind === 'text' && sameForm(content.form, change.form ?? UTF8) ? content.text : undefined;
-}
-
-/** The sides of a new change: texts when both are text in one encoding, else both as bytes (base64). */
-function asSides(before: Content, after: Content): { before: string | null; after: string | null; how: Pick<FileChange, 'binary' | 'form'> } {
-  const present = [before, after].filter((d): d is FileData => d !== null);
-  const texts = present.filter((d): d is Extract<FileData, { kind: 'text' }> => d.kind === 'text');
-  if (texts.length === present.length && texts.every(t => sameForm(t.form, texts[0].form))) {
-    return { before: before?.kind === 'text' ? before.text : null, after: after?.kind === 'text' ? after.text : null, how: { form: texts[0]?.form } };
-  }
-  return { before: before && toBase64(before), after: after && toBase64(after), how: { binary: true } };
-}
-
-/** A point that code passes at once, unless a test holds it (test seams of the tracker). */
-class TestGate {
-  private held: { gate: Promise<void>; arrived(): void } | undefined;
-
-  hold(): { reached: Promise<void>; release(): void } {
-    let open!: () => void;
-    let arrived!: () => void;
-    const gate = new Promise<void>(resolve => { open = resolve; });
-    const reached = new Promise<void>(resolve => { arrived = resolve; });
-    const held = { gate, arrived };
-    this.held = held;
-    return { reached, release: () => { if (this.held === held) this.held = undefined; open(); } };
-  }
-
-  async pass(): Promise<void> {
-    const held = this.held;
-    if (!held) return;
-    held.arrived();
-    await held.gate;
-  }
 }

@@ -1,13 +1,15 @@
 // Where the review reads a file's text from besides the editor: the disk (what an agent that edits
 // in its own process sees and writes, whatever the tab shows) and, when nothing else knows what a
 // file held before the turn, git's index (`git show :<path>`, so a tracked file the agent replaced
-// is never taken for a new one).
+// is never taken for a new one). And how the review reads a file as the user sees it (readText) and
+// sets it on Undo (writeFile).
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findCommandAsync, isRunnableFile } from '../../common/commandLookup';
-import type { FileData } from '../../common/fs/encoding';
-import { decodeFor, readFileData, readFileDataSync } from '../fs/fileData';
+import { bytesOf, FileData, sameBytes } from '../../common/fs/encoding';
+import { Content, textData } from '../../common/review/sides';
+import { decodeFor, formOfDocument, openDocumentOf, readFileData, readFileDataSync } from '../fs/fileData';
 
 const MAX_BYTES = 8 * 1024 * 1024;
 
@@ -50,4 +52,48 @@ export async function gitProgram(): Promise<string | undefined> {
     // The Git extension is disabled (git.enabled: false) or found no git.
   }
   return findCommandAsync('git', { platform: process.platform, env: process.env }, f => isRunnableFile(f));
+}
+
+/**
+ * The file's content: the buffer when it has unsaved edits, else the disk (a clean buffer may not
+ * have reloaded yet); undefined when the file is gone.
+ */
+export async function readText(filePath: string): Promise<FileData | undefined> {
+  const open = openDocumentOf(filePath);
+  if (open?.isDirty) return textData(open.getText(), formOfDocument(open));
+  return readFileData(filePath, Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Sets a file's content (null: delete it); the disk then holds exactly its bytes. Text goes through
+ * one WorkspaceEdit and a save (Ctrl+Z in the editor undoes it); bytes (a binary file, or a file
+ * that is binary on disk now) are written as they are, never through a text buffer.
+ */
+export async function writeFile(filePath: string, data: Content): Promise<void> {
+  const uri = vscode.Uri.file(filePath);
+  const edit = new vscode.WorkspaceEdit();
+  if (data === null) {
+    edit.deleteFile(uri, { ignoreIfNotExists: true });
+    await vscode.workspace.applyEdit(edit);
+    return;
+  }
+  const bytes = bytesOf(data);
+  const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
+  if (!exists) {
+    edit.createFile(uri, { ignoreIfExists: true, contents: bytes });
+    await vscode.workspace.applyEdit(edit);
+    return;
+  }
+  const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
+  // A clean document that has not caught up with the disk yet would save over it ("file modified
+  // since"): the bytes are then written directly, and VS Code reloads the document.
+  const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
+  if (doc && !stale && data.kind === 'text') {
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
+    if (await vscode.workspace.applyEdit(edit)) await doc.save();
+  }
+  // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
+  // may change the text further (save participants): the disk gets the exact bytes the undo restores.
+  const saved = await vscode.workspace.fs.readFile(uri);
+  if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
 }
