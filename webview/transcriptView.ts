@@ -142,7 +142,9 @@ export class TranscriptView {
 
   private flush(): void {
     this.frame = 0;
+    // Layout is read first, before this frame writes anything (no layout forced in between).
     const stick = this.isAtEnd();
+    this.windows.get(this.live)?.readLayout();
     // A frame applies what fits in its budget; the rest waits for the next frame (in order).
     const start = performance.now();
     const ops = this.pending;
@@ -179,10 +181,11 @@ export class TranscriptView {
       this.renderList();
     }
     if (liveWindow) {
-      liveWindow.render();
-      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(); }
-    }
-    if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+      // The window's height is its items' (measured or guessed) whatever the range shown: one
+      // scroll to the end, after all of this frame's writes.
+      liveWindow.render(true);
+      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(true); }
+    } else if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   /** An item added to the live turn: rendered at once, or by the turn's window once it has many. */
