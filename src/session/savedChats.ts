@@ -25,6 +25,8 @@ export interface SavableChat {
   readonly archived: readonly TurnSummary[];
   readonly archiveKey: string | undefined;
   readonly queue: { readonly size: number; readonly items: readonly NewPrompt[] };
+  /** Whether its agent is answering a prompt now (the save then waits for the turn's end: STREAMING_WAIT_MS). */
+  readonly inTurn?: boolean;
 }
 
 export interface SavedChat {
@@ -77,6 +79,12 @@ const MAX_DELAY_MS = 5000;
 export function saveDelay(chars: number): number {
   return Math.min(MAX_DELAY_MS, Math.max(DELAY_MS, Math.round(chars / 500)));
 }
+/**
+ * While an agent answers, a save waits for the turn's end, up to this long: the window takes the
+ * whole state on its main thread (the chat view's too) — a 5,000-tool-call turn's 2–4 MB held a
+ * frame of the streaming chat for 150–250 ms (profile of bench/long-turn). A reload saves first.
+ */
+export const STREAMING_WAIT_MS = 60_000;
 const ARCHIVE_KEY = /^[0-9a-f-]{36}$/;
 
 export class SavedChats implements TurnArchive {
@@ -98,7 +106,14 @@ export class SavedChats implements TurnArchive {
 
   /** Saves within a second (more for a large conversation: saveDelay); a burst of changes (a streamed answer) costs one write per delay. */
   schedule(sessions: () => readonly SavableChat[]): void {
-    this.timer ??= setTimeout(() => this.flush(sessions()), this.delay);
+    if (this.timer) return;
+    const since = Date.now();
+    const due = () => {
+      const all = sessions();
+      if (all.some(s => s.inTurn) && Date.now() - since < STREAMING_WAIT_MS) this.timer = setTimeout(due, DELAY_MS);
+      else this.flush(all);
+    };
+    this.timer = setTimeout(due, this.delay);
   }
 
   flush(sessions: readonly SavableChat[]): void {
