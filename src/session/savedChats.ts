@@ -56,7 +56,14 @@ export interface TurnArchive {
   forget(key: string): void;
 }
 
-const KEY = 'switchboard.chats.v1';
+/** Before 0.3.x's issue 23: the conversations as an array of objects. Read, then cleared. */
+const KEY_V1 = 'switchboard.chats.v1';
+/**
+ * The conversations as one JSON string: the window takes the workspace state's values on its main
+ * thread (the chat view's too), and one string of 4 MB is copied and stored there in a fraction of
+ * the time the same data as thousands of small objects took (decoded, then encoded again).
+ */
+const KEY = 'switchboard.chats.v2';
 const DRAFT_KEY = 'switchboard.draft.v1';
 /** Pasted images kept with a draft or a queued message, in base64 characters (more: the text is kept, not the images). */
 const MAX_SAVED_IMAGES = 4_000_000;
@@ -96,7 +103,11 @@ export class SavedChats implements TurnArchive {
   constructor(private readonly state: vscode.Memento, private readonly archiveDir?: string, private readonly log?: Logger) {}
 
   load(): SavedChat[] {
-    const raw = this.state.get<unknown>(KEY);
+    const text = this.state.get<unknown>(KEY);
+    let raw: unknown = this.state.get<unknown>(KEY_V1);
+    if (typeof text === 'string') {
+      try { raw = JSON.parse(text); } catch { raw = undefined; }
+    }
     const chats = Array.isArray(raw) ? raw.filter(isSavedChat) : [];
     void this.prune(new Set(chats.map(c => c.archiveKey).filter((k): k is string => !!k)));
     return chats;
@@ -127,7 +138,8 @@ export class SavedChats implements TurnArchive {
       ...(s.queue.size ? { queued: s.queue.items.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
     }));
     this.delay = saveDelay(chars);
-    void this.state.update(KEY, chats);
+    void this.state.update(KEY, JSON.stringify(chats));
+    if (this.state.get(KEY_V1) !== undefined) void this.state.update(KEY_V1, undefined);
   }
 
   loadDraft(): Draft | undefined {

@@ -55,3 +55,29 @@ describe('savedChats while an agent answers', () => {
     assert.equal(writes.length, 2);
   });
 });
+
+describe('savedChats format', () => {
+  const store = (init: Record<string, unknown> = {}) => {
+    const m = new Map(Object.entries(init));
+    return { m, state: { get: (k: string) => m.get(k), keys: () => [...m.keys()], update: (k: string, v: unknown) => { if (v === undefined) m.delete(k); else m.set(k, v); return Promise.resolve(); } } as unknown as vscode.Memento };
+  };
+  const session: SavableChat = { id: 't1', agentName: 'A', meta: { title: 'T' }, archived: [], archiveKey: undefined, queue: { size: 0, items: [] }, items: [{ kind: 'agent', id: 'a1', text: 'hello' } as Item] };
+
+  it('keeps the conversations as one string (cheap for the window to take), read back as they were', () => {
+    const { m, state } = store();
+    new SavedChats(state).flush([session]);
+    assert.deepEqual([...m.keys()], ['switchboard.chats.v2']);
+    assert.equal(typeof m.get('switchboard.chats.v2'), 'string');
+    const [chat] = new SavedChats(state).load();
+    assert.deepEqual([chat.id, chat.title, chat.items], ['t1', 'T', session.items]);
+  });
+
+  it('reads conversations saved in the earlier form, and clears it at the next save', () => {
+    const { m, state } = store({ 'switchboard.chats.v1': [{ id: 't0', agentName: 'A', items: [{ kind: 'user', id: 'u', text: 'old' }] }] });
+    const saved = new SavedChats(state);
+    assert.deepEqual(saved.load().map(c => c.id), ['t0']);
+    saved.flush([session]);
+    assert.equal(m.has('switchboard.chats.v1'), false);
+    assert.deepEqual(new SavedChats(state).load().map(c => c.id), ['t1']);
+  });
+});
