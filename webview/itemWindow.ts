@@ -45,6 +45,7 @@ export class ItemWindow {
   /** The item area's offset in the scroller's content, as last read. */
   private margin: number | undefined;
   private queued = false;
+  private observing = false;
   private rendering = false;
 
   constructor(private readonly scroller: HTMLElement, private readonly hooks: ItemWindowHooks, private readonly focused: () => string | undefined) {
@@ -86,7 +87,9 @@ export class ItemWindow {
       onChange: () => this.queue(),
     });
     this.cleanup = this.virtualizer._didMount();
-    this.virtualizer._willUpdate();
+    // The scroller is observed (its size read) at the first render, not here: a turn that grows
+    // long is rebuilt as a window while its many items are still in the DOM, and reading a size
+    // then laid them all out once more (130 ms frames in bench/long-turn).
   }
 
   /** Items were added or changed: shown at the next render. */
@@ -137,6 +140,7 @@ export class ItemWindow {
     try {
       const v = this.virtualizer;
       if (!frame || this.margin === undefined) this.readLayout();
+      if (!this.observing) { this.observing = true; v._willUpdate(); }
       const margin = this.margin!;
       if (margin !== v.options.scrollMargin) v.setOptions({ ...v.options, scrollMargin: margin });
       const items = this.hooks.items();
