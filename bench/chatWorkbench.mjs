@@ -6,10 +6,10 @@ import path from 'node:path';
 import { repoRoot, startWorkbench, waitForWorkbench } from '../test/runner/workbench.mjs';
 import { openChat } from '../test/e2e/support.mjs';
 
-export async function warmChat(tools, script, settings = {}) {
+export async function warmChat(tools, script, settings = {}, inspectExtensions = 0) {
   const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
   const wb = await startWorkbench({
-    tools, extensionDevelopmentPath: repoRoot, workspace: path.join(repoRoot, 'test/fixtures/workspace'),
+    tools, extensionDevelopmentPath: repoRoot, workspace: path.join(repoRoot, 'test/fixtures/workspace'), inspectExtensions,
     userSettings: { 'switchboard.agents': { Bench: { command: tools.node24, args: [agentJs, script] } }, 'switchboard.defaultAgent': 'Bench', ...settings },
   });
   await waitForWorkbench(wb.page);

@@ -28,14 +28,15 @@ export class ItemAnnouncer {
    */
   added(item: Item): void {
     if (this.speaking && this.speaking !== item.id) {
-      // Read once the frame's operations are applied (one layout, not one per operation), and only
-      // the last message a burst finished: a burst of thousands is not read out message by message.
-      if (this.finished === undefined) queueMicrotask(() => {
+      // Read after the frame that applied the operations was drawn (innerText reads the layout: read
+      // then, it is the layout drawn, not one forced between the frame's writes), and only the last
+      // message a burst finished: a burst of thousands is not read out message by message.
+      if (this.finished === undefined) setTimeout(() => {
         // innerText: paragraphs and list items stay apart ("a.b" would be read as one word).
         const text = this.textOf(this.finished!);
         this.finished = undefined;
         announce(l10n.t('Agent: {0}', text), 'message');
-      });
+      }, 0);
       this.finished = this.speaking;
       this.speaking = undefined;
     }

@@ -4,7 +4,12 @@
 // before: src/common/itemWindow.ts); the items in view sit in normal flow inside a
 // box moved down to the first one's place. The model (the turn's items) is the source of truth:
 // an item updated while out of view is rendered from it when it comes into view.
-import { defaultRangeExtractor, elementScroll, measureElement, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+// Layout is read once per change, never between writes: an item's element is handed to the
+// virtualizer once (when it is new or replaced), which measures it with its ResizeObserver after the
+// browser's own layout (before the frame is painted), and a later change of its size comes the same
+// way; no render reads an element's size. While the turn streams, the transcript reads the scroll
+// position and the window's place before it writes anything in a frame (`render(frame)`).
+import { defaultRangeExtractor, elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 import type { Item } from '../src/common/transcript';
 import { estimateItemHeight, ITEM_GAP, ITEM_OVERSCAN } from '../src/common/itemWindow';
 import { h } from './dom';
@@ -35,7 +40,12 @@ export class ItemWindow {
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   private readonly cleanup: () => void;
   private offsetChanged?: (offset: number, isScrolling: boolean) => void;
+  /** The element of each item handed to the virtualizer (measured by its ResizeObserver from then on). */
+  private readonly observed = new Map<string, HTMLElement>();
+  /** The item area's offset in the scroller's content, as last read. */
+  private margin: number | undefined;
   private queued = false;
+  private observing = false;
   private rendering = false;
 
   constructor(private readonly scroller: HTMLElement, private readonly hooks: ItemWindowHooks, private readonly focused: () => string | undefined) {
@@ -56,7 +66,14 @@ export class ItemWindow {
       observeElementRect,
       // Kept so that a scroll made here (to the end, while the turn streams) is known at once.
       observeElementOffset: (instance, cb) => { this.offsetChanged = cb; return observeElementOffset(instance, cb); },
-      measureElement,
+      // Sizes come from the ResizeObserver's entries only; until its first entry an item keeps its
+      // measured or guessed size (reading offsetHeight here would force a layout in mid-render).
+      measureElement: (el, entry, instance) => {
+        const box = entry?.borderBoxSize?.[0];
+        if (box) return Math.round(box.blockSize);
+        const index = instance.indexFromElement(el);
+        return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+      },
       indexAttribute: INDEX_ATTRIBUTE,
       overscan: ITEM_OVERSCAN,
       gap: ITEM_GAP,
@@ -70,7 +87,9 @@ export class ItemWindow {
       onChange: () => this.queue(),
     });
     this.cleanup = this.virtualizer._didMount();
-    this.virtualizer._willUpdate();
+    // The scroller is observed (its size read) at the first render, not here: a turn that grows
+    // long is rebuilt as a window while its many items are still in the DOM, and reading a size
+    // then laid them all out once more (130 ms frames in bench/long-turn).
   }
 
   /** Items were added or changed: shown at the next render. */
@@ -92,22 +111,37 @@ export class ItemWindow {
     this.cleanup();
     for (const id of this.shown) this.hooks.hide(id);
     this.shown.clear();
+    this.observed.clear();
   }
 
   private queue(): void {
     if (this.queued) return;
     this.queued = true;
-    queueMicrotask(() => { this.queued = false; this.render(); });
+    // Skipped when a render ran in the meantime (the transcript's frame renders the live turn itself).
+    queueMicrotask(() => { if (this.queued) this.render(); });
   }
 
-  /** Puts the items in view into the DOM (in order) and takes the others out. */
-  render(): void {
+  /** Reads where the item area sits in the scroller's content: call before writing in a frame. */
+  readLayout(): void {
+    if (this.el.isConnected) this.margin = Math.round(this.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + this.scroller.scrollTop);
+  }
+
+  /**
+   * Puts the items in view into the DOM (in order) and takes the others out. `frame`: called from
+   * the transcript's frame, which read the layout first (readLayout, and whether it is at its end)
+   * and scrolls to the end itself; otherwise (a scroll, a size the ResizeObserver reported, where
+   * the layout is fresh) both are read here first, before any write.
+   */
+  render(frame = false): void {
+    this.queued = false;
     if (this.rendering || !this.el.isConnected) return;
     this.rendering = true;
-    const stick = this.hooks.atEnd();
+    const stick = frame ? false : this.hooks.atEnd();
     try {
       const v = this.virtualizer;
-      const margin = Math.round(this.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + this.scroller.scrollTop);
+      if (!frame || this.margin === undefined) this.readLayout();
+      if (!this.observing) { this.observing = true; v._willUpdate(); }
+      const margin = this.margin!;
       if (margin !== v.options.scrollMargin) v.setOptions({ ...v.options, scrollMargin: margin });
       const items = this.hooks.items();
       const visible = v.getVirtualItems().filter(x => items[x.index]);
@@ -116,6 +150,7 @@ export class ItemWindow {
         if (wanted.has(id)) continue;
         this.hooks.element(id)?.remove();
         this.shown.delete(id);
+        this.observed.delete(id);
         this.hooks.hide(id);
       }
       let before: HTMLElement | null = null;
@@ -131,7 +166,11 @@ export class ItemWindow {
         before = el;
       }
       this.box.style.transform = `translateY(${visible.length ? visible[0].start - margin : 0}px)`;
-      for (const id of this.shown) { const el = this.hooks.element(id); if (el) v.measureElement(el); }
+      // New and replaced elements only: the virtualizer observes them (no layout read here).
+      for (const id of this.shown) {
+        const el = this.hooks.element(id);
+        if (el && this.observed.get(id) !== el) { this.observed.set(id, el); v.measureElement(el); }
+      }
       this.el.style.height = `${v.getTotalSize()}px`;
       // Items measured taller than guessed must not push the end out of view while the turn streams.
       if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; this.scrolled(); }

@@ -15,6 +15,7 @@ import * as l10n from '@vscode/l10n';
 import type { Item, TranscriptOp } from '../src/common/transcript';
 import { TurnList, turnChars, type TurnSummary } from '../src/common/turns';
 import { windowed } from '../src/common/itemWindow';
+import { isUrgent } from '../src/common/opQueue';
 import { keepFocus } from './a11y';
 import { h } from './dom';
 import { ItemWindow } from './itemWindow';
@@ -38,6 +39,13 @@ const AT_END_PX = 40;
 const COLLAPSED_ESTIMATE = 52;
 /** How long a frame may spend applying operations (ms); what is left waits for the next. */
 const FRAME_BUDGET_MS = 12;
+/**
+ * After a frame's transcript work took t ms, the next one waits t ms at least (a permission request
+ * or a question never waits): a burst of updates is drawn at a pace that leaves the main thread half
+ * free (typing, scrolling, the next messages), and the items that come and go in between are never
+ * built. While the work stays light, every frame is drawn.
+ */
+const WORK_SPACING = 1;
 
 export class TranscriptView {
   private turns = new TurnList();
@@ -47,6 +55,9 @@ export class TranscriptView {
   private readonly dirty = new Set<string>();
   private pending: TranscriptOp[] = [];
   private frame = 0;
+  /** The earliest time (performance.now) of the next frame's work, unless something urgent comes (WORK_SPACING). */
+  private nextWorkAt = 0;
+  private urgent = false;
   /** The virtualized list of completed turns (every turn but the last). */
   private readonly list = h('div', 'turns');
   /** The live turn. */
@@ -133,6 +144,7 @@ export class TranscriptView {
   /** Queues transcript operations: applied together at the next frame. */
   push(ops: readonly TranscriptOp[]): void {
     this.pending.push(...ops);
+    this.urgent ||= ops.some(isUrgent);
     this.frame ||= requestAnimationFrame(() => this.flush());
   }
 
@@ -142,7 +154,16 @@ export class TranscriptView {
 
   private flush(): void {
     this.frame = 0;
+    const begun = performance.now();
+    if (!this.urgent && begun < this.nextWorkAt) { this.frame = requestAnimationFrame(() => this.flush()); return; }
+    this.urgent = false;
+    try { this.work(); } finally { const end = performance.now(); this.nextWorkAt = end + WORK_SPACING * (end - begun); }
+  }
+
+  private work(): void {
+    // Layout is read first, before this frame writes anything (no layout forced in between).
     const stick = this.isAtEnd();
+    this.windows.get(this.live)?.readLayout();
     // A frame applies what fits in its budget; the rest waits for the next frame (in order).
     const start = performance.now();
     const ops = this.pending;
@@ -179,10 +200,11 @@ export class TranscriptView {
       this.renderList();
     }
     if (liveWindow) {
-      liveWindow.render();
-      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(); }
-    }
-    if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+      // The window's height is its items' (measured or guessed) whatever the range shown: one
+      // scroll to the end, after all of this frame's writes.
+      liveWindow.render(true);
+      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(true); }
+    } else if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   /** An item added to the live turn: rendered at once, or by the turn's window once it has many. */

@@ -13,7 +13,10 @@
 // Each case also prints the webview's DOM element count and JS heap, and the extension host's
 // resident memory (from /proc: the workbench server's child run with --type=extensionHost).
 //
-// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied]
+// `--profile <dir>` also takes a CPU profile of the extension host and of the webview during each
+// extension round (bench/profile.mjs) and prints the heaviest functions of each case's first round.
+//
+// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,10 +26,11 @@ import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
 import { extHostRss, warmChat } from '../chatWorkbench.mjs';
+import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '../profile.mjs';
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
-  cases: { type: 'string', default: 'tools,varied' },
+  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' },
 } });
 const RUNS = Number(values.runs);
 const CASES = {
@@ -65,13 +69,15 @@ async function bareClient() {
 
 /** The extension: the prompt typed in the chat webview; done when the turn's end is on screen. */
 async function extensionClient() {
-  const { wb, view, prompt } = await warmChat(tools, script);
+  const inspectPort = values.profile ? await freePort() : 0;
+  const { wb, view, prompt } = await warmChat(tools, script, {}, inspectPort);
+  const profilers = inspectPort ? { host: await hostProfiler(inspectPort), view: await viewProfiler(wb.page, await chatFrame(wb.page)) } : undefined;
   let turns = 1;
   const inView = () => view.locator('body').evaluate(() => ({ dom: document.getElementsByTagName('*').length, heap: performance.memory?.usedJSHeapSize ?? 0 }));
   return {
     inView,
     hostRss: () => extHostRss(wb.serverPid),
-    async round(name) {
+    async round(name, r) {
       const text = `${name} ${turns}`;
       await prompt.fill(text);
       // In the webview: when this turn's end shows, and the longest frame until then.
@@ -93,10 +99,16 @@ async function extensionClient() {
         });
         obs.observe(el, { childList: true, subtree: true });
       }), text);
+      if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
       const t0 = Date.now();
       await prompt.press('Enter');
       const { at, longest } = await done;
       turns++;
+      if (profilers) {
+        const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
+        saveProfile(values.profile, `${name}-${r}-host`, host, r === 0 ? 25 : 0);
+        saveProfile(values.profile, `${name}-${r}-webview`, webview, r === 0 ? 25 : 0);
+      }
       return { ms: at - t0, longest };
     },
     close: () => wb.close(),
@@ -119,7 +131,7 @@ try {
       const br = await bare.round(name);
       b.push(br.ms);
       received = br.received;
-      const er = await ext.round(name);
+      const er = await ext.round(name, r);
       e.push(er.ms);
       frames.push(er.longest);
     }

@@ -4,9 +4,12 @@
 // request is answered -32602 without a word, an invalid notification is printed to the console, one
 // line each. So the app's registrations are wrapped: each params parser tells us when it refuses,
 // and a notification handler that throws is contained (the next messages are handled).
-// `session/update` is validated first by the SDK's own session router, which throws before any
-// handler of ours: those are screened as they arrive instead (`screen`, with the same schema), and
-// handed on already parsed (the SDK parses them twice, as before; ours then takes them as they are).
+// `session/update` would be validated first by the SDK's own session router, which throws before any
+// handler of ours: those are screened as they arrive instead (`screen`, with the same schema, one
+// schema per kind of update: updateSchema.ts), and handed on already parsed, once: the SDK's router
+// (which only routes updates to sessions attached through the SDK's session helpers, which
+// Switchboard does not use) passes a screened update on without parsing it again, and our handler
+// takes it as it is. Were the router not found or not shaped as expected, it parses as before.
 // `notification(spec, handler)` and `request(spec, handler)` are what `onNotification` /
 // `onRequest` call on the app (SDK 2.4); were they renamed, nothing is wrapped and messages are
 // handled as before — test/integration/fuzz.test.ts then fails on the missing log lines.
@@ -14,17 +17,22 @@ import * as l10n from '@vscode/l10n';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../common/logger';
 import { describeThrown, OnceLog } from '../common/onceLog';
+import { updateParser, type UpdateSchema } from './updateSchema';
 
 type Parser = ((raw: unknown) => unknown) | { parse(raw: unknown): unknown } | undefined;
 interface Spec { method: string; params?: Parser }
 type Register = (spec: Spec, handler: (context: { params: unknown }) => unknown) => unknown;
+/** A handler of the SDK's chain (SDK 2.4: `builder.handlers`); `handleMessage` answers `Handled.no(message)` or `Handled.yes()`. */
+interface ChainHandler { handleMessage(message: { kind?: unknown; method?: unknown; params?: unknown }, cx: unknown): unknown; describe?(): string }
 
 const REFUSED = Symbol('refused');
 
 export class Refusals {
   private readonly refused = new OnceLog();
-  /** The SDK's schema of `session/update` params, once the app registered its handler. */
-  private updateSchema: { safeParse(raw: unknown): { success: boolean; data?: unknown; error?: unknown } } | undefined;
+  /** The `session/update` params' parser (the SDK's schema, per kind), once the app registered its handler. */
+  private parseUpdate: ((raw: unknown) => ReturnType<UpdateSchema['safeParse']>) | undefined;
+  /** The params of the updates screened here (handed on parsed: the SDK's router need not parse them again). */
+  private readonly screened = new WeakSet<object>();
   private readonly failed = new OnceLog();
 
   constructor(private readonly log: Logger) {}
@@ -60,6 +68,31 @@ export class Refusals {
       });
     }
     if (typeof request === 'function') target.request = (spec, handler) => request.call(app, spec.method === '*' ? spec : this.checked(spec, false), handler);
+    this.skipRouterParse(app);
+  }
+
+  /**
+   * The SDK's session router (first in the handler chain) parses every `session/update` again, only
+   * to route it to sessions attached through the SDK's helpers (none here): one it was screened, it
+   * is passed on as the router passes it (`Handled.no(message)`, whose shape is read off the router
+   * itself). Anything unexpected, and the router is left as it is.
+   */
+  private skipRouterParse(app: acp.ClientApp): void {
+    const handlers = (app as unknown as { builder?: { handlers?: ChainHandler[] } }).builder?.handlers;
+    if (!Array.isArray(handlers)) return;
+    const at = handlers.findIndex(h => typeof h?.handleMessage === 'function' && h.describe?.() === 'client-session-update-router');
+    if (at < 0) return;
+    const router = handlers[at];
+    const probe = { kind: 'request', method: '$/switchboard/probe' };
+    let passed: unknown;
+    try { passed = router.handleMessage(probe, {}); } catch { return; }
+    if (!passed || typeof passed !== 'object' || (passed as { handled?: unknown }).handled !== false || (passed as { message?: unknown }).message !== probe) return;
+    handlers[at] = {
+      handleMessage: (message, cx) => message?.kind === 'notification' && message.method === 'session/update' && typeof message.params === 'object' && message.params !== null && this.screened.has(message.params)
+        ? { ...passed, message }
+        : router.handleMessage(message, cx),
+      describe: () => 'client-session-update-router',
+    };
   }
 
   /**
@@ -67,7 +100,7 @@ export class Refusals {
    * refuses is logged (once per kind) and dropped (undefined); a valid one comes back parsed.
    */
   screen<M>(message: M, isPending: (id: unknown) => boolean): M | undefined {
-    const schema = this.updateSchema;
+    const parse = this.parseUpdate;
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
     if (!m || typeof m !== 'object') return message;
     if (m.method === undefined && 'id' in m) {
@@ -76,9 +109,12 @@ export class Refusals {
       this.refuse(l10n.t('a response to no request'), JSON.stringify(m.id)?.slice(0, 80) ?? 'undefined');
       return undefined;
     }
-    if (!schema || m.method !== 'session/update' || 'id' in m) return message;
-    const parsed = schema.safeParse(m.params);
-    if (parsed.success) return { ...message, params: parsed.data };
+    if (!parse || m.method !== 'session/update' || 'id' in m) return message;
+    const parsed = parse(m.params);
+    if (parsed.success) {
+      if (parsed.data && typeof parsed.data === 'object') this.screened.add(parsed.data);
+      return { ...message, params: parsed.data };
+    }
     this.refuse(kindOf('session/update', m.params), describeIssue(parsed.error));
     return undefined;
   }
@@ -88,7 +124,7 @@ export class Refusals {
     const parser = spec.params;
     if (spec.method === 'session/update' && parser && typeof parser === 'object' && typeof (parser as { safeParse?: unknown }).safeParse === 'function') {
       // Screened and parsed as it arrived (see above): taken as it is.
-      this.updateSchema = parser as unknown as Refusals['updateSchema'];
+      this.parseUpdate = updateParser(parser as unknown as UpdateSchema);
       return { ...spec, params: raw => raw };
     }
     return {

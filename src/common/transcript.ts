@@ -122,7 +122,10 @@ type StreamKind = 'user' | 'agent' | 'thought';
 
 export class Transcript {
   private readonly items: Item[] = [];
+  /** Item id → its position in `items` plus `dropped` (taking old turns out touches only theirs). */
   private readonly index = new Map<string, number>();
+  /** How many items were taken from the front of `items` (takeOldTurns). */
+  private dropped = 0;
   private nextId = 1;
   /** The message currently being streamed: chunks of the same kind and messageId extend it. */
   private open: { kind: StreamKind; id: string; messageId: string | null; late: boolean } | undefined;
@@ -198,7 +201,7 @@ export class Transcript {
     if (existing?.kind === 'sessionMessage') {
       const text = patch.text ?? existing.text + (patch.append ?? '');
       if (patch.append && patch.text === undefined && patch.from === undefined && patch.to === undefined) {
-        const i = this.index.get(existing.id)!;
+        const i = this.at(existing.id)!;
         this.items[i] = { ...existing, text };
         return [{ op: 'append', id: existing.id, text: patch.append }];
       }
@@ -232,15 +235,22 @@ export class Transcript {
     const n = turnsToArchive(turns.map(turnChars), bound);
     if (!n) return [];
     const old = turns.slice(0, n);
-    this.items.splice(0, old.reduce((sum, t) => sum + t.length, 0));
-    this.index.clear();
-    this.items.forEach((item, i) => this.index.set(item.id, i));
+    const count = old.reduce((sum, t) => sum + t.length, 0);
+    for (let i = 0; i < count; i++) this.index.delete(this.items[i].id);
+    this.items.splice(0, count);
+    this.dropped += count;
     return old;
   }
 
   get(id: string): Item | undefined {
-    const i = this.index.get(id);
+    const i = this.at(id);
     return i === undefined ? undefined : this.items[i];
+  }
+
+  /** The position of item `id` in `items`. */
+  private at(id: string): number | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : i - this.dropped;
   }
 
   /**
@@ -422,7 +432,7 @@ export class Transcript {
     const open = this.open;
     if (open && open.kind === kind && open.messageId === mid && open.late === late) {
       if (!text) return [];
-      const i = this.index.get(open.id)!;
+      const i = this.at(open.id)!;
       const item = this.items[i] as Extract<Item, { kind: StreamKind }>;
       this.items[i] = { ...item, text: item.text + text };
       return [{ op: 'append', id: open.id, text }];
@@ -474,13 +484,13 @@ export class Transcript {
 
   private add(item: Item): TranscriptOp {
     if (this.inChild !== undefined && item.inChild === undefined) item = { ...item, inChild: this.inChild };
-    this.index.set(item.id, this.items.length);
+    this.index.set(item.id, this.items.length + this.dropped);
     this.items.push(item);
     return { op: 'add', item };
   }
 
   private replace(item: Item): TranscriptOp {
-    this.items[this.index.get(item.id)!] = item;
+    this.items[this.at(item.id)!] = item;
     return { op: 'replace', item };
   }
 

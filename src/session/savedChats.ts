@@ -25,6 +25,8 @@ export interface SavableChat {
   readonly archived: readonly TurnSummary[];
   readonly archiveKey: string | undefined;
   readonly queue: { readonly size: number; readonly items: readonly NewPrompt[] };
+  /** Whether its agent is answering a prompt now (the save then waits for the turn's end: STREAMING_WAIT_MS). */
+  readonly inTurn?: boolean;
 }
 
 export interface SavedChat {
@@ -54,7 +56,14 @@ export interface TurnArchive {
   forget(key: string): void;
 }
 
-const KEY = 'switchboard.chats.v1';
+/** Before 0.3.x's issue 23: the conversations as an array of objects. Read, then cleared. */
+const KEY_V1 = 'switchboard.chats.v1';
+/**
+ * The conversations as one JSON string: the window takes the workspace state's values on its main
+ * thread (the chat view's too), and one string of 4 MB is copied and stored there in a fraction of
+ * the time the same data as thousands of small objects took (decoded, then encoded again).
+ */
+const KEY = 'switchboard.chats.v2';
 const DRAFT_KEY = 'switchboard.draft.v1';
 /** Pasted images kept with a draft or a queued message, in base64 characters (more: the text is kept, not the images). */
 const MAX_SAVED_IMAGES = 4_000_000;
@@ -77,6 +86,12 @@ const MAX_DELAY_MS = 5000;
 export function saveDelay(chars: number): number {
   return Math.min(MAX_DELAY_MS, Math.max(DELAY_MS, Math.round(chars / 500)));
 }
+/**
+ * While an agent answers, a save waits for the turn's end, up to this long: the window takes the
+ * whole state on its main thread (the chat view's too) — a 5,000-tool-call turn's 2–4 MB held a
+ * frame of the streaming chat for 150–250 ms (profile of bench/long-turn). A reload saves first.
+ */
+export const STREAMING_WAIT_MS = 60_000;
 const ARCHIVE_KEY = /^[0-9a-f-]{36}$/;
 
 export class SavedChats implements TurnArchive {
@@ -88,7 +103,11 @@ export class SavedChats implements TurnArchive {
   constructor(private readonly state: vscode.Memento, private readonly archiveDir?: string, private readonly log?: Logger) {}
 
   load(): SavedChat[] {
-    const raw = this.state.get<unknown>(KEY);
+    const text = this.state.get<unknown>(KEY);
+    let raw: unknown = this.state.get<unknown>(KEY_V1);
+    if (typeof text === 'string') {
+      try { raw = JSON.parse(text); } catch { raw = undefined; }
+    }
     const chats = Array.isArray(raw) ? raw.filter(isSavedChat) : [];
     void this.prune(new Set(chats.map(c => c.archiveKey).filter((k): k is string => !!k)));
     return chats;
@@ -98,7 +117,14 @@ export class SavedChats implements TurnArchive {
 
   /** Saves within a second (more for a large conversation: saveDelay); a burst of changes (a streamed answer) costs one write per delay. */
   schedule(sessions: () => readonly SavableChat[]): void {
-    this.timer ??= setTimeout(() => this.flush(sessions()), this.delay);
+    if (this.timer) return;
+    const since = Date.now();
+    const due = () => {
+      const all = sessions();
+      if (all.some(s => s.inTurn) && Date.now() - since < STREAMING_WAIT_MS) this.timer = setTimeout(due, DELAY_MS);
+      else this.flush(all);
+    };
+    this.timer = setTimeout(due, this.delay);
   }
 
   flush(sessions: readonly SavableChat[]): void {
@@ -112,7 +138,8 @@ export class SavedChats implements TurnArchive {
       ...(s.queue.size ? { queued: s.queue.items.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
     }));
     this.delay = saveDelay(chars);
-    void this.state.update(KEY, chats);
+    void this.state.update(KEY, JSON.stringify(chats));
+    if (this.state.get(KEY_V1) !== undefined) void this.state.update(KEY_V1, undefined);
   }
 
   loadDraft(): Draft | undefined {

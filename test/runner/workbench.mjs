@@ -310,6 +310,7 @@ export async function startServer(opts) {
  *   vsix?                     path(s) of .vsix files to install into the session's extensions folder first
  *   env?                      extra env for the server / extension host
  *   workspaceTrust?           true: workspace trust is on (the server is started without --disable-workspace-trust)
+ *   inspectExtensions?        a port: the extension host's inspector listens there (the workbench's URL payload)
  *   timeoutSec?               hard limit for the whole session (default TEST_TIMEOUT or 900)
  *   server?                   'vscode' | 'code-server'
  *   viewport?                 default 1400x900
@@ -450,6 +451,7 @@ export async function startWorkbench(opts = {}) {
     const payload = [['skipWelcome', 'true'], ['skipReleaseNotes', 'true']];
     if (opts.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(opts.extensionDevelopmentPath)]);
     if (opts.extensionTestsPath) payload.push(['extensionTestsPath', remote(opts.extensionTestsPath)]);
+    if (opts.inspectExtensions) payload.push(['inspect-extensions', String(opts.inspectExtensions)]);
     const url = `${server.url}?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     log(`opening workbench ${server.url}`);
     // A loaded machine can take longer than playwright's default 30 s to load the workbench.

@@ -70,6 +70,27 @@ describe('turns', () => {
     }
     assert.ok(splitTurns(t.snapshot()).length <= 20);
   });
+
+  it('finds, extends and replaces items by id after old turns were taken out many times', () => {
+    const t = new Transcript();
+    for (let k = 0; k < 60; k++) {
+      t.addUser(`p${k}`);
+      t.applyUpdate(chunk('z'.repeat(20_000)));
+      t.endTurn('end_turn');
+      t.takeOldTurns({ maxTurns: 5, maxChars: 1e9, minTurns: 1 });
+    }
+    for (const item of t.snapshot()) assert.equal(t.get(item.id), item);
+    t.addUser('last');
+    const [add] = t.applyUpdate(chunk('a'));
+    t.applyUpdate(chunk('b'));
+    const id = (add as { item: Item }).item.id;
+    assert.equal((t.get(id) as Extract<Item, { kind: 'agent' }>).text, 'ab');
+    assert.equal(t.snapshot().at(-1)!.id, id);
+    t.takeOldTurns({ maxTurns: 2, maxChars: 1e9, minTurns: 1 });
+    t.applyUpdate(chunk('c'));
+    assert.equal((t.get(id) as Extract<Item, { kind: 'agent' }>).text, 'abc');
+    assert.equal((t.snapshot().at(-1) as Extract<Item, { kind: 'agent' }>).text, 'abc');
+  });
 });
 
 describe('TurnList (the chat view\'s turns)', () => {
