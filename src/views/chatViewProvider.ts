@@ -37,6 +37,8 @@ const TAIL_BYTES = 4096;
 
 /** A place the chat is shown: the side-bar view, or an editor tab. */
 interface Surface {
+  /** 'view' (the side bar), 'editor1', 'editor2'… (editor tabs). */
+  readonly id: string;
   readonly webview: vscode.Webview;
   ready: boolean;
   readonly isVisible: () => boolean;
@@ -51,6 +53,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   readonly onDidChangeVisibility = this.visibilityEmitter.event;
   /** Child agents' own tabs ("Open in tab" on a child's card). */
   readonly childTabs: ChildTabs;
+  private readonly postEmitter = this.register(new vscode.EventEmitter<{ surface: string; message: HostMessage }>());
+  /** Every message posted to a surface's page (tests read what each surface was sent). */
+  readonly onDidPost = this.postEmitter.event;
+  private editors = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -88,11 +94,27 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** Sends a message to every chat surface that has said it is ready. */
   post(message: HostMessage): void {
-    for (const s of this.surfaces) if (s.ready) void s.webview.postMessage(message);
+    for (const s of this.surfaces) if (s.ready) this.send(s, message);
+  }
+
+  private send(surface: Surface, message: HostMessage): void {
+    void surface.webview.postMessage(message);
+    this.postEmitter.fire({ surface: surface.id, message });
+  }
+
+  /** The surfaces: 'view' (the side bar), 'editor1'… (editor tabs); `ready`: its page said so (tests read them). */
+  get surfaceList(): { id: string; ready: boolean; visible: boolean }[] {
+    return [...this.surfaces].map(s => ({ id: s.id, ready: s.ready, visible: s.isVisible() }));
+  }
+
+  /** A message as the page of surface `id` sends it (tests act as the user of that surface). */
+  receive(id: string, raw: unknown): void {
+    const surface = [...this.surfaces].find(s => s.id === id);
+    if (surface) this.onMessage(surface, raw);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.attach(view.webview, () => view.visible, view.onDidChangeVisibility, view.onDidDispose);
+    this.attach('view', view.webview, () => view.visible, view.onDidChangeVisibility, view.onDidDispose);
   }
 
   /** Opens the chat as an editor tab (it shares state with the side-bar view). */
@@ -101,11 +123,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    this.attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, panel.onDidDispose);
+    this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, panel.onDidChangeViewState, panel.onDidDispose);
   }
 
-  private attach(webview: vscode.Webview, isVisible: () => boolean, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): void {
-    const surface: Surface = { webview, ready: false, isVisible };
+  private attach(id: string, webview: vscode.Webview, isVisible: () => boolean, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): void {
+    const surface: Surface = { id, webview, ready: false, isVisible };
     this.surfaces.add(surface);
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [distUri] };
@@ -141,7 +163,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       // A prompt refused here (an image too large or of a type agents do not take) is given back.
       const r = raw as { type?: unknown; text?: unknown };
       if (r?.type === 'prompt/send' && typeof r.text === 'string') {
-        void surface.webview.postMessage({ type: 'composer/restore', text: r.text, mentions: [], images: [], } satisfies HostMessage);
+        this.send(surface, { type: 'composer/restore', text: r.text, mentions: [], images: [] });
         void vscode.window.showWarningMessage(vscode.l10n.t('The prompt could not be sent: an attachment is too large or of an unsupported type (PNG, JPEG, GIF or WebP images only).'));
       }
       return;
@@ -165,7 +187,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     void readWelcome({ running: this.welcomeRunning, storedKeys: name => this.chat.hasSignInKeys(name) }).then(welcome => {
       if (generation !== this.welcomeGeneration) return;
       const message: HostMessage = { type: 'welcome', welcome };
-      if (only) void only.webview.postMessage(message);
+      if (only) this.send(only, message);
       else this.post(message);
     }, err => this.log.warn(`The welcome could not be prepared: ${err instanceof Error ? err.message : String(err)}`));
   }
@@ -269,10 +291,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     if (only) {
       // Ops queued before this surface's snapshot are already in it; others get them as usual.
       this.flush();
-      void only.webview.postMessage(message);
+      this.send(only, message);
       // A new page (the view was hidden, or the window reloaded) gets back what was typed and not sent.
       const draft = chat.draft;
-      if (draft) void only.webview.postMessage({ ...draft, type: 'composer/restore' } satisfies HostMessage);
+      if (draft) this.send(only, { ...draft, type: 'composer/restore' });
     } else {
       this.queue.take();
       clearTimeout(this.flushTimer);
