@@ -140,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
-  const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
+  const agents = new AgentsView(chat, files, id => view.isShowing(id), view.onDidChangeVisibility, id => view.showConversation(id), () => channel.show(true));
   context.subscriptions.push(agents);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
