@@ -61,8 +61,9 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       sb.view.receive(editor, { type: 'tab/new' });
       await waitFor('a new conversation in the editor tab', () => pages.get(editor)!.shown !== tabA.id);
       assert.equal(await sb.chat.start(agents[B].spec), true);
-      const tabB = sb.chat.sessions.find(t => t.agentName === B)!;
-      assert.ok(tabB, 'a conversation with B');
+      // Chosen in the editor tab (used last), B's conversation is the current one.
+      const tabB = sb.chat.active;
+      assert.equal(tabB.agentName, B);
       await waitFor(() => `the editor tab shows B's conversation (${pages.get(editor)!.shown})`, () => pages.get(editor)!.shown === tabB.id);
       assert.equal(pages.get('view')!.shown, tabA.id, 'the side bar still shows A\'s conversation');
 
