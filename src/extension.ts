@@ -149,9 +149,10 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
     const spec = await chat.pickAgent(false);
-    if (spec) { await view.reveal(); await chat.start(spec); }
+    // Shown where the current conversation is (the surface used last), which the choice is for.
+    if (spec) { await view.showConversation(chat.activeTab); await chat.start(spec); }
   });
-  command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });
+  command('switchboard.startAgent', async () => { await view.showConversation(chat.activeTab); await chat.start(); });
   command('switchboard.restartAgent', () => chat.restart());
   command('switchboard.stopAgent', () => chat.stopAgent());
   command('switchboard.signOut', () => chat.signOut());
