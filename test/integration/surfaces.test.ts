@@ -93,6 +93,13 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       assert.deepEqual(prompts(agents[B].log), ['stream B', 'hello from the editor tab']);
       assert.deepEqual(prompts(agents[A].log), ['stream A']);
       assert.equal(pages.get('view')!.shown, tabA.id, 'the side bar still shows A\'s conversation');
+
+      // The Agents view's Open on A's conversation, the editor tab used last: shown where it is (the
+      // side bar), the editor tab keeps B's; A's is the current one.
+      await sb.agents.open(tabA.id);
+      assert.equal(sb.chat.activeTab, tabA.id);
+      assert.equal(pages.get('view')!.shown, tabA.id);
+      assert.equal(pages.get(editor)!.shown, tabB.id, 'the editor tab still shows B\'s conversation');
     } finally {
       sub.dispose();
       goA.open();
