@@ -136,7 +136,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(guard('agent terminals', ({ tab, update }) => agentTerminals.apply(tab, update))),
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
 
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log, context.workspaceState);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).

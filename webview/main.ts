@@ -171,8 +171,6 @@ new ResizeObserver(() => {
 }).observe(transcriptEl);
 
 initQueue(send);
-// Used here (clicked, typed in): commands without a conversation of their own act on this one's.
-window.addEventListener('focus', () => send({ type: 'view/focus' }));
-const saved = surface.saved();
-send(saved === undefined ? { type: 'view/ready' } : { type: 'view/ready', tab: saved });
+surface.onUse(() => send({ type: 'view/focus' }));
+send(surface.ready());
 promptBox().focus();

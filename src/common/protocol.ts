@@ -145,9 +145,12 @@ export interface PastedImage {
  * shows, stamped by webview/main.ts (stampTab); the host refuses one without it (parseViewMessage).
  */
 export type ViewMessage =
-  /** The page is live; `tab`: the conversation it showed before (its saved state, after a reload). */
-  | { readonly type: 'view/ready'; readonly tab?: string }
-  /** The page got the focus: its surface is the one used last (commands act on its conversation). */
+  /**
+   * The page is live; `tab`: the conversation it showed before (its saved state, after a reload);
+   * `key`: the page's own id, kept in its state (the host remembers each page's conversation by it).
+   */
+  | { readonly type: 'view/ready'; readonly tab?: string; readonly key?: string }
+  /** The user clicked in the page or typed in it: its surface is the one used last (commands act on its conversation). */
   | { readonly type: 'view/focus' }
   | { readonly type: 'prompt/send'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   /** What is in the prompt box, not sent yet: the host keeps it (a new page, a window reload). */
@@ -232,7 +235,7 @@ function parseFields(raw: unknown): ViewMessage | undefined {
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'view/ready':
-      return str(m.tab) ? { type: 'view/ready', tab: m.tab } : { type: 'view/ready' };
+      return { type: 'view/ready', ...(str(m.tab) ? { tab: m.tab } : {}), ...(str(m.key, 100) ? { key: m.key } : {}) };
     case 'view/focus':
     case 'turn/cancel':
     case 'agent/pick':

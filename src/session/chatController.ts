@@ -317,8 +317,8 @@ export class ChatController extends Disposable {
     tab.sessionId = undefined;
     tab.agentName = agentName;
     this.tabs.changed();
-    // The status line follows the shown conversation's agent.
-    if (tab.id === this.tabs.shownId) this.statusEmitter.fire(this.status);
+    // The status line of each surface showing it follows its agent.
+    this.statusEmitter.fire(this.status);
   }
 
   // ---- conversation ------------------------------------------------------------------------------

@@ -49,6 +49,8 @@ interface Surface {
   readonly isVisible: () => boolean;
   /** Brings it to front. */
   readonly reveal: () => void;
+  /** Its page's own id (kept in the page's state), under which its conversation is remembered. */
+  key?: string;
   /** The plans last sent to it (for one tab): unchanged, they are not sent again with every usage or mode change. */
   sentPlans?: { tab: string; plans: SessionMeta['plans'] };
 }
@@ -67,6 +69,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Every message posted to a surface's page (tests read what each surface was sent). */
   readonly onDidPost = this.postEmitter.event;
   private editors = 0;
+  private readonly shownMemory: ShownMemory;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -76,8 +79,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly changes: ChangeTracker,
     private readonly writes: PendingWrites,
     private readonly log: Logger,
+    /** Workspace state: the conversation each page showed, for a reload. */
+    memory?: vscode.Memento,
   ) {
     super();
+    this.shownMemory = new ShownMemory(memory);
     this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg), (tab, items) => this.postTails(tab, items)));
     this.register(chat.onOps(({ tab, ops }) => this.enqueue(tab, ops)));
     this.register(chat.onMeta(({ tab, meta }) => { for (const s of this.showing(tab)) this.postMeta(s, tab, meta); }));
@@ -214,13 +220,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return [...this.surfaces].find(s => s.id === id);
   }
 
-  /** Puts text (and file mentions) into the prompt box of the surface showing the current conversation, e.g. "Add selection to chat". */
+  /**
+   * Puts text (and file mentions) into the prompt box of the surface showing the current
+   * conversation (brought to front; none yet: the side bar's), e.g. "Add selection to chat".
+   */
   async insertIntoComposer(text: string, mentions: readonly string[]): Promise<void> {
-    const current = () => this.chat.surfaces.placeFor(this.chat.activeTab, id => !!this.surfaceById(id)?.isVisible());
-    const shown = current();
-    if (shown === undefined || !this.surfaceById(shown)?.isVisible()) await this.reveal();
-    for (let i = 0; i < 50 && !this.ready().length; i++) await new Promise(r => setTimeout(r, 100));
-    const target = this.surfaceById(current() ?? '');
+    const place = () => this.surfaceById(this.chat.surfaces.placeFor(this.chat.activeTab, id => !!this.surfaceById(id)?.isVisible()) ?? '');
+    const shown = place();
+    if (!shown) await this.reveal();
+    else if (!shown.isVisible()) shown.reveal();
+    for (let i = 0; i < 50 && !place()?.ready; i++) await new Promise(r => setTimeout(r, 100));
+    const target = place();
     if (target?.ready) this.send(target, { type: 'composer/insert', text, mentions });
   }
 
@@ -238,8 +248,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     if (msg.type === 'view/ready') {
       surface.ready = true;
-      // A page after a reload (or the view re-created) shows the conversation it saved, if still open.
-      this.chat.surfaces.attach(surface.id, msg.tab);
+      // A page after a reload (or the view re-created) shows the conversation it showed, if still
+      // open: as remembered here at each change, else as its own state says (which a browser window
+      // may not have saved since its last change).
+      surface.key = surface.id === 'view' ? 'view' : msg.key ?? surface.id;
+      this.chat.surfaces.attach(surface.id, this.shownMemory.get(surface.key) ?? msg.tab);
       this.replay(surface, true);
       return;
     }
@@ -364,6 +377,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.flush(s);
     const tab = chat.sessions.find(t => t.id === this.shownIn(s)) ?? chat.active;
     s.sentPlans = { tab: tab.id, plans: tab.meta.plans };
+    if (s.key !== undefined) this.shownMemory.set(s.key, tab.id);
     this.send(s, {
       type: 'state/reset', tabs: chat.tabInfos, activeTab: tab.id, items: tab.items, archived: tab.archived,
       meta: tab.meta, status: chat.statusOf(tab.id), abilities: chat.abilitiesOf(tab.id),
@@ -448,6 +462,37 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const message: HostMessage = { type: 'transcript/ops', tab, ops: queue.take() };
       for (const s of this.showing(tab)) if (s !== except) this.send(s, message);
     }
+  }
+}
+
+const SHOWN_KEY = 'switchboard.surfaces';
+const SHOWN_KEPT = 20;
+
+/**
+ * The conversation each chat page showed, by the page's key, in workspace state, saved at each
+ * change: a browser window that reloads may not have saved the page's own state since its last change.
+ */
+class ShownMemory {
+  constructor(private readonly memento: vscode.Memento | undefined) {}
+
+  get(key: string): string | undefined {
+    return this.read()[key];
+  }
+
+  set(key: string, tab: string): void {
+    const all = this.read();
+    if (all[key] === tab) return;
+    delete all[key];
+    all[key] = tab;
+    // The pages seen last (an editor tab closed for good is forgotten in time).
+    const kept = Object.entries(all).slice(-SHOWN_KEPT);
+    void this.memento?.update(SHOWN_KEY, Object.fromEntries(kept));
+  }
+
+  private read(): Record<string, string> {
+    const v = this.memento?.get<unknown>(SHOWN_KEY);
+    if (!v || typeof v !== 'object') return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
 }
 

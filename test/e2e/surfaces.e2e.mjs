@@ -3,7 +3,7 @@
 // one leaves the other alone, and after a window reload each surface shows its own conversation again.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openChat, reopenChat, runCommand, scriptedAgentSettings } from './support.mjs';
+import { openChat, runCommand, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
   turns: [
@@ -61,9 +61,10 @@ export default async function ({ page, log, shotsDir }) {
   await editor.locator('.message.agent', { hasText: 'Answer for beta.' }).waitFor({ timeout: 30_000 });
   log('picking a tab in one surface leaves the other alone');
 
-  // A window reload: each surface comes back with its own conversation.
-  await page.reload();
-  await reopenChat(page);
+  // A window reload (Developer: Reload Window, which saves the workbench's state first): each
+  // surface comes back with its own conversation.
+  await runCommand(page, 'Developer: Reload Window');
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   ({ side, editor } = await surfaces(page));
   await editor.locator('.message.agent', { hasText: 'Answer for beta.' }).waitFor({ timeout: 30_000 });
   await check('after a reload');

@@ -61,9 +61,9 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       sb.view.receive(editor, { type: 'tab/new' });
       await waitFor('a new conversation in the editor tab', () => pages.get(editor)!.shown !== tabA.id);
       assert.equal(await sb.chat.start(agents[B].spec), true);
-      // Chosen in the editor tab (used last), B's conversation is the current one.
-      const tabB = sb.chat.active;
-      assert.equal(tabB.agentName, B);
+      // Chosen while the editor tab's conversation is current (its page was used last), B takes it.
+      const tabB = sb.chat.sessions.find(t => t.id === pages.get(editor)!.shown)!;
+      assert.equal(tabB.agentName, B, JSON.stringify({ current: sb.chat.activeTab, surfaces: sb.view.surfaceList, tabs: sb.chat.tabInfos }));
       await waitFor(() => `the editor tab shows B's conversation (${pages.get(editor)!.shown})`, () => pages.get(editor)!.shown === tabB.id);
       assert.equal(pages.get('view')!.shown, tabA.id, 'the side bar still shows A\'s conversation');
 
@@ -99,6 +99,19 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       await sb.agents.open(tabA.id);
       assert.equal(sb.chat.activeTab, tabA.id);
       assert.equal(pages.get('view')!.shown, tabA.id);
+      assert.equal(pages.get(editor)!.shown, tabB.id, 'the editor tab still shows B\'s conversation');
+
+      // Fork Conversation (A offers no session/fork): the fork opens where A's conversation was
+      // shown, its summary in that surface's prompt box only.
+      const inserted: string[] = [];
+      const inserts = sb.view.onDidPost(({ surface, message }) => { if (message.type === 'composer/insert') inserted.push(surface); });
+      try {
+        await vscode.commands.executeCommand('switchboard.forkConversation');
+        await waitFor('the fork\'s summary in a prompt box', () => inserted.length > 0);
+      } finally { inserts.dispose(); }
+      assert.deepEqual(inserted, ['view']);
+      assert.equal(pages.get('view')!.shown, sb.chat.activeTab, 'the side bar shows the fork');
+      assert.notEqual(sb.chat.activeTab, tabA.id);
       assert.equal(pages.get(editor)!.shown, tabB.id, 'the editor tab still shows B\'s conversation');
     } finally {
       sub.dispose();

@@ -14,7 +14,8 @@ describe('parseViewMessage (webview input is untrusted)', () => {
       { type: 'change/action', action: 'undo', turnId: 't1', path: '/w/a.ts', hunkId: 'b0:c0' });
     assert.deepEqual(parseViewMessage({ type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' }), { type: 'permission/answer', tab: 'tab2', itemId: 'i3', optionId: 'ok' });
     assert.deepEqual(parseViewMessage({ type: 'item/action', tab: 'tab1', itemId: 'i1', action: 'restart', extra: 1 }), { type: 'item/action', tab: 'tab1', itemId: 'i1', action: 'restart' });
-    assert.deepEqual(parseViewMessage({ type: 'view/ready', tab: 'tab3' }), { type: 'view/ready', tab: 'tab3' });
+    assert.deepEqual(parseViewMessage({ type: 'view/ready', tab: 'tab3', key: 'k1' }), { type: 'view/ready', tab: 'tab3', key: 'k1' });
+    assert.deepEqual(parseViewMessage({ type: 'view/ready', key: 'k'.repeat(101) }), { type: 'view/ready' }, 'a key too long is no key');
     assert.deepEqual(parseViewMessage({ type: 'view/ready', tab: 3 }), { type: 'view/ready' }, 'a saved state that is not a tab id is no tab');
     assert.deepEqual(parseViewMessage({ type: 'welcome/start', name: 'Claude Code', extra: 1 }), { type: 'welcome/start', name: 'Claude Code' });
     assert.deepEqual(parseViewMessage({ type: 'welcome/action', action: 'trust' }), { type: 'welcome/action', action: 'trust' });
