@@ -79,7 +79,19 @@ async function main() {
   const logDir = sb.logUri.fsPath;
   const lines = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter(f => f.endsWith('.log')).flatMap(f => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n')) : [];
   await sb.chat.stop();
+  // The allocator gives freed memory back to the system over time, not at once: RSS again, with a GC
+  // every 5 s, until it no longer falls (at most 75 s: what the "75 s later" measured).
+  let rssLater = process.memoryUsage.rss();
+  const settleStart = Date.now();
+  for (let last = Infinity; Date.now() - settleStart < 75_000 && rssLater < last - 1048576 * 4;) {
+    last = rssLater;
+    await new Promise(r => setTimeout(r, 5000));
+    gcNow();
+    rssLater = Math.min(rssLater, process.memoryUsage.rss());
+  }
+  const { heapTotal, external, arrayBuffers } = process.memoryUsage();
   return {
+    later: { heapTotal, external, arrayBuffers }, rssLater, rssLaterS: Math.round((Date.now() - settleStart) / 1000),
     lines: fuzzed.lines ?? count, bytes: fuzzed.bytes ?? 0, ms, rss: [rss0, rss1], rssPeak, heap: [heap0, heap1], gc, items: items.length, pong,
     unchanged, listed, refusals: lines.filter(l => /was refused|not an ACP message/.test(l)).length,
     failures: lines.filter(l => /could not handle a message/.test(l)).length,

@@ -36,6 +36,7 @@ console.log(`  ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${
 console.log(`  the agent wrote ${r.lines} lines, ${mib(r.bytes)} MiB`);
 console.log(`  ${r.ms.toFixed(0)} ms from the prompt to the end of the turn: ${Math.round(r.lines / (r.ms / 1000))} messages/s`);
 console.log(`  extension host RSS: ${mib(r.rss[0])} MiB before, ${mib(r.rss[1])} MiB after (${r.rss[1] >= r.rss[0] ? '+' : ''}${mib(r.rss[1] - r.rss[0])} MiB); peak ${mib(r.rssPeak)} MiB`);
+console.log(`  extension host RSS ${r.rssLaterS} s later (the agent stopped, a GC every 5 s, until it stops falling): ${mib(r.rssLater)} MiB (${r.rssLater >= r.rss[0] ? '+' : ''}${mib(r.rssLater - r.rss[0])} MiB against before; V8 heap reserved ${mib(r.later.heapTotal)} MiB, external ${mib(r.later.external)} MiB of which array buffers ${mib(r.later.arrayBuffers)} MiB)`);
 console.log(`  extension host JS heap after GC: ${mib(r.heap[0])} MiB before, ${mib(r.heap[1])} MiB after (${r.heap[1] >= r.heap[0] ? '+' : ''}${mib(r.heap[1] - r.heap[0])} MiB)${r.gc ? '' : ' (no GC exposed: heap as found)'}`);
 console.log(`  transcript: ${r.items} items; refusal lines logged: ${r.refusals}; handler failures logged: ${r.failures}`);
 console.log(`  workspace unchanged: ${r.unchanged.length === 0 ? 'yes' : r.unchanged.join(', ')}; Agent Changes: ${r.listed.length === 0 ? 'empty' : r.listed.join(', ')}; answered "ping": ${r.pong ? 'yes' : 'no'}`);

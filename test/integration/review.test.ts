@@ -271,6 +271,33 @@ describe('Review of agent changes', () => {
     }
   });
 
+  it('a flood of reported diffs the disk never holds keeps a bounded number waiting, and each completion checks only its own', async () => {
+    // An agent may report a diff for any path in every tool call (the fuzz bench's 100,000 messages did):
+    // each waits for the disk to hold its new text. Before, every completed call re-read every waiting
+    // diff's file (quadratic: the fuzz bench's extension host reached 9.7 GB and was killed).
+    const tracker = new ChangeTracker(memoryMemento(), quietLogger);
+    try {
+      tracker.beginTurn('tab1', 'Scripted');
+      for (let i = 0; i < 1500; i++) {
+        const file = path.join(root(), 'flood', `never-${i}.txt`);
+        tracker.onToolUpdate('tab1', { toolCallId: `f${i}`, title: 'Edit', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: file, oldText: 'a', newText: `b${i}` }] });
+      }
+      assert.ok(tracker.waitingDiffs <= 1000, `${tracker.waitingDiffs} diffs wait for the disk`);
+      // The newest diff still counts once the disk holds it.
+      const last = path.join(root(), 'flood-last.txt');
+      fs.writeFileSync(last, 'a');
+      tracker.onToolUpdate('tab1', { toolCallId: 'last', title: 'Edit', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: last, oldText: 'a', newText: 'b' }] });
+      fs.writeFileSync(last, 'b');
+      tracker.onToolUpdate('tab1', { toolCallId: 'last', status: 'completed' });
+      await tracker.endTurn('tab1');
+      assert.deepEqual(tracker.views().flatMap(v => v.files.map(f => path.basename(f.path))), ['flood-last.txt']);
+      assert.equal(tracker.waitingDiffs, 0);
+    } finally {
+      tracker.dispose();
+      fs.rmSync(path.join(root(), 'flood-last.txt'), { force: true });
+    }
+  });
+
   it('undecided changes survive a window reload', async () => {
     const file = path.join(root(), 'review-h.txt');
     fs.writeFileSync(file, 'a\nb\n');

@@ -2,6 +2,7 @@
 // distribution chosen, the switchboard.agents entry built (pinned), versions and install state,
 // cache age, and which archive entry paths may be written.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { archiveKindOf, isInside, linkStaysInside, relativeCommand, safeEntryPath } from '../../src/common/registry/archive';
@@ -15,6 +16,11 @@ const good = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('registry: parsing', () => {
+  it('parses with the validators generated from the schemas as they are now (scripts/registryValidators.mjs --check)', function () {
+    this.timeout(20_000);
+    const r = spawnSync(process.execPath, ['scripts/registryValidators.mjs', '--check'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
   it('reads the shipped snapshot whole: every agent kept, nothing skipped', () => {
     const r = parseRegistry(snapshot, snapshot.snapshot.url);
     assert.deepEqual(r.skipped, []);

@@ -3,7 +3,7 @@
 // agent.schema.json; lenient where the registry may grow (unknown keys and distribution kinds are
 // ignored), strict where a value reaches a path, a command line or a download. A malformed entry
 // is skipped with a reason; only a document that is not a registry at all fails as a whole.
-import type { default as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { relativeCommand } from './archive';
 
 export const PLATFORM_KEYS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
@@ -117,16 +117,12 @@ export const REGISTRY_SCHEMA = {
   },
 } as const;
 
-let validators: { registry: ValidateFunction; agent: ValidateFunction } | undefined;
-/** ajv is loaded on the first parse (its own bundle, dist/ajv.js), not at activation. */
-function compile(): NonNullable<typeof validators> {
-  if (!validators) {
-    const Ajv = (require('ajv') as { default: typeof AjvClass }).default;
-    const ajv = new Ajv({ allErrors: false, strict: true, unicodeRegExp: true });
-    validators = { registry: ajv.compile(REGISTRY_SCHEMA), agent: ajv.compile(AGENT_SCHEMA) };
-  }
-  return validators;
-}
+/**
+ * The validators of REGISTRY_SCHEMA and AGENT_SCHEMA, compiled ahead of time by ajv
+ * (scripts/registryValidators.mjs writes validators.generated.js; a unit test keeps it current):
+ * required on the first parse, so nothing of them loads at activation and no schema is compiled.
+ */
+const compile = (): { registry: ValidateFunction; agent: ValidateFunction } => require('./validators.generated') as { registry: ValidateFunction; agent: ValidateFunction };
 
 const describe = (e: ErrorObject | undefined) => (e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'is invalid');
 

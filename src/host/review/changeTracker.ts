@@ -72,6 +72,8 @@ const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
 const MAX_ANNOUNCED_FILES = 20;
 /** Files remembered per turn as named by its tool calls (attribution of disk changes while several turns run). */
 const MAX_NAMED_FILES = 1000;
+/** Reported diffs waiting for the disk to hold them, at most (the oldest is forgotten first: its file is still compared with its snapshot). */
+const MAX_WAITING_DIFFS = 1000;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
@@ -327,6 +329,8 @@ export class ChangeTracker extends Disposable {
       // `oldText: null` claims a new file (Claude's Write says so even over an existing one): the
       // file's text seen before the change wins.
       const filePath = normalize(c.path);
+      this.pendingDiffs.delete(filePath); // the newest report of a file waits last
+      if (this.pendingDiffs.size >= MAX_WAITING_DIFFS) this.pendingDiffs.delete(this.pendingDiffs.keys().next().value!);
       this.pendingDiffs.set(filePath, { turn, toolCallId: update.toolCallId, oldText: c.oldText ?? null, seen: c.oldText == null ? this.seen(filePath) : undefined, newText: c.newText });
     }
     if (finished) {
@@ -344,7 +348,7 @@ export class ChangeTracker extends Disposable {
           if (!sameData(now ?? null, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now ?? null, true, { responseOf: update.toolCallId });
         })));
       }
-      this.track(turn, this.settlePendingDiffs(turn));
+      this.track(turn, this.settlePendingDiffs(turn, d => d.toolCallId === update.toolCallId));
       if (mayWrite) {
         for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareInOrder(turn, normalize(loc.path)));
       }
@@ -523,9 +527,13 @@ export class ChangeTracker extends Disposable {
     return this.pendingDiffs.size;
   }
 
-  /** A reported diff counts once the file on disk holds its new text. */
-  private async settlePendingDiffs(turn: Turn): Promise<void> {
-    await Promise.all([...this.pendingDiffs].filter(([, d]) => d.turn === turn).map(([filePath, d]) => this.inOrder(filePath, async () => {
+  /**
+   * A reported diff counts once the file on disk holds its new text. Checked when its tool call
+   * completes (`which`), when the watcher reports its file, and for all at the turn's end: never all
+   * of them at every completion (a turn's thousands of tool calls would read every file each time).
+   */
+  private async settlePendingDiffs(turn: Turn, which: (d: { toolCallId: string }, filePath: string) => boolean = () => true): Promise<void> {
+    await Promise.all([...this.pendingDiffs].filter(([filePath, d]) => d.turn === turn && which(d, filePath)).map(([filePath, d]) => this.inOrder(filePath, async () => {
       const now = await readDisk(filePath);
       // The disk holds the diff's new text, and not since before the turn (a diff naming a file's current text changed nothing).
       if (now?.kind === 'text' && now.text === d.newText && writtenSince(filePath, turn.started)) {
@@ -755,6 +763,7 @@ export class ChangeTracker extends Disposable {
       await untilWritten(filePath);
       await this.compareWithSnapshot(turn, filePath);
     }));
+    if (this.pendingDiffs.get(filePath)?.turn === turn) this.track(turn, this.settlePendingDiffs(turn, (_, p) => p === filePath));
   }
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
