@@ -60,6 +60,8 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       await waitFor('the editor tab shows a conversation', () => pages.get(editor)?.shown);
       sb.view.receive(editor, { type: 'tab/new' });
       await waitFor('a new conversation in the editor tab', () => pages.get(editor)!.shown !== tabA.id);
+      // Its session with the running agent (A) opened first: B chosen while it still opens would race it.
+      await waitFor('the new conversation\'s session', () => sb.chat.sessions.find(t => t.id === pages.get(editor)!.shown)?.sessionId);
       assert.equal(await sb.chat.start(agents[B].spec), true);
       // Chosen while the editor tab's conversation is current (its page was used last), B takes it.
       const tabB = sb.chat.sessions.find(t => t.id === pages.get(editor)!.shown)!;
