@@ -19,6 +19,7 @@ import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 import { ChildTabs, type ChildPage } from './childTabs';
+import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
 /** The chat in an editor tab (its own conversation; it comes back after a reload). */
@@ -462,37 +463,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       const message: HostMessage = { type: 'transcript/ops', tab, ops: queue.take() };
       for (const s of this.showing(tab)) if (s !== except) this.send(s, message);
     }
-  }
-}
-
-const SHOWN_KEY = 'switchboard.surfaces';
-const SHOWN_KEPT = 20;
-
-/**
- * The conversation each chat page showed, by the page's key, in workspace state, saved at each
- * change: a browser window that reloads may not have saved the page's own state since its last change.
- */
-class ShownMemory {
-  constructor(private readonly memento: vscode.Memento | undefined) {}
-
-  get(key: string): string | undefined {
-    return this.read()[key];
-  }
-
-  set(key: string, tab: string): void {
-    const all = this.read();
-    if (all[key] === tab) return;
-    delete all[key];
-    all[key] = tab;
-    // The pages seen last (an editor tab closed for good is forgotten in time).
-    const kept = Object.entries(all).slice(-SHOWN_KEPT);
-    void this.memento?.update(SHOWN_KEY, Object.fromEntries(kept));
-  }
-
-  private read(): Record<string, string> {
-    const v = this.memento?.get<unknown>(SHOWN_KEY);
-    if (!v || typeof v !== 'object') return {};
-    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
 }
 
