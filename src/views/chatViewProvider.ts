@@ -236,7 +236,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private onMessage(surface: Surface, raw: unknown): void {
-    const msg = parseViewMessage(raw);
+    // A page that has not had its state yet (a prompt typed as it loads) names no conversation: the
+    // one its own surface shows, never another surface's.
+    const tab = surface.ready ? this.chat.surfaces.shownIn(surface.id) : undefined;
+    const msg = parseViewMessage(tab !== undefined && typeof raw === 'object' && raw !== null && !('tab' in raw) ? { ...raw, tab } : raw);
     if (!msg) {
       this.log.warn(`Ignored a malformed message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
       // A prompt refused here (an image too large or of a type agents do not take) is given back.
