@@ -137,11 +137,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(guard('agent terminals', ({ tab, update }) => agentTerminals.apply(tab, update))),
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
 
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log);
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log, context.workspaceState);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
-  const agents = new AgentsView(chat, files, () => view.visible, view.onDidChangeVisibility, () => view.reveal(), () => channel.show(true));
+  const agents = new AgentsView(chat, files, id => view.isShowing(id), view.onDidChangeVisibility, id => view.showConversation(id), () => channel.show(true));
   context.subscriptions.push(agents);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
@@ -150,9 +150,10 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
     const spec = await chat.pickAgent(false);
-    if (spec) { await view.reveal(); await chat.start(spec); }
+    // Shown where the current conversation is (the surface used last), which the choice is for.
+    if (spec) { await view.showConversation(chat.activeTab); await chat.start(spec); }
   });
-  command('switchboard.startAgent', async () => { await view.reveal(); await chat.start(); });
+  command('switchboard.startAgent', async () => { await view.showConversation(chat.activeTab); await chat.start(); });
   command('switchboard.restartAgent', () => chat.restart());
   command('switchboard.stopAgent', () => chat.stopAgent());
   command('switchboard.signOut', () => chat.signOut());

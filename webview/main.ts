@@ -5,7 +5,7 @@
 // (status.ts), the session's plans, modes, options and usage (meta.ts), the review lists
 // (review.ts), the prompt box (composer.ts), the queue, search and welcome.
 import './l10n';
-import type { HostMessage, ViewMessage } from '../src/common/protocol';
+import type { HostMessage } from '../src/common/protocol';
 import { onMarkdownLoaded } from './lazyMarkdown';
 import { withChildAgents } from './childAgents';
 import { TranscriptView } from './transcriptView';
@@ -21,14 +21,18 @@ import { renderChanges, renderWrites, initReview } from './review';
 import { initTabs, redrawTabs, setTabs, setShownTab, shownTab } from './tabs';
 import { initStatus, renderStatus, setStatus } from './status';
 import { currentMeta, initMeta, setMeta, updateMeta } from './meta';
+import { Surface, type VsCodeApi } from './surface';
 import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities } from './composer';
 import './chat.css';
 
-declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void; setState(state: unknown): void };
+declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
+const childTab = document.body.classList.contains('child-tab');
 // A helper's tab keeps which conversation and helper it shows: VS Code restores it after a reload.
-if (document.body.classList.contains('child-tab')) vscode.setState({ tab: document.body.dataset.tab, childId: document.body.dataset.child });
-const send = (m: ViewMessage) => vscode.postMessage(m);
+if (childTab) vscode.setState({ tab: document.body.dataset.tab, childId: document.body.dataset.child });
+// This page's own conversation: named in what it sends, kept for a reload (surface.ts).
+const surface = new Surface(vscode, shownTab, childTab);
+const send = surface.send;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const transcriptEl = $<HTMLElement>('transcript');
@@ -74,6 +78,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       setAbilities(msg.abilities);
       setStatus(msg.status);
       redrawTabs();
+      surface.remember();
       transcriptEl.scrollTop = transcriptEl.scrollHeight;
       // The view is live (listeners attached, state received): UI tests wait for this.
       document.body.dataset.ready = 'true';
@@ -95,6 +100,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     case 'tabs':
       setTabs(msg.tabs, msg.activeTab);
+      surface.remember();
       break;
     case 'status':
       setAbilities(msg.abilities);
@@ -165,5 +171,6 @@ new ResizeObserver(() => {
 }).observe(transcriptEl);
 
 initQueue(send);
-send({ type: 'view/ready' });
+surface.onUse(() => send({ type: 'view/focus' }));
+send(surface.ready());
 promptBox().focus();

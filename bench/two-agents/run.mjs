@@ -2,13 +2,13 @@
 // bench/two-agents: two agents streaming 10,000 agent_message_chunk updates each into two
 // conversations at once, against one agent alone, in the same workbench and the same run (their
 // rounds alternate: alone, both, alone, …, so both see the same machine load). The chat is open in
-// the side bar and in an editor tab: conversation 2 (agent "Bench B") is prompted from the editor
-// tab, its answer held back by a gate file, then conversation 1 (agent "Bench A") from the side bar,
-// which then shows it, and the gate opened as A is prompted, so both stream at once. A round runs
-// from A's prompt to the moment both are done: A's last chunk on screen (a MutationObserver in the side
-// bar's webview stamps it) and B's turn ended (its tab in the strip is idle again). The chat's
-// surfaces show the same (shown) conversation; the other one is streamed into its transcript in the
-// extension host, saved, and shown when its tab is picked. Prints `ratio two-agents: <x>`, the ratio
+// the side bar and in an editor tab, each showing its own conversation: conversation 2 (agent
+// "Bench B") in the editor tab, prompted there, its answer held back by a gate file, then
+// conversation 1 (agent "Bench A") in the side bar, and the gate opened as A is prompted, so both
+// stream at once, each on screen in its own surface. A round runs from A's prompt to the moment both
+// are done: each answer's last chunk on screen (a MutationObserver in each surface's webview stamps
+// it). Each round checks that the side bar never showed B's prompt and the editor tab never showed
+// A's (with one shown conversation for both surfaces they did). Prints `ratio two-agents: <x>`, the ratio
 // of medians (target ≤ 2.2), what it is made of (A's own time with B alongside, the switch from
 // one conversation to the other), and the webviews' JS heap (both surfaces live in one renderer
 // process here, so they report the same isolate).
@@ -85,8 +85,8 @@ try {
   const heaps = () => Promise.all([side, editor].map(v => v.locator('body').evaluate(() => performance.memory?.usedJSHeapSize ?? 0)));
 
   let n = 0;
-  /** In the side bar: the time at which the answer to `prompt` shows its last chunk. */
-  const rendered = prompt => side.locator('#transcript').evaluate((el, { last, prompt }) => new Promise(resolve => {
+  /** In surface `view`: the time at which the answer to `prompt` shows its last chunk. */
+  const rendered = (prompt, view = side) => view.locator('#transcript').evaluate((el, { last, prompt }) => new Promise(resolve => {
     const re = new RegExp(`\\b${last}\\s*$`);
     const live = () => [...el.querySelectorAll('.turn.live')].find(t => t.querySelector('.message.user .body')?.textContent === prompt);
     const check = () => { const msg = live()?.querySelector('.message.agent'); return msg && re.test(msg.textContent); };
@@ -120,8 +120,9 @@ try {
     await select(editor, 2);
     const textB = `go ${++n}`;
     await editor.locator('#prompt').fill(textB);
+    const doneB = rendered(textB, editor);
     await editor.locator('#prompt').press('Enter');
-    // Sent: its prompt is in conversation 2 (its turn may be over by the time this is seen).
+    // Sent: its prompt is in conversation 2, shown in the editor tab.
     await editor.locator('.message.user .body', { hasText: new RegExp(`^${textB}$`) }).waitFor({ timeout: 60_000 });
     await select(side, 1);
     const textA = `go ${++n}`;
@@ -130,11 +131,16 @@ try {
     const t0 = Date.now();
     fs.writeFileSync(gate, '');
     await side.locator('#prompt').press('Enter');
-    const endA = await doneA;
-    await side.locator('#tabs > .tab:nth-child(2).state-idle').waitFor({ timeout: 120_000 });
-    const ms = Math.max(endA, Date.now()) - t0;
+    const [endA, endB] = await Promise.all([doneA, doneB]);
+    const ms = Math.max(endA, endB) - t0;
     await side.locator('#tabs > .tab:nth-child(1).state-idle').waitFor({ timeout: 120_000 });
+    await editor.locator('#tabs > .tab:nth-child(2).state-idle').waitFor({ timeout: 120_000 });
     fs.rmSync(gate);
+    // Each surface showed its own conversation all along.
+    for (const [view, own, other] of [[side, textA, textB], [editor, textB, textA]]) {
+      if (await view.locator('.message.user .body', { hasText: new RegExp(`^${other}$`) }).count()) throw new Error(`a surface showed the other conversation's prompt ${other}`);
+      if (!(await view.locator('.message.user .body', { hasText: new RegExp(`^${own}$`) }).count())) throw new Error(`a surface lost its own conversation's prompt ${own}`);
+    }
     aWithB.push(endA - t0);
     return ms;
   }
@@ -148,9 +154,8 @@ try {
     aloneTimes.push(await alone());
     bothTimes.push(await both());
   }
-  // B's answers reached its conversation whole: shown when its tab is picked.
-  await select(side, 2);
-  const words = (await side.locator('.turn.live .message.agent').last().textContent()).trim().split(/\s+/).length;
+  // B's answers reached its conversation whole, in the editor tab.
+  const words = (await editor.locator('.turn.live .message.agent').last().textContent()).trim().split(/\s+/).length;
   if (words !== CHUNKS) throw new Error(`conversation 2 shows ${words} chunks, expected ${CHUNKS}`);
   await page.waitForTimeout(3000); // let the renderers settle before reading the heaps
   const heapAfter = await heaps();
@@ -158,7 +163,7 @@ try {
   const b = median(bothTimes);
   console.log(`bench/two-agents: ${CHUNKS} chunks per agent, ${RUNS} alternating rounds, medians`);
   console.log(`  one agent alone (A, shown):               ${a} ms   [${aloneTimes.join(', ')}]`);
-  console.log(`  two agents at once (A shown, B alongside): ${b} ms   [${bothTimes.join(', ')}]`);
+  console.log(`  two agents at once (A in the side bar, B in the editor tab, both on screen): ${b} ms   [${bothTimes.join(', ')}]`);
   console.log(`    of which A to its last chunk on screen: ${median(aWithB)} ms [${aWithB.join(', ')}]`);
   console.log(`ratio two-agents: ${(b / a).toFixed(2)}  (target ≤ 2.2)`);
   console.log(`  webview JS heap (used), side bar / editor tab: ${heapBefore.map(mib).join(' / ')} MiB after the warm-up turns, ${heapAfter.map(mib).join(' / ')} MiB after ${RUNS} rounds of each`);

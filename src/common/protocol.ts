@@ -139,27 +139,38 @@ export interface PastedImage {
   readonly data: string;
 }
 
+/**
+ * What a surface's page sends (the side bar's view, an editor tab of the chat, a helper's tab). A
+ * message that acts on one conversation (CONVERSATION_MESSAGES) goes out with the tab its surface
+ * shows, stamped by webview/main.ts (stampTab); the host refuses one without it (parseViewMessage).
+ */
 export type ViewMessage =
-  | { readonly type: 'view/ready' }
-  | { readonly type: 'prompt/send'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
+  /**
+   * The page is live; `tab`: the conversation it showed before (its saved state, after a reload);
+   * `key`: the page's own id, kept in its state (the host remembers each page's conversation by it).
+   */
+  | { readonly type: 'view/ready'; readonly tab?: string; readonly key?: string }
+  /** The user clicked in the page or typed in it: its surface is the one used last (commands act on its conversation). */
+  | { readonly type: 'view/focus' }
+  | { readonly type: 'prompt/send'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   /** What is in the prompt box, not sent yet: the host keeps it (a new page, a window reload). */
   | { readonly type: 'composer/draft'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
-  | { readonly type: 'turn/cancel' }
+  | { readonly type: 'turn/cancel'; readonly tab?: string }
   /** Stop on a child agent's card (only offered when the child offers `cancel`). */
   | { readonly type: 'child/cancel'; readonly tab?: string; readonly childId: string }
   /** "Open in tab" on a child agent's card: its transcript in an editor tab of its own (views/childTabs.ts). */
   | { readonly type: 'child/open'; readonly tab?: string; readonly childId: string }
   | { readonly type: 'permission/answer'; readonly tab?: string; readonly itemId: string; readonly optionId: string | null }
   | { readonly type: 'question/answer'; readonly tab?: string; readonly itemId: string; readonly action: 'accept' | 'decline' | 'cancel'; readonly values?: Record<string, RawValue> }
-  | { readonly type: 'item/action'; readonly itemId: string; readonly action: ItemAction }
+  | { readonly type: 'item/action'; readonly tab?: string; readonly itemId: string; readonly action: ItemAction }
   | { readonly type: 'agent/pick' }
   | { readonly type: 'parallel/open' }
   | { readonly type: 'tab/select'; readonly tab: string }
   | { readonly type: 'tab/close'; readonly tab: string }
   | { readonly type: 'tab/new' }
   | { readonly type: 'sessions/browse' }
-  | { readonly type: 'mode/set'; readonly modeId: string }
-  | { readonly type: 'config/set'; readonly configId: string; readonly value: string | boolean }
+  | { readonly type: 'mode/set'; readonly tab?: string; readonly modeId: string }
+  | { readonly type: 'config/set'; readonly tab?: string; readonly configId: string; readonly value: string | boolean }
   | { readonly type: 'mention/search'; readonly query: string }
   | { readonly type: 'link/open'; readonly href: string }
   | { readonly type: 'location/open'; readonly path: string; readonly line: number | null }
@@ -180,6 +191,23 @@ export type ViewMessage =
   | { readonly type: 'welcome/start'; readonly name: string }
   | { readonly type: 'welcome/action'; readonly action: WelcomeAction };
 
+const CONVERSATION_TYPES = [
+  'prompt/send', 'turn/cancel', 'child/cancel', 'child/open', 'permission/answer', 'question/answer', 'item/action', 'mode/set',
+  'config/set', 'diff/open', 'item/openText', 'checkpoint/restore', 'search/query', 'turn/load', 'queue/action', 'queue/save',
+] as const satisfies readonly ViewMessage['type'][];
+/** The messages that act on one conversation: each names its tab (the one its surface shows). */
+export const CONVERSATION_MESSAGES: ReadonlySet<string> = new Set(CONVERSATION_TYPES);
+
+/** A message as the host takes it: one that acts on a conversation names its tab for sure. */
+export type ReceivedViewMessage = ViewMessage extends infer M
+  ? M extends { readonly type: (typeof CONVERSATION_TYPES)[number] } ? M & { readonly tab: string } : M
+  : never;
+
+/** `m` with the conversation its surface shows (`tab`), when it acts on one and names none yet. */
+export function stampTab(m: ViewMessage, tab: string | undefined): ViewMessage {
+  return CONVERSATION_MESSAGES.has(m.type) && tab !== undefined && (m as { tab?: string }).tab === undefined ? { ...m, tab } as ViewMessage : m;
+}
+
 const ACTIONS: readonly ItemAction[] = ['restart', 'retry', 'openSettings', 'authenticate', 'showLog'];
 const QUEUE_ACTIONS: readonly QueueAction[] = ['edit', 'cancelEdit', 'remove', 'sendNow'];
 const WELCOME_ACTIONS: readonly WelcomeAction[] = ['addAgent', 'getStarted', 'trust', 'openFolder'];
@@ -191,12 +219,24 @@ const str = (v: unknown, max = 200): v is string => typeof v === 'string' && v.l
 const strList = (v: unknown, maxItems: number, maxLen: number): v is string[] =>
   Array.isArray(v) && v.length <= maxItems && v.every(x => str(x, maxLen));
 
-/** Validates a message from the webview (untrusted input); returns undefined for anything malformed. */
-export function parseViewMessage(raw: unknown): ViewMessage | undefined {
+/**
+ * Validates a message from the webview (untrusted input); returns undefined for anything malformed,
+ * and for a message that acts on a conversation without naming its tab (the host never guesses).
+ */
+export function parseViewMessage(raw: unknown): ReceivedViewMessage | undefined {
+  const msg = parseFields(raw);
+  if (!msg || !CONVERSATION_MESSAGES.has(msg.type)) return msg as ReceivedViewMessage | undefined;
+  const tab = (raw as { tab?: unknown }).tab;
+  return str(tab) ? { ...msg, tab } as ReceivedViewMessage : undefined;
+}
+
+function parseFields(raw: unknown): ViewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'view/ready':
+      return { type: 'view/ready', ...(str(m.tab) ? { tab: m.tab } : {}), ...(str(m.key, 100) ? { key: m.key } : {}) };
+    case 'view/focus':
     case 'turn/cancel':
     case 'agent/pick':
     case 'parallel/open':

@@ -71,8 +71,12 @@ export class ChatController extends Disposable {
   get onMeta(): vscode.Event<{ tab: string; meta: SessionMeta }> { return this.tabs.onMeta; }
   /** Tabs added, removed, renamed, or their busy/waiting state changed. */
   get onTabs(): vscode.Event<void> { return this.tabs.onTabs; }
-  /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
-  get onReset(): vscode.Event<void> { return this.tabs.onReset; }
+  /** A tab's transcript was replaced (its id): the surfaces showing it re-render from scratch. */
+  get onReset(): vscode.Event<string> { return this.tabs.onReset; }
+  /** Surfaces now show another conversation (their ids). */
+  get onShown(): vscode.Event<readonly string[]> { return this.tabs.onShown; }
+  /** Which conversation each chat surface shows; the current one is the used-last surface's (session/conversationTabs). */
+  get surfaces(): ConversationTabs['surfaces'] { return this.tabs.surfaces; }
 
   /** Runs before each turn's prompt is sent (the checkpoint of the files, host/checkpoints). */
   beforeTurn: (tab: ChatSession, itemId: string) => Promise<void> = () => Promise.resolve();
@@ -152,9 +156,11 @@ export class ChatController extends Disposable {
   /** The picker is open: the status says the chat waits for the user's choice, whatever the shown tab's agent. */
   private picking = false;
 
-  /** The status of the shown conversation's agent (while the picker is open, or for a conversation with no agent yet: the last one set). */
-  get status(): ChatStatus {
-    const name = this.active.agentName;
+  /** The status of the current conversation's agent (while the picker is open, or for a conversation with no agent yet: the last one set). */
+  get status(): ChatStatus { return this.statusOf(this.tabs.shownId); }
+  /** The status of conversation `tabId`'s agent (a surface shows its own conversation's). */
+  statusOf(tabId: string): ChatStatus {
+    const name = this.tabs.get(tabId)?.agentName;
     return (!this.picking && name && this.pool.statusOf(name)) || this.pool.lastStatus;
   }
   /** True when Switchboard keeps keys for `agentName` (a sign-in done here). */
@@ -182,10 +188,17 @@ export class ChatController extends Disposable {
   }
   get sessionId(): string | undefined { return this.active.sessionId; }
 
-  get abilities(): PromptAbilities {
-    const caps = this.runtime?.isRunning ? this.runtime.capabilities.promptCapabilities : undefined;
+  get abilities(): PromptAbilities { return this.abilitiesOf(this.tabs.shownId); }
+  /** What conversation `tabId`'s agent accepts in prompts. */
+  abilitiesOf(tabId: string): PromptAbilities {
+    const name = this.tabs.get(tabId)?.agentName ?? '';
+    const runtime = runtimeOfConversation(name, this.pool.get(name), this.pool.last);
+    const caps = runtime?.isRunning ? runtime.capabilities.promptCapabilities : undefined;
     return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
   }
+
+  /** Conversation `tabId`, else the current one. */
+  private tabOr(tabId: string | undefined): ChatSession { return (tabId !== undefined && this.tabs.get(tabId)) || this.active; }
 
   /**
    * The conversation of session `sessionId` on the agent connection `agent` (session ids are the
@@ -303,21 +316,21 @@ export class ChatController extends Disposable {
     tab.unbind();
     tab.sessionId = undefined;
     tab.agentName = agentName;
-    this.tabs.changed(false);
-    // The status line follows the shown conversation's agent.
-    if (tab.id === this.tabs.shownId) this.statusEmitter.fire(this.status);
+    this.tabs.changed();
+    // The status line of each surface showing it follows its agent.
+    this.statusEmitter.fire(this.status);
   }
 
   // ---- conversation ------------------------------------------------------------------------------
 
   /**
-   * Sends a prompt in the shown tab and resolves when its turn ended. Resolves with `'notSent'`
-   * when the prompt never reached the agent (busy, agent not started, content refused), so the
-   * view can give the text back to the user.
+   * Sends a prompt in tab `tabId` (else the current one) and resolves when its turn ended. Resolves
+   * with `'notSent'` when the prompt never reached the agent (busy, agent not started, content
+   * refused), so the view can give the text back to the user.
    */
-  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = []): Promise<'sent' | 'notSent' | 'queued'> {
+  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = [], tabId?: string): Promise<'sent' | 'notSent' | 'queued'> {
     if (!text.trim() && !images.length) return 'notSent';
-    const tab = this.active;
+    const tab = this.tabOr(tabId);
     // Typed while the agent works (or its session still opens): queued, sent when the turn ends.
     if (tab.busy) {
       this.queue.add(tab, { text, mentions, images });
@@ -382,14 +395,15 @@ export class ChatController extends Disposable {
     if (name && (await this.signIn.signOut(name, runtime)) && runtime) await this.pool.stop(runtime.spec.name);
   }
 
-  /** Stop (Esc): the shown conversation's turn, or its agent's start under way (its process ends). */
-  cancelTurn(): Promise<void> {
-    const abort = this.pool.startUnderWay(this.active.agentName);
-    if (abort && !this.active.inTurn) {
+  /** Stop (Esc): conversation `tabId`'s (else the current one's) turn, or its agent's start under way (its process ends). */
+  cancelTurn(tabId?: string): Promise<void> {
+    const tab = this.tabOr(tabId);
+    const abort = this.pool.startUnderWay(tab.agentName);
+    if (abort && !tab.inTurn) {
       abort.abort();
       return Promise.resolve();
     }
-    return this.active.cancel();
+    return tab.cancel();
   }
 
   /** True while the shown conversation's agent is starting (its start can be cancelled). */
@@ -405,11 +419,12 @@ export class ChatController extends Disposable {
     return this.tabs.get(tabId)?.answerQuestion(itemId, action, values) ?? Promise.resolve();
   }
 
-  async runAction(action: ItemAction): Promise<void> {
+  /** A button on a card of conversation `tabId` (else the current one). */
+  async runAction(action: ItemAction, tabId?: string): Promise<void> {
     switch (action) {
       case 'restart': await this.restart(); break;
       case 'retry': {
-        const tab = this.active;
+        const tab = this.tabOr(tabId);
         const blocks = tab.lastPrompt;
         const runtime = await this.ensureRuntime(undefined, tab);
         if (blocks && runtime && (await this.ensureSession(tab, runtime)) && (await this.runPrompt(tab, blocks, promptText(blocks)))) this.queue.drain(tab);
@@ -434,8 +449,9 @@ export class ChatController extends Disposable {
     if (runtime) await this.ensureSession(this.active, runtime);
   }
 
-  selectTab(id: string): void {
-    this.tabs.select(id);
+  /** Shows conversation `id` in surface `from` (else the surface used last); it is current. */
+  selectTab(id: string, from?: string): void {
+    this.tabs.select(id, from);
   }
 
   async closeTab(id: string): Promise<void> {
@@ -550,9 +566,9 @@ export class ChatController extends Disposable {
     if (info) await this.openAgentSession(runtime, info);
   }
 
-  /** The user picked a mode (legacy modes): switched, and remembered for this agent. */
-  async setMode(modeId: string): Promise<void> {
-    const tab = this.active;
+  /** The user picked a mode (legacy modes) in conversation `tabId`: switched, and remembered for this agent. */
+  async setMode(modeId: string, tabId?: string): Promise<void> {
+    const tab = this.tabOr(tabId);
     try {
       await tab.setMode(modeId);
       await this.modeChoices?.remember(tab.agentName, modeId);
@@ -562,8 +578,8 @@ export class ChatController extends Disposable {
   }
 
   /** The user changed a config option; a pick in the `mode` option is remembered for this agent. */
-  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    const tab = this.active;
+  async setConfigOption(configId: string, value: string | boolean, tabId?: string): Promise<void> {
+    const tab = this.tabOr(tabId);
     const isMode = tab.modeControl?.via === 'config' && tab.modeControl.configId === configId && typeof value === 'string';
     try {
       await tab.setConfigOption(configId, value);
@@ -717,7 +733,7 @@ export class ChatController extends Disposable {
     tab.bind(runtime, response.sessionId, response);
     await this.startInChosenMode(tab);
     showMcp();
-    this.tabs.changed(false);
+    this.tabs.changed();
   }
 
   /** One prompt; when the agent answers auth_required, the user signs in and it is sent again. False: not answered. */

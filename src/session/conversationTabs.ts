@@ -1,4 +1,5 @@
-// The conversations (chat tabs): which exist, which one is shown, their ids, the tabs an agent's
+// The conversations (chat tabs): which exist, which one each chat surface shows and which one is
+// current (common/conversation/surfaces: the rules; here they are applied and told), their ids, the tabs an agent's
 // own questions open, what each tab's events mean for the chat (one event stream for all tabs) and
 // their saving (savedChats.ts: a finished turn and a queued message at once, the rest a little
 // later). Which agent a tab talks to, prompts and sessions are the ChatController's
@@ -10,6 +11,7 @@ import type { Logger } from '../common/logger';
 import type { TabInfo } from '../common/protocol';
 import type { SessionMeta } from '../common/sessionMeta';
 import type { TranscriptOp } from '../common/transcript';
+import { SurfaceSelections } from '../common/conversation/surfaces';
 import { listenerGuard } from '../host/log';
 import type { ToolDiffs } from '../host/toolDiffs';
 import { completeWalkthroughStep } from '../host/walkthrough';
@@ -27,7 +29,8 @@ export interface TabHooks {
 
 export class ConversationTabs extends Disposable {
   private readonly tabs = new Map<string, ChatSession>();
-  private activeId = '';
+  /** Which conversation each surface shows, and the current one (what commands act on). */
+  private readonly selection = new SurfaceSelections();
   private nextTab = 1;
   /** Tabs opened for an agent's own questions (tab id → agent), while no conversation started in them. */
   private readonly questionTabs = new Map<string, string>();
@@ -35,7 +38,8 @@ export class ConversationTabs extends Disposable {
   private readonly opsEmitter = this.register(new vscode.EventEmitter<{ tab: string; ops: readonly TranscriptOp[] }>());
   private readonly metaEmitter = this.register(new vscode.EventEmitter<{ tab: string; meta: SessionMeta }>());
   private readonly tabsEmitter = this.register(new vscode.EventEmitter<void>());
-  private readonly resetEmitter = this.register(new vscode.EventEmitter<void>());
+  private readonly resetEmitter = this.register(new vscode.EventEmitter<string>());
+  private readonly shownEmitter = this.register(new vscode.EventEmitter<readonly string[]>());
   private readonly turnEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; phase: 'start' | 'end' }>());
   /** `by`: the child agent whose update it is (its title). */
   private readonly updateEmitter = this.register(new vscode.EventEmitter<{ tab: ChatSession; update: acp.SessionUpdate; by?: string }>());
@@ -51,8 +55,10 @@ export class ConversationTabs extends Disposable {
   readonly onMeta = this.metaEmitter.event;
   /** Tabs added, removed, renamed, or their busy/waiting state changed. */
   readonly onTabs = this.tabsEmitter.event;
-  /** The shown tab changed or its transcript was replaced: the view re-renders from scratch. */
+  /** A tab's transcript was replaced (its id): the surfaces showing it re-render from scratch. */
   readonly onReset = this.resetEmitter.event;
+  /** Surfaces now show another conversation (their ids): they re-render from scratch. */
+  readonly onShown = this.shownEmitter.event;
 
   private guardValue: ReturnType<typeof listenerGuard> | undefined;
   /** Runs a listener of the agent's updates on its own (host/log.ts). */
@@ -84,11 +90,26 @@ export class ConversationTabs extends Disposable {
       }
       this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
     }
-    this.activeId = this.tabs.size ? [...this.tabs.keys()].pop()! : this.add(this.newTab('')).id;
+    this.selection.restore(this.tabs.size ? [...this.tabs.keys()].pop()! : this.add(this.newTab('')).id);
   }
 
-  get active(): ChatSession { return this.tabs.get(this.activeId)!; }
-  get shownId(): string { return this.activeId; }
+  /** The current conversation: the one shown in the surface used last (what commands act on). */
+  get active(): ChatSession { return this.tabs.get(this.selection.current)!; }
+  get shownId(): string { return this.selection.current; }
+
+  /** The chat's surfaces (the side bar's view, editor tabs) and which conversation each shows. */
+  readonly surfaces = {
+    /** Surface `id` appeared, with the conversation it saved (after a reload): what it shows. */
+    attach: (id: string, saved: string | undefined): string => this.selection.attach(id, saved, [...this.tabs.keys()]),
+    detach: (id: string): void => this.selection.detach(id),
+    /** Surface `id` was used: its conversation is current. */
+    use: (id: string): void => this.selection.use(id),
+    shownIn: (id: string): string | undefined => this.selection.shown(id),
+    /** The surfaces showing conversation `tab`. */
+    showing: (tab: string): readonly string[] => this.selection.showing(tab),
+    /** Where conversation `tab` is best shown (common/conversation/surfaces placeFor); undefined: no surface. */
+    placeFor: (tab: string, visible: (id: string) => boolean): string | undefined => this.selection.placeFor(tab, visible),
+  };
   get all(): ChatSession[] { return [...this.tabs.values()]; }
   get infos(): TabInfo[] { return [...this.tabs.values()].map(t => t.info); }
   get(id: string): ChatSession | undefined { return this.tabs.get(id); }
@@ -102,19 +123,25 @@ export class ConversationTabs extends Disposable {
     return `tab${this.nextTab++}`;
   }
 
-  /** Adds `tab` and shows it. */
+  /** Adds `tab` and shows it (in the surface used last); it is current. */
   open(tab: ChatSession): ChatSession {
     this.add(tab);
-    this.activeId = tab.id;
-    this.changed(true);
+    this.shown(this.selection.select(tab.id));
     return tab;
   }
 
-  /** Shows tab `id` (if it exists and is not shown already). */
-  select(id: string): void {
-    if (!this.tabs.has(id) || id === this.activeId) return;
-    this.activeId = id;
-    this.changed(true);
+  /** Shows tab `id` (if it exists) in surface `from`, else in the surface used last; it is current. */
+  select(id: string, from?: string): void {
+    if (!this.tabs.has(id)) return;
+    const before = this.selection.current;
+    const surfaces = this.selection.select(id, from);
+    if (surfaces.length || before !== id) this.shown(surfaces);
+  }
+
+  /** Surfaces show other conversations: the tab strips and the views hear it, the tabs are saved soon. */
+  private shown(surfaces: readonly string[]): void {
+    this.changed();
+    if (surfaces.length) this.shownEmitter.fire(surfaces);
   }
 
   /** Removes `tab` (its session was released) and forgets its saved turns; the last tab is never removed without a new empty one. */
@@ -125,20 +152,18 @@ export class ConversationTabs extends Disposable {
     if (tab.archiveKey) this.saved.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.add(this.newTab(tab.agentName));
-    if (this.activeId === id) this.activeId = [...this.tabs.keys()].pop()!;
-    this.changed(true);
+    this.shown(this.selection.closed(id, [...this.tabs.keys()]));
   }
 
-  /** Tabs were added, removed or changed (`resetView`: the shown one too): the view hears it, the tabs are saved soon. */
-  changed(resetView: boolean): void {
+  /** Tabs were added, removed or changed: the view hears it, the tabs are saved soon. */
+  changed(): void {
     this.tabsEmitter.fire();
-    if (resetView) this.resetEmitter.fire();
     this.save();
   }
 
-  /** The view re-renders the shown tab from scratch. */
+  /** The surfaces showing the current tab re-render it from scratch. */
   resetView(): void {
-    this.resetEmitter.fire();
+    this.resetEmitter.fire(this.selection.current);
   }
 
   /** Saves the tabs soon (a burst of changes is saved once). */
@@ -167,7 +192,7 @@ export class ConversationTabs extends Disposable {
           }));
           this.questionTabs.set(t.id, agentName);
           t.addNotice(vscode.l10n.t('{0} asks this itself, not in a conversation: the question names no session (as when an agent asks while it starts or signs you in).', agentName));
-          this.changed(false);
+          this.changed();
         }
         return t.elicit(params, signal, true);
       },
@@ -203,12 +228,12 @@ export class ConversationTabs extends Disposable {
       this.updateEmitter.fire({ tab, update: { ...params.toolCall, sessionUpdate: 'tool_call_update', status: undefined } });
       this.diffs.recordContent(tab.id, itemId, content);
       const first = content?.findIndex(c => c.type === 'diff') ?? -1;
-      if (first >= 0 && tab.id === this.activeId) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
+      if (first >= 0 && (tab.id === this.selection.current || this.selection.showing(tab.id).length)) void this.diffs.open(tab.id, itemId, first, { preserveFocus: true });
     });
     tab.onOps(ops => { this.opsEmitter.fire({ tab: tab.id, ops }); this.save(); });
     tab.onMeta(meta => this.metaEmitter.fire({ tab: tab.id, meta }));
     tab.onState(() => { this.tabsEmitter.fire(); this.save(); });
-    tab.onReset(() => { if (tab.id === this.activeId) this.resetEmitter.fire(); });
+    tab.onReset(() => this.resetEmitter.fire(tab.id));
     // A queued message is saved at once (a user action, rare): a reload right after must not lose it,
     // and in a browser window the save at shutdown may never reach the storage.
     tab.queue.onChange(() => { this.queueEmitter.fire(tab.id); this.flush(); });

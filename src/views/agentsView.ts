@@ -27,9 +27,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   constructor(
     private readonly chat: ChatController,
     private readonly writes: PendingWrites,
-    private readonly chatVisible: () => boolean,
+    /** True when a visible chat surface (side bar, editor tab) shows conversation `id`. */
+    private readonly shownInChat: (id: string) => boolean,
     onChatVisibility: vscode.Event<boolean>,
-    private readonly revealChat: () => Promise<void>,
+    /** Shows conversation `id` in a visible chat surface, preferring one that shows it already. */
+    private readonly showInChat: (id: string) => Promise<void>,
     showLog: () => void,
   ) {
     super();
@@ -48,8 +50,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       const name = agentOf(node);
       const first = this.nodes().find(a => a.name === name)?.conversations[0];
       if (!name || !first) return name && chat.restartAgent(name);
-      chat.selectTab(first.id);
-      await this.revealChat();
+      await this.showInChat(first.id);
       return chat.restart();
     });
     command('switchboard.agents.showLog', () => showLog());
@@ -95,7 +96,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     return waitingConversations(state).map(c => ({ id: c.id, agent: c.agent, title: titles.get(c.id) ?? c.id, waitingFor: c.waitingFor ?? ['permission'] }));
   }
 
-  readonly shown = (id: string): boolean => this.chatVisible() && this.chat.activeTab === id;
+  readonly shown = (id: string): boolean => this.shownInChat(id);
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'agent') {
@@ -139,8 +140,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   /** Shows conversation `id` in the chat. */
   async open(id: string | undefined): Promise<void> {
     if (!id) return;
-    this.chat.selectTab(id);
-    await this.revealChat();
+    await this.showInChat(id);
   }
 }
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HostMessage, parseViewMessage, ViewMessage } from '../common/protocol';
+import { HostMessage, parseViewMessage, type ReceivedViewMessage } from '../common/protocol';
 import { searchableText, searchTurns } from '../common/conversationSearch';
 import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
@@ -19,8 +19,11 @@ import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 import { ChildTabs, type ChildPage } from './childTabs';
+import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
+/** The chat in an editor tab (its own conversation; it comes back after a reload). */
+const EDITOR_VIEW_TYPE = CHAT_VIEW_ID + '.editor';
 const FLUSH_MS = 16;
 
 /** Agent writes waiting for review (host/fs). */
@@ -35,22 +38,39 @@ export interface PendingWrites {
 
 const TAIL_BYTES = 4096;
 
-/** A place the chat is shown: the side-bar view, or an editor tab. */
+/**
+ * A place the chat is shown: the side-bar view, or an editor tab. Each shows its own conversation
+ * (ChatController.surfaces keeps which, common/conversation/surfaces the rules).
+ */
 interface Surface {
+  /** 'view' (the side bar), 'editor1', 'editor2'… (editor tabs). */
+  readonly id: string;
   readonly webview: vscode.Webview;
   ready: boolean;
   readonly isVisible: () => boolean;
+  /** Brings it to front. */
+  readonly reveal: () => void;
+  /** Its page's own id (kept in the page's state), under which its conversation is remembered. */
+  key?: string;
+  /** The plans last sent to it (for one tab): unchanged, they are not sent again with every usage or mode change. */
+  sentPlans?: { tab: string; plans: SessionMeta['plans'] };
 }
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private readonly surfaces = new Set<Surface>();
-  private readonly queue = new OpQueue();
+  /** Transcript changes waiting for the next post, per conversation. */
+  private readonly queues = new Map<string, OpQueue>();
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly visibilityEmitter = this.register(new vscode.EventEmitter<boolean>());
   /** Fired when the chat becomes visible or hidden (the permission alert listens). */
   readonly onDidChangeVisibility = this.visibilityEmitter.event;
   /** Child agents' own tabs ("Open in tab" on a child's card). */
   readonly childTabs: ChildTabs;
+  private readonly postEmitter = this.register(new vscode.EventEmitter<{ surface: string; message: HostMessage }>());
+  /** Every message posted to a surface's page (tests read what each surface was sent). */
+  readonly onDidPost = this.postEmitter.event;
+  private editors = 0;
+  private readonly shownMemory: ShownMemory;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -60,24 +80,37 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly changes: ChangeTracker,
     private readonly writes: PendingWrites,
     private readonly log: Logger,
+    /** Workspace state: the conversation each page showed, for a reload. */
+    memory?: vscode.Memento,
   ) {
     super();
+    this.shownMemory = new ShownMemory(memory);
     this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg), (tab, items) => this.postTails(tab, items)));
-    this.register(chat.onOps(({ tab, ops }) => { if (tab === chat.activeTab) this.enqueue(ops); }));
-    this.register(chat.onMeta(({ tab, meta }) => { if (tab === chat.activeTab) this.postMeta(tab, meta); }));
-    this.register(chat.onStatus(status => {
-      this.post({ type: 'status', status, abilities: chat.abilities });
-      this.postQueue();
+    this.register(chat.onOps(({ tab, ops }) => this.enqueue(tab, ops)));
+    this.register(chat.onMeta(({ tab, meta }) => { for (const s of this.showing(tab)) this.postMeta(s, tab, meta); }));
+    this.register(chat.onStatus(() => {
+      for (const s of this.ready()) {
+        const tab = this.shownIn(s);
+        this.send(s, { type: 'status', status: chat.statusOf(tab), abilities: chat.abilitiesOf(tab) });
+        this.postQueue(s);
+      }
       // The welcome marks the running agent.
-      if (status.status !== 'starting' && this.welcomeRunning !== chat.runningAgent?.name) this.postWelcome();
+      if (chat.status.status !== 'starting' && this.welcomeRunning !== chat.runningAgent?.name) this.postWelcome();
     }));
     this.register(onWelcomeInputs(() => this.postWelcome()));
-    this.register(chat.onTabs(() => { this.post({ type: 'tabs', tabs: chat.tabInfos, activeTab: chat.activeTab }); this.postQueue(); }));
-    this.register(chat.onQueue(tab => { if (tab === chat.activeTab) this.postQueue(); }));
-    this.register(chat.onReset(() => this.replay()));
+    this.register(chat.onTabs(() => {
+      for (const s of this.ready()) { this.send(s, { type: 'tabs', tabs: chat.tabInfos, activeTab: this.shownIn(s) }); this.postQueue(s); }
+    }));
+    this.register(chat.onQueue(tab => { for (const s of this.showing(tab)) this.postQueue(s); }));
+    this.register(chat.onReset(tab => { for (const s of this.showing(tab)) this.replay(s); }));
+    this.register(chat.onShown(ids => { for (const s of this.ready()) if (ids.includes(s.id)) this.replay(s); }));
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
-    this.register(changes.onDidChange(() => this.postChanges()));
-    this.register(writes.onDidChangeReviews(() => this.postWrites()));
+    this.register(changes.onDidChange(() => { for (const s of this.ready()) this.postChanges(s); }));
+    this.register(writes.onDidChangeReviews(() => { for (const s of this.ready()) this.postWrites(s); }));
+    // An editor tab of the chat open when the window reloaded comes back with the conversation it showed.
+    this.register(vscode.window.registerWebviewPanelSerializer(EDITOR_VIEW_TYPE, {
+      deserializeWebviewPanel: async panel => this.attachPanel(panel),
+    }));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
   }
 
@@ -86,26 +119,68 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return [...this.surfaces].some(s => s.isVisible());
   }
 
+  /** True when a visible surface shows conversation `tab`. */
+  isShowing(tab: string): boolean {
+    return this.showing(tab).some(s => s.isVisible());
+  }
+
   /** Sends a message to every chat surface that has said it is ready. */
   post(message: HostMessage): void {
-    for (const s of this.surfaces) if (s.ready) void s.webview.postMessage(message);
+    for (const s of this.ready()) this.send(s, message);
+  }
+
+  private send(surface: Surface, message: HostMessage): void {
+    void surface.webview.postMessage(message);
+    this.postEmitter.fire({ surface: surface.id, message });
+  }
+
+  private ready(): Surface[] {
+    return [...this.surfaces].filter(s => s.ready);
+  }
+
+  /** The conversation surface `s` shows. */
+  private shownIn(s: Surface): string {
+    return this.chat.surfaces.shownIn(s.id) ?? this.chat.activeTab;
+  }
+
+  /** The ready surfaces showing conversation `tab`. */
+  private showing(tab: string): Surface[] {
+    const ids = this.chat.surfaces.showing(tab);
+    return this.ready().filter(s => ids.includes(s.id));
+  }
+
+  /** The surfaces: 'view' (the side bar), 'editor1'… (editor tabs); `ready`: its page said so (tests read them). */
+  get surfaceList(): { id: string; ready: boolean; visible: boolean; shows: string | undefined }[] {
+    return [...this.surfaces].map(s => ({ id: s.id, ready: s.ready, visible: s.isVisible(), shows: this.chat.surfaces.shownIn(s.id) }));
+  }
+
+  /** A message as the page of surface `id` sends it (tests act as the user of that surface). */
+  receive(id: string, raw: unknown): void {
+    const surface = [...this.surfaces].find(s => s.id === id);
+    if (surface) this.onMessage(surface, raw);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.attach(view.webview, () => view.visible, view.onDidChangeVisibility, view.onDidDispose);
+    this.attach('view', view.webview, () => view.visible, () => view.show(false), view.onDidChangeVisibility, view.onDidDispose);
   }
 
-  /** Opens the chat as an editor tab (it shares state with the side-bar view). */
+  /** Opens the chat in a new editor tab beside the editor; it shows the current conversation, then its own. */
   openInEditor(): void {
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_ID + '.editor', vscode.l10n.t({ message: 'Switchboard Chat', comment: 'Title of the editor tab that shows the chat' }), vscode.ViewColumn.Beside, {
+    this.attachPanel(vscode.window.createWebviewPanel(EDITOR_VIEW_TYPE, editorTitle(), vscode.ViewColumn.Beside, {
       enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
-    });
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    this.attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, panel.onDidDispose);
+    }));
   }
 
-  private attach(webview: vscode.Webview, isVisible: () => boolean, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): void {
-    const surface: Surface = { webview, ready: false, isVisible };
+  private attachPanel(panel: vscode.WebviewPanel): void {
+    panel.title = editorTitle();
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
+    const surface = this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, () => panel.reveal(panel.viewColumn, false), panel.onDidChangeViewState, panel.onDidDispose);
+    // Brought to front: the conversation it shows is the one commands act on.
+    panel.onDidChangeViewState(() => { if (panel.active && surface.ready) this.chat.surfaces.use(surface.id); });
+  }
+
+  private attach(id: string, webview: vscode.Webview, isVisible: () => boolean, reveal: () => void, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): Surface {
+    const surface: Surface = { id, webview, ready: false, isVisible, reveal };
     this.surfaces.add(surface);
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [distUri] };
@@ -115,43 +190,79 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       onVisibility(() => this.visibilityEmitter.fire(this.visible)),
       onDispose(() => {
         this.surfaces.delete(surface);
+        this.chat.surfaces.detach(surface.id);
         this.visibilityEmitter.fire(this.visible);
         subs.forEach(s => s.dispose());
       }),
     ];
     this.visibilityEmitter.fire(this.visible);
+    return surface;
   }
 
-  /** Reveals the view. */
+  /** Reveals the side bar's view. */
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
-  /** Puts text (and file mentions) into the prompt box, e.g. "Add selection to chat". */
+  /**
+   * Shows conversation `tab` (the Agents view's Open, a notification's Open): in a visible surface
+   * that shows it already, else in one that shows it, else in the one used last, brought to front;
+   * no surface yet: the side bar's view.
+   */
+  async showConversation(tab: string): Promise<void> {
+    const id = this.chat.surfaces.placeFor(tab, id => !!this.surfaceById(id)?.isVisible());
+    this.chat.selectTab(tab, id);
+    const surface = id === undefined ? undefined : this.surfaceById(id);
+    if (surface) surface.reveal();
+    else await this.reveal();
+  }
+
+  private surfaceById(id: string): Surface | undefined {
+    return [...this.surfaces].find(s => s.id === id);
+  }
+
+  /**
+   * Puts text (and file mentions) into the prompt box of the surface showing the current
+   * conversation (brought to front; none yet: the side bar's), e.g. "Add selection to chat".
+   */
   async insertIntoComposer(text: string, mentions: readonly string[]): Promise<void> {
-    await this.reveal();
-    for (let i = 0; i < 50 && ![...this.surfaces].some(s => s.ready); i++) await new Promise(r => setTimeout(r, 100));
-    this.post({ type: 'composer/insert', text, mentions });
+    const place = () => this.surfaceById(this.chat.surfaces.placeFor(this.chat.activeTab, id => !!this.surfaceById(id)?.isVisible()) ?? '');
+    const shown = place();
+    if (!shown) await this.reveal();
+    else if (!shown.isVisible()) shown.reveal();
+    for (let i = 0; i < 50 && !place()?.ready; i++) await new Promise(r => setTimeout(r, 100));
+    const target = place();
+    if (target?.ready) this.send(target, { type: 'composer/insert', text, mentions });
   }
 
   private onMessage(surface: Surface, raw: unknown): void {
-    const msg = parseViewMessage(raw);
+    // A page that has not had its state yet (a prompt typed as it loads) names no conversation: the
+    // one its own surface shows, never another surface's.
+    const tab = surface.ready ? this.chat.surfaces.shownIn(surface.id) : undefined;
+    const msg = parseViewMessage(tab !== undefined && typeof raw === 'object' && raw !== null && !('tab' in raw) ? { ...raw, tab } : raw);
     if (!msg) {
       this.log.warn(`Ignored a malformed message from the chat view: ${JSON.stringify(raw)?.slice(0, 200)}`);
       // A prompt refused here (an image too large or of a type agents do not take) is given back.
       const r = raw as { type?: unknown; text?: unknown };
       if (r?.type === 'prompt/send' && typeof r.text === 'string') {
-        void surface.webview.postMessage({ type: 'composer/restore', text: r.text, mentions: [], images: [], } satisfies HostMessage);
+        this.send(surface, { type: 'composer/restore', text: r.text, mentions: [], images: [] });
         void vscode.window.showWarningMessage(vscode.l10n.t('The prompt could not be sent: an attachment is too large or of an unsupported type (PNG, JPEG, GIF or WebP images only).'));
       }
       return;
     }
     if (msg.type === 'view/ready') {
       surface.ready = true;
-      this.replay(surface);
+      // A page after a reload (or the view re-created) shows the conversation it showed, if still
+      // open: as remembered here at each change, else as its own state says (which a browser window
+      // may not have saved since its last change).
+      surface.key = surface.id === 'view' ? 'view' : msg.key ?? surface.id;
+      this.chat.surfaces.attach(surface.id, this.shownMemory.get(surface.key) ?? msg.tab);
+      this.replay(surface, true);
       return;
     }
-    void this.handle(msg).catch(err => this.log.error(`Chat view action ${msg.type} failed: ${err instanceof Error ? err.message : String(err)}`));
+    // Anything done in a surface makes it the one used last: commands act on its conversation.
+    if (surface.ready) this.chat.surfaces.use(surface.id);
+    void this.handle(msg, surface).catch(err => this.log.error(`Chat view action ${msg.type} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** The running agent the welcome last marked. */
@@ -165,50 +276,54 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     void readWelcome({ running: this.welcomeRunning, storedKeys: name => this.chat.hasSignInKeys(name) }).then(welcome => {
       if (generation !== this.welcomeGeneration) return;
       const message: HostMessage = { type: 'welcome', welcome };
-      if (only) void only.webview.postMessage(message);
+      if (only) this.send(only, message);
       else this.post(message);
     }, err => this.log.warn(`The welcome could not be prepared: ${err instanceof Error ? err.message : String(err)}`));
   }
 
-  private async handle(msg: ViewMessage): Promise<void> {
+  /** A message from surface `from` (none: a helper's tab); each acting on a conversation names its tab. */
+  private async handle(msg: ReceivedViewMessage, from?: Surface): Promise<void> {
     const chat = this.chat;
+    const reply = (m: HostMessage) => { if (from) this.send(from, m); else this.post(m); };
+    const tabOf = (id: string) => chat.sessions.find(t => t.id === id);
     switch (msg.type) {
       case 'view/ready': break; // handled per surface
+      case 'view/focus': break; // the surface was used (onMessage)
       case 'prompt/send':
         // A prompt that never reached the agent goes back into the prompt box: nothing typed is lost.
-        if (await chat.sendPrompt(msg.text, msg.mentions, msg.images) === 'notSent') {
-          this.post({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
+        if (await chat.sendPrompt(msg.text, msg.mentions, msg.images, msg.tab) === 'notSent') {
+          reply({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
         break;
       case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
-      case 'turn/cancel': await chat.cancelTurn(); break;
-      case 'child/open': this.childTabs.show(msg.tab ?? chat.activeTab, msg.childId); break;
-      case 'child/cancel': await chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.cancelChild(msg.childId); break;
-      case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab ?? chat.activeTab); break;
-      case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab ?? chat.activeTab); break;
-      case 'item/action': await chat.runAction(msg.action); break;
+      case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
+      case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
+      case 'child/cancel': await tabOf(msg.tab)?.cancelChild(msg.childId); break;
+      case 'permission/answer': chat.answerPermission(msg.itemId, msg.optionId, msg.tab); break;
+      case 'question/answer': await chat.answerQuestion(msg.itemId, msg.action, msg.values, msg.tab); break;
+      case 'item/action': await chat.runAction(msg.action, msg.tab); break;
       case 'agent/pick': await vscode.commands.executeCommand('switchboard.selectAgent'); break;
       case 'parallel/open': await vscode.commands.executeCommand('switchboard.runInParallel'); break;
-      case 'tab/select': chat.selectTab(msg.tab); break;
+      case 'tab/select': chat.selectTab(msg.tab, from?.id); break;
       case 'tab/close': await chat.closeTab(msg.tab); break;
       case 'tab/new': await chat.newConversation(); break;
       case 'sessions/browse': await chat.browseSessions(); break;
-      case 'mode/set': await chat.setMode(msg.modeId); break;
-      case 'config/set': await chat.setConfigOption(msg.configId, msg.value); break;
-      case 'mention/search': this.post({ type: 'mention/results', query: msg.query, results: await findMentionCandidates(msg.query) }); break;
+      case 'mode/set': await chat.setMode(msg.modeId, msg.tab); break;
+      case 'config/set': await chat.setConfigOption(msg.configId, msg.value, msg.tab); break;
+      case 'mention/search': reply({ type: 'mention/results', query: msg.query, results: await findMentionCandidates(msg.query) }); break;
       case 'link/open': await openLink(msg.href); break;
       case 'location/open': await openLocation(msg.path, msg.line); break;
-      case 'diff/open': await this.diffs.open(msg.tab ?? chat.activeTab, msg.itemId, msg.index); break;
+      case 'diff/open': await this.diffs.open(msg.tab, msg.itemId, msg.index); break;
       case 'turn/load': {
-        const tab = chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab));
-        if (tab) this.post({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
+        const tab = tabOf(msg.tab);
+        if (tab) reply({ type: 'turn/items', tab: tab.id, turnId: msg.turnId, items: await tab.turnItems(msg.turnId) });
         break;
       }
-      case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab ?? chat.activeTab, itemId: msg.itemId }); break;
-      case 'item/openText': await openMessageText(await chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab))?.findItem(msg.itemId)); break;
+      case 'checkpoint/restore': await vscode.commands.executeCommand('switchboard.restoreCheckpoint', { tab: msg.tab, itemId: msg.itemId }); break;
+      case 'item/openText': await openMessageText(await tabOf(msg.tab)?.findItem(msg.itemId)); break;
       case 'search/query': {
-        const tab = chat.sessions.find(t => t.id === (msg.tab ?? chat.activeTab));
-        if (tab) this.post({ type: 'search/results', tab: tab.id, query: msg.query, hits: searchTurns(await tab.allTurns(), msg.query) });
+        const tab = tabOf(msg.tab);
+        if (tab) reply({ type: 'search/results', tab: tab.id, query: msg.query, hits: searchTurns(await tab.allTurns(), msg.query) });
         break;
       }
       case 'write/action':
@@ -246,67 +361,65 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
   }
 
-  /** The plans last sent (for one tab): unchanged, they are not sent again with every usage or mode change. */
-  private sentPlans: { tab: string; plans: SessionMeta['plans'] } | undefined;
-
-  private postMeta(tab: string, meta: SessionMeta): void {
-    const same = this.sentPlans?.tab === tab && this.sentPlans.plans === meta.plans;
-    this.sentPlans = { tab, plans: meta.plans };
-    if (!same) { this.post({ type: 'session/meta', tab, meta }); return; }
+  private postMeta(s: Surface, tab: string, meta: SessionMeta): void {
+    const same = s.sentPlans?.tab === tab && s.sentPlans.plans === meta.plans;
+    s.sentPlans = { tab, plans: meta.plans };
+    if (!same) { this.send(s, { type: 'session/meta', tab, meta }); return; }
     const { plans: _sent, ...rest } = meta;
-    this.post({ type: 'session/meta', tab, meta: rest, samePlans: true });
+    this.send(s, { type: 'session/meta', tab, meta: rest, samePlans: true });
   }
 
-  /** Sends the whole state of the shown tab: a surface was (re)created, or the shown tab changed. */
-  private replay(only?: Surface): void {
+  /**
+   * Sends surface `s` the whole state of the conversation it shows: its page was (re)created
+   * (`newPage`), it shows another conversation, or that conversation's transcript was replaced.
+   */
+  private replay(s: Surface, newPage = false): void {
     const chat = this.chat;
-    this.sentPlans = { tab: chat.activeTab, plans: chat.active.meta.plans };
-    const message: HostMessage = {
-      type: 'state/reset', tabs: chat.tabInfos, activeTab: chat.activeTab, items: chat.items, archived: chat.active.archived,
-      meta: chat.active.meta, status: chat.status, abilities: chat.abilities,
+    // Changes queued before this snapshot go out first (to the surfaces already showing them): the
+    // snapshot holds them, and nothing posted after it repeats them.
+    clearTimeout(this.flushTimer);
+    this.flush(s);
+    const tab = chat.sessions.find(t => t.id === this.shownIn(s)) ?? chat.active;
+    s.sentPlans = { tab: tab.id, plans: tab.meta.plans };
+    if (s.key !== undefined) this.shownMemory.set(s.key, tab.id);
+    this.send(s, {
+      type: 'state/reset', tabs: chat.tabInfos, activeTab: tab.id, items: tab.items, archived: tab.archived,
+      meta: tab.meta, status: chat.statusOf(tab.id), abilities: chat.abilitiesOf(tab.id),
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
-    };
-    if (only) {
-      // Ops queued before this surface's snapshot are already in it; others get them as usual.
-      this.flush();
-      void only.webview.postMessage(message);
+    });
+    if (newPage) {
       // A new page (the view was hidden, or the window reloaded) gets back what was typed and not sent.
       const draft = chat.draft;
-      if (draft) void only.webview.postMessage({ ...draft, type: 'composer/restore' } satisfies HostMessage);
-    } else {
-      this.queue.take();
-      clearTimeout(this.flushTimer);
-      this.flushTimer = undefined;
-      this.post(message);
+      if (draft) this.send(s, { ...draft, type: 'composer/restore' });
     }
-    this.postTails(chat.activeTab, chat.items);
-    this.postChanges();
-    this.postWrites();
-    this.postQueue();
-    if (only) this.postWelcome(only);
+    this.postTails(tab.id, tab.items);
+    this.postChanges(s);
+    this.postWrites(s);
+    this.postQueue(s);
+    if (newPage) this.postWelcome(s);
   }
 
-  /** The shown tab's queued messages (typed while the agent works). */
-  private postQueue(): void {
-    const queue = this.chat.queueView();
-    if (queue) this.post({ type: 'queue', tab: this.chat.activeTab, queue });
+  /** The queued messages (typed while the agent works) of the conversation `s` shows. */
+  private postQueue(s: Surface): void {
+    const tab = this.shownIn(s);
+    const queue = this.chat.queueView(tab);
+    if (queue) this.send(s, { type: 'queue', tab, queue });
   }
 
-  /** Writes of the shown tab's session waiting for Accept / Reject. */
-  private postWrites(): void {
-    this.post({ type: 'writes', writes: this.shownWrites().map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })) });
+  /** Writes of the session of the conversation `s` shows, waiting for Accept / Reject. */
+  private postWrites(s: Surface): void {
+    this.send(s, { type: 'writes', writes: this.shownWrites(this.shownIn(s)).map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })) });
   }
 
-  /** The writes waiting for review that the shown conversation lists (tests read it). */
-  shownWrites(): PendingWrites['reviews'] {
-    const shown = this.chat.active;
-    return this.writes.reviews.filter(r => this.chat.tabOfSession(r.agent, r.sessionId) === shown);
+  /** The writes waiting for review that conversation `tab` (default: the current one) lists (tests read it). */
+  shownWrites(tab = this.chat.activeTab): PendingWrites['reviews'] {
+    return this.writes.reviews.filter(r => this.chat.tabOfSession(r.agent, r.sessionId)?.id === tab);
   }
 
-  /** The shown tab's undecided changes, per turn. */
-  private postChanges(): void {
-    const tab = this.chat.activeTab;
-    this.post({ type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) });
+  /** The undecided changes of the conversation `s` shows, per turn. */
+  private postChanges(s: Surface): void {
+    const tab = this.shownIn(s);
+    this.send(s, { type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) });
   }
 
   /** The output of the terminals that `items` of conversation `tab` show. */
@@ -325,13 +438,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.childTabs.post(message);
   }
 
-  private enqueue(ops: readonly TranscriptOp[]): void {
-    if (![...this.surfaces].some(s => s.ready)) return; // replayed in full on `view/ready`
-    for (const op of ops) this.queue.push(op);
+  /** Transcript changes of conversation `tab`, for the surfaces that show it (none: replayed in full when one does). */
+  private enqueue(tab: string, ops: readonly TranscriptOp[]): void {
+    if (!this.showing(tab).length) return;
+    let queue = this.queues.get(tab);
+    if (!queue) this.queues.set(tab, (queue = new OpQueue()));
+    for (const op of ops) queue.push(op);
     // The user is asked something: shown now, with what came before it, never a frame later. So is
     // a turn's end: what follows it (the conversation's save, megabytes after a long turn) shares
     // the way to the window and must not go ahead of it.
-    if (this.queue.urgent || ops.some(o => o.op === 'add' && o.item.kind === 'turnEnd')) { clearTimeout(this.flushTimer); this.flush(); return; }
+    if (queue.urgent || ops.some(o => o.op === 'add' && o.item.kind === 'turnEnd')) { clearTimeout(this.flushTimer); this.flush(); return; }
     // At most one message per frame, but never a frame of delay after a quiet moment: the first
     // chunk of an answer (and the last, when chunks are sparse) is posted right away.
     this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlush + FLUSH_MS - Date.now()));
@@ -339,12 +455,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   private lastFlush = 0;
 
-  private flush(): void {
+  /** Posts every conversation's queued changes to the surfaces showing it (but `except`, about to get all of it). */
+  private flush(except?: Surface): void {
     this.flushTimer = undefined;
     this.lastFlush = Date.now();
-    if (!this.queue.length) return;
-    const ops = this.queue.take();
-    this.post({ type: 'transcript/ops', tab: this.chat.activeTab, ops });
+    const queued = [...this.queues];
+    this.queues.clear();
+    for (const [tab, queue] of queued) {
+      if (!queue.length) continue;
+      const message: HostMessage = { type: 'transcript/ops', tab, ops: queue.take() };
+      for (const s of this.showing(tab)) if (s !== except) this.send(s, message);
+    }
   }
 }
 
@@ -418,6 +539,8 @@ ${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}
 </body>
 </html>`;
 }
+
+const editorTitle = () => vscode.l10n.t({ message: 'Switchboard Chat', comment: 'Title of the editor tab that shows the chat' });
 
 /** Text for an HTML attribute or element. */
 export function attr(text: string): string {

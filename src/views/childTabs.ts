@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ChildTranscript } from '../common/childTranscript';
 import { Disposable } from '../common/disposable';
 import { EMPTY_META } from '../common/sessionMeta';
-import type { HostMessage, ViewMessage } from '../common/protocol';
+import type { HostMessage, ReceivedViewMessage, ViewMessage } from '../common/protocol';
 import { parseViewMessage } from '../common/protocol';
 import type { Item } from '../common/transcript';
 import type { ChatController } from '../session/chatController';
@@ -44,7 +44,7 @@ export class ChildTabs extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly chat: ChatController,
     private readonly html: (webview: vscode.Webview, distUri: vscode.Uri, child: ChildPage) => string,
-    private readonly handle: (msg: ViewMessage) => Promise<void>,
+    private readonly handle: (msg: ReceivedViewMessage) => Promise<void>,
     /** Posts the output of the terminals these items show (to every surface, this tab included). */
     private readonly postTails: (tab: string, items: readonly Item[]) => void,
   ) {
@@ -118,7 +118,7 @@ export class ChildTabs extends Disposable {
         entry.ready = true;
         void panel.webview.postMessage({
           type: 'state/reset', tabs: [], activeTab: tab, items: [...entry.transcript.items], archived: [], meta: EMPTY_META,
-          status: this.chat.status, abilities: this.chat.abilities,
+          status: this.chat.statusOf(tab), abilities: this.chat.abilitiesOf(tab),
         } satisfies HostMessage);
         this.postTails(tab, entry.transcript.items);
       } else if (msg && READ_ONLY.has(msg.type)) void this.handle(msg);

@@ -100,10 +100,10 @@ describe('elicitation forms', () => {
 describe('question/answer messages from the webview', () => {
   it('accepts bounded values and refuses anything else', async () => {
     const { parseViewMessage } = await import('../../src/common/protocol');
-    assert.deepEqual(parseViewMessage({ type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } }),
-      { type: 'question/answer', tab: undefined, itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } });
+    assert.deepEqual(parseViewMessage({ type: 'question/answer', tab: 'tab1', itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } }),
+      { type: 'question/answer', tab: 'tab1', itemId: 'i2', action: 'accept', values: { a: 'x', b: true, c: ['p'] } });
     for (const bad of [
-      { type: 'question/answer', itemId: 'i2', action: 'grant' },
+      { type: 'question/answer', tab: 'tab1', itemId: 'i2', action: 'grant' },
       { type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: 1 } },
       { type: 'question/answer', itemId: 'i2', action: 'accept', values: { a: { nested: true } } },
       { type: 'question/answer', itemId: 'i2', action: 'accept', values: ['x'] },
