@@ -31,15 +31,19 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.fill('Say hello');
   // Every state the answer shows on screen, recorded in the webview as it changes (polling from
   // here could miss a short-lived one on a loaded machine).
-  const shown = view.locator('#transcript').evaluate(el => new Promise(resolve => {
+  // Installed (awaited) before Enter: a recorder installed late misses the first state.
+  await view.locator('#transcript').evaluate(el => {
     const states = [];
-    const obs = new MutationObserver(() => {
-      const text = el.querySelector('.message.agent .body')?.textContent.trim();
-      if (text && states[states.length - 1] !== text) states.push(text);
-      if (text?.includes('Hello from the scripted agent.')) { obs.disconnect(); resolve(states); }
+    window.__answerStates = new Promise(resolve => {
+      const obs = new MutationObserver(() => {
+        const text = el.querySelector('.message.agent .body')?.textContent.trim();
+        if (text && states[states.length - 1] !== text) states.push(text);
+        if (text?.includes('Hello from the scripted agent.')) { obs.disconnect(); resolve(states); }
+      });
+      obs.observe(el, { childList: true, subtree: true, characterData: true });
     });
-    obs.observe(el, { childList: true, subtree: true, characterData: true });
-  }));
+  });
+  const shown = view.locator('#transcript').evaluate(() => window.__answerStates);
   await prompt.press('Enter');
   await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
   // The first chunk is on screen alone; only then does the agent send the second: the answer streams in.
