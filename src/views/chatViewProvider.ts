@@ -48,6 +48,8 @@ interface Surface {
   readonly webview: vscode.Webview;
   ready: boolean;
   readonly isVisible: () => boolean;
+  /** An editor tab: it is the active editor. */
+  isActive?: () => boolean;
   /** Brings it to front. */
   readonly reveal: () => void;
   /** Its page's own id (kept in the page's state), under which its conversation is remembered. */
@@ -175,6 +177,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     panel.title = editorTitle();
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const surface = this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, () => panel.reveal(panel.viewColumn, false), panel.onDidChangeViewState, panel.onDidDispose);
+    surface.isActive = () => panel.active;
     // Brought to front: the conversation it shows is the one commands act on.
     panel.onDidChangeViewState(() => { if (panel.active && surface.ready) this.chat.surfaces.use(surface.id); });
   }
@@ -197,6 +200,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     ];
     this.visibilityEmitter.fire(this.visible);
     return surface;
+  }
+
+  /**
+   * A title-bar button of the side bar ('view') or of the chat's editor tab ('editor': the one in
+   * front, else a visible one) was clicked: its surface is the one used last, so the
+   * command acts on the conversation it shows.
+   */
+  useSurface(place: 'view' | 'editor'): void {
+    const editors = [...this.surfaces].filter(s => s.id !== 'view');
+    const surface = place === 'view' ? this.surfaceById('view') : editors.find(s => s.isActive?.()) ?? editors.find(s => s.isVisible());
+    if (surface?.ready) this.chat.surfaces.use(surface.id);
   }
 
   /** Reveals the side bar's view. */
