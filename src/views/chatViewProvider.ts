@@ -48,6 +48,8 @@ interface Surface {
   readonly webview: vscode.Webview;
   ready: boolean;
   readonly isVisible: () => boolean;
+  /** The conversation whose draft its prompt box was last given. */
+  draftOf?: string;
   /** An editor tab: it is the active editor. */
   isActive?: () => boolean;
   /** Brings it to front. */
@@ -309,7 +311,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           reply({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
         break;
-      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
+      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab); break;
       case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
       case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
       case 'child/cancel': await tabOf(msg.tab)?.cancelChild(msg.childId); break;
@@ -401,11 +403,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       meta: tab.meta, status: chat.statusOf(tab.id), abilities: chat.abilitiesOf(tab.id),
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
     });
-    if (newPage) {
-      // A new page (the view was hidden, or the window reloaded) gets back what was typed and not sent.
-      const draft = chat.draft;
-      if (draft) this.send(s, { ...draft, type: 'composer/restore' });
-    }
+    // A new page (the view was hidden, the window reloaded), or one now showing another conversation
+    // (its prompt box emptied), gets back what was typed for this conversation and not sent.
+    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id) : undefined;
+    s.draftOf = tab.id;
+    if (draft) this.send(s, { ...draft, type: 'composer/restore', tab: tab.id });
     this.postTails(tab.id, tab.items);
     this.postChanges(s);
     this.postWrites(s);
