@@ -6,8 +6,8 @@ import { TITLE_COMMANDS, TITLE_PLACES, titleCommandId } from '../common/conversa
 import type { ChatViewProvider } from './chatViewProvider';
 
 export function registerTitleCommands(view: ChatViewProvider): vscode.Disposable[] {
-  return TITLE_PLACES.flatMap(place => TITLE_COMMANDS.map(name => vscode.commands.registerCommand(titleCommandId(place, name), (...args: unknown[]) => {
+  return TITLE_PLACES.flatMap(place => TITLE_COMMANDS.map(name => vscode.commands.registerCommand(titleCommandId(place, name), () => {
     view.useSurface(place === 'sideBar' ? 'view' : 'editor');
-    return vscode.commands.executeCommand(`switchboard.${name}`, ...args);
+    return vscode.commands.executeCommand(`switchboard.${name}`);
   })));
 }
