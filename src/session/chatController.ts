@@ -120,6 +120,8 @@ export class ChatController extends Disposable {
   /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload). */
   draftOf(tab: string): Draft | undefined { return this.drafts.get(tab); }
   setDraft(draft: Draft, tab = this.activeTab): void {
+    // A page's last text for a conversation closed meanwhile is not kept.
+    if (!this.tabs.get(tab)) return;
     this.drafts.set(tab, draft);
     this.saved.saveDrafts(this.drafts);
   }
