@@ -21,7 +21,7 @@ export class Surface {
     this.keepsOwnState = childTab;
     const state = (childTab ? undefined : api.getState()) as { tab?: unknown; key?: unknown } | undefined;
     this.savedTab = typeof state?.tab === 'string' ? state.tab : undefined;
-    this.key = typeof state?.key === 'string' ? state.key : crypto.randomUUID();
+    this.key = typeof state?.key === 'string' ? state.key : randomKey();
     this.remember();
   }
 
@@ -50,4 +50,9 @@ export class Surface {
     const tab = this.shownTab() ?? this.savedTab;
     if (!this.keepsOwnState) this.api.setState(tab === undefined ? { key: this.key } : { key: this.key, tab });
   }
+}
+
+/** A random id for this page (getRandomValues: randomUUID exists only in secure contexts). */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, '0')).join('');
 }
