@@ -19,7 +19,8 @@ import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
-import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
+import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
+import { carryUnder, stackChoice } from '../../common/review/stack';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
@@ -28,6 +29,7 @@ import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
 import { configuredEncoding, formOfDocument, openDocumentOf } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
+import { undoHunk } from '../../common/review/hunks';
 
 export interface TurnView {
   readonly turnId: string;
@@ -112,10 +114,11 @@ export class ChangeTracker extends Disposable {
     this.snapshots = this.register(new FileSnapshots());
     const saved = loadSaved(state.get(STATE_KEY), state.get(OLD_STATE_KEY));
     for (const t of saved.turns) {
-      const files = saved.edits.filter(e => e.turnId === t.turnId).map(({ turnId: _, ...f }) => f);
-      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, files, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
+      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, undefined, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
       this.nextTurn = Math.max(this.nextTurn, Number(t.turnId.replace(/\D/g, '')) + 1);
     }
+    // In the order they were first changed: a file's stacked entries keep theirs.
+    for (const { turnId, ...f } of saved.edits) putChange(history, turnId, f);
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
       this.userSaves.set(doc.uri.fsPath, Date.now());
       const owner = doc.uri.scheme === 'file' ? this.ownerOf(doc.uri.fsPath) : undefined;
@@ -444,7 +447,11 @@ export class ChangeTracker extends Disposable {
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       this.syncFromEditor(f);
       const writes = writesOf(this.history, turn.changes.turnId, f);
+      const before = turn.changes.get(f);
       turn.changes.keep(f, hunkId);
+      // The entry under it in the file's stack now ends where this one starts (or, kept whole, ends).
+      const below = this.stackOf(f);
+      if (before && below.includes(turn)) this.carryDown(below.slice(0, below.indexOf(turn)), f, turn.changes.get(f), sideOf(before, before.current));
       this.decided(turn, f, 'keep', hunkId, turn.changes.get(f) ? [] : writes);
     }
     this.cleanup(turnId);
@@ -466,6 +473,7 @@ export class ChangeTracker extends Disposable {
     // What the file holds now (a formatter, git or the user may have changed it since).
     this.syncFromEditor(f);
     const now = await readText(f);
+    if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
@@ -481,6 +489,40 @@ export class ChangeTracker extends Disposable {
       }
     }
     const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
+    await this.undoGate.pass();
+    this.see(f, onDisk ?? undefined);
+    this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
+  }
+
+  /**
+   * Undo of an entry (or a hunk of it) with later turns' entries stacked on it: its change is taken
+   * out of each of them and of the file, three-way (the later changes stay). Where they overlap
+   * nothing is touched, and the user is told (undo the later change first, or hunk by hunk).
+   */
+  private async undoUnder(turn: Turn, f: string, hunkId: string | undefined, now: Content | undefined): Promise<void> {
+    const stack = this.stackOf(f);
+    const above = stack.slice(stack.indexOf(turn) + 1);
+    const top = above.at(-1);
+    const topChange = top?.changes.get(f);
+    if (top && topChange && !sameData(now ?? null, sideOf(topChange, topChange.current))) this.setCurrent(top, f, now ?? null);
+    const entry = turn.changes.get(f);
+    const changes = above.map(t => t.changes.get(f));
+    const hunk = hunkId === undefined ? undefined : turn.changes.hunks(f).find(h => h.id === hunkId);
+    if (!entry || !top || (hunkId !== undefined && !hunk)) return;
+    const to = hunk ? undoHunk(entry.current ?? '', hunk) : entry.baseline;
+    const texts = changes.flatMap(c => (c ? [c.baseline, c.current] : []));
+    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, hunk && entry.baseline === null && to === '' ? null : to, texts);
+    if (!carried) {
+      const both = vscode.l10n.t('Undo Both');
+      void vscode.window.showWarningMessage(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), top.agentName), both)
+        .then(choice => { if (choice === both) void this.undo(top.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
+      return;
+    }
+    const writes = writesOf(this.history, turn.changes.turnId, f);
+    const target = carried.at(-1)!;
+    const onDisk = await this.writeUndone(f, now, sideOf(topChange!, target));
+    changes.forEach((c, i) => above[i].changes.restack(f, carried[2 * i], carried[2 * i + 1]));
+    turn.changes.undo(f, hunkId);
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
     this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
@@ -507,9 +549,10 @@ export class ChangeTracker extends Disposable {
     await this.inOrder(filePath, async () => {
       undone = await revert();
       if (!undone) return;
-      if (turn) {
+      const top = this.ownerOf(filePath);
+      if (top) {
         this.syncFromEditor(filePath);
-        this.setCurrent(turn, filePath, (await readText(filePath)) ?? null);
+        this.setCurrent(top, filePath, (await readText(filePath)) ?? null);
       }
       // The disk as the revert left it: the watcher's report of it is no change of the agent's.
       this.see(filePath, (await readDisk(filePath)) ?? undefined);
@@ -644,8 +687,10 @@ export class ChangeTracker extends Disposable {
   }
 
   /**
-   * One file lives in one turn's list: a later turn's change to a file still undecided from an
-   * earlier turn joins that earlier entry (its baseline stays the text before the first change).
+   * A later turn of the same conversation's change to a file still undecided from an earlier turn
+   * joins that earlier entry (its baseline stays the text before the first change); another
+   * conversation's is an entry of its own stacked on it, its baseline the file as the entry below
+   * left it (see stack.ts).
    */
   private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false, evidence: { diffOf?: string; responseOf?: string } = {}): void {
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
@@ -657,7 +702,16 @@ export class ChangeTracker extends Disposable {
       if (sameData(after, seen)) return;
       before = seen;
     }
-    const owner = this.ownerOf(filePath) ?? turn;
+    const top = this.ownerOf(filePath);
+    const choice = stackChoice(top && { turnId: top.changes.turnId, tabId: top.tabId }, { turnId: turn.changes.turnId, tabId: turn.tabId }, !!turn.changes.get(filePath));
+    const owner = choice === 'top' ? top! : turn;
+    if (choice === 'stack') {
+      // The file as the entry below left it (the user's edits since carried into that entry first).
+      const below = top!.changes.get(filePath)!;
+      if (before !== null && !sameData(before, sideOf(below, below.current))) this.setCurrent(top!, filePath, before);
+      const under = top!.changes.get(filePath);
+      before = under ? sideOf(under, under.current) : before;
+    }
     const known = owner.changes.get(filePath);
     const from = known && baselineFromOf(this.history, owner.changes.turnId, filePath);
     if (known && evidence.responseOf && from && from.turnId === turn.changes.turnId && from.toolCallId === evidence.responseOf && before !== null) {
@@ -735,6 +789,29 @@ export class ChangeTracker extends Disposable {
 
   /** The file now holds `now`: its change follows (a change that cannot hold it as text is kept as bytes from then on). */
   private setCurrent(owner: Turn, filePath: string, now: Content): void {
+    const below = this.stackOf(filePath);
+    below.splice(below.indexOf(owner));
+    this.setCurrentOf(owner, filePath, now);
+    this.carryDown(below, filePath, owner.changes.get(filePath), now);
+  }
+
+  /**
+   * The entry above the `below` ones (a file's stack) now starts from a new baseline (the user's edit
+   * carried into it, a hunk of it kept) or left the list (`above` undefined: kept, the file as `now`):
+   * the entry right under it ends there, and so on down.
+   */
+  private carryDown(below: readonly Turn[], filePath: string, above: FileChange | undefined, now: Content): void {
+    let base = above ? sideOf(above, above.baseline) : now;
+    for (const t of [...below].reverse()) {
+      const change = t.changes.get(filePath);
+      if (!change || sameData(sideOf(change, change.current), base)) return;
+      this.setCurrentOf(t, filePath, base);
+      const after = t.changes.get(filePath);
+      if (after) base = sideOf(after, after.baseline);
+    }
+  }
+
+  private setCurrentOf(owner: Turn, filePath: string, now: Content): void {
     const change = owner.changes.get(filePath);
     if (!change) return;
     const side = sideIn(change, now);
@@ -751,9 +828,18 @@ export class ChangeTracker extends Disposable {
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
 
+  /** The file's latest entry (the top of its stack): its current text is the file's. */
   private ownerOf(filePath: string): Turn | undefined {
-    for (const t of this.turns.values()) if (t.changes.get(filePath)) return t;
-    return undefined;
+    return this.stackOf(filePath).at(-1);
+  }
+
+  /** The turns with an undecided change of the file, in the order they first changed it (see stack.ts). */
+  private stackOf(filePath: string): Turn[] {
+    const placed = [...this.turns.values()].flatMap(t => {
+      const at = placeOf(this.history, t.changes.turnId, filePath);
+      return at === undefined ? [] : [{ t, at }];
+    });
+    return placed.sort((a, b) => a.at - b.at).map(p => p.t);
   }
 
   private async onDiskChange(uri: vscode.Uri, created: boolean): Promise<void> {
