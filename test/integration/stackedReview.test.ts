@@ -84,6 +84,16 @@ describe('Review: several agents change one file (each turn its own entry, Undo 
     assert.deepEqual(listedIn(file), []);
   });
 
+  it("Keep of B's change leaves A's to review, against the file as it is (B's line kept)", async () => {
+    const { file, turnA, turnB } = await twoTurns('stacked-keep-b.txt');
+    sb.review.keep(turnB, file);
+    assert.deepEqual(listedIn(file), [A]);
+    assert.deepEqual(sb.review.hunks(turnA, file).map(h => [h.curLine, h.added, h.removed]), [[1, 2, 2]]);
+    await sb.review.undo(turnA, file);
+    assert.equal(fs.readFileSync(file, 'utf8'), lines([10, 'B ten']), "A's lines back, B's kept line stays");
+    assert.deepEqual(listedIn(file), []);
+  });
+
   it("B rewrote A's lines: Undo of A's change touches nothing (the user is told; B's change is never undone with it)", async () => {
     const over = lines([1, 'B one'], [2, 'B two']);
     const { file, turnA } = await twoTurns('stacked-overlap.txt', over);

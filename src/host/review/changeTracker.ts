@@ -5,17 +5,16 @@
 // the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload. The
 // changes and the user's decisions live in the one history of edits (common/review/reviewLog.ts),
 // with the writes applied for agents: an applied write's Undo and the Agent Changes' are one.
-import { existsSync, promises as fsPromises, statSync } from 'node:fs';
+import { existsSync, promises as fsPromises } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
-import { bytesOf, FileData, formOf, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import { bytesOf, FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
-import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
@@ -27,8 +26,9 @@ import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './dis
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
-import { configuredEncoding, formOfDocument, openDocumentOf } from '../fs/fileData';
+import { formOfDocument } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
+import { defaultForm, filesUnder, isInWorkspace, isUnlocated, looksGenerated, normalize, untilWritten, writtenSince } from './diskWatch';
 import { undoHunk } from '../../common/review/hunks';
 
 export interface TurnView {
@@ -72,10 +72,6 @@ const EDIT_DEBOUNCE_MS = 300;
 const MAX_FILES_IN_NEW_FOLDER = 50;
 /** Larger files are not kept as baselines, nor saved across reloads. */
 const MAX_TRACKED_CHARS = 2 * 1024 * 1024;
-/** Build output and caches: created by the commands an agent runs, not edits to review. */
-const GENERATED = /[\\/](node_modules|\.git|dist|out|build|target|coverage|__pycache__|\.next|\.nuxt|\.cache|\.turbo|\.venv|venv|\.gradle|bin|obj)[\\/]|\.(pyc|o|class|log|lock|map|tsbuildinfo)$/;
-/** Temporary files of atomic saves (Claude writes `.name.tmp.<pid>.<random>`, then renames it over `name`). */
-const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
 /** Files named by one tool call that are snapshotted when it is announced (a search may name hundreds). */
 const MAX_ANNOUNCED_FILES = 20;
 /** Files remembered per turn as named by its tool calls (attribution of disk changes while several turns run). */
@@ -448,10 +444,10 @@ export class ChangeTracker extends Disposable {
       this.syncFromEditor(f);
       const writes = writesOf(this.history, turn.changes.turnId, f);
       const before = turn.changes.get(f);
+      const stack = this.stackOf(f);
       turn.changes.keep(f, hunkId);
       // The entry under it in the file's stack now ends where this one starts (or, kept whole, ends).
-      const below = this.stackOf(f);
-      if (before && below.includes(turn)) this.carryDown(below.slice(0, below.indexOf(turn)), f, turn.changes.get(f), sideOf(before, before.current));
+      if (before) this.carryDown(stack.slice(0, stack.indexOf(turn)), f, turn.changes.get(f), sideOf(before, before.current));
       this.decided(turn, f, 'keep', hunkId, turn.changes.get(f) ? [] : writes);
     }
     this.cleanup(turnId);
@@ -789,8 +785,8 @@ export class ChangeTracker extends Disposable {
 
   /** The file now holds `now`: its change follows (a change that cannot hold it as text is kept as bytes from then on). */
   private setCurrent(owner: Turn, filePath: string, now: Content): void {
-    const below = this.stackOf(filePath);
-    below.splice(below.indexOf(owner));
+    const stack = this.stackOf(filePath);
+    const below = stack.includes(owner) ? stack.slice(0, stack.indexOf(owner)) : [];
     this.setCurrentOf(owner, filePath, now);
     this.carryDown(below, filePath, owner.changes.get(filePath), now);
   }
@@ -953,77 +949,3 @@ export class ChangeTracker extends Disposable {
   }
 }
 
-async function filesUnder(dir: vscode.Uri, max: number): Promise<vscode.Uri[]> {
-  const out: vscode.Uri[] = [];
-  const walk = async (d: vscode.Uri): Promise<void> => {
-    for (const [name, type] of await vscode.workspace.fs.readDirectory(d).then(e => e, () => [] as [string, vscode.FileType][])) {
-      if (out.length >= max) return;
-      const child = vscode.Uri.joinPath(d, name);
-      if (type === vscode.FileType.Directory) await walk(child);
-      else if (type === vscode.FileType.File) out.push(child);
-    }
-  };
-  await walk(dir);
-  return out;
-}
-
-function looksGenerated(filePath: string): boolean {
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
-  const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
-  return GENERATED.test(rel) || TEMPORARY.test(path.basename(filePath));
-}
-
-/** A file modified less than this long ago may still be being written (in place: truncated first, then filled). */
-const WRITE_SETTLE_MS = 500;
-
-/**
- * Resolves once the file was last modified WRITE_SETTLE_MS ago (or is gone): a watcher's report read
- * while the file is half written (empty after the truncation of an in-place write) would be taken
- * for the agent's change, and a tab with unsaved edits merged with it. A file written without pause
- * for seconds is read after about ten.
- */
-async function untilWritten(filePath: string): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
-    const wait = mtime === undefined ? 0 : Math.min(WRITE_SETTLE_MS, mtime + WRITE_SETTLE_MS - Date.now());
-    if (wait <= 0) return;
-    await new Promise(resolve => setTimeout(resolve, wait));
-  }
-}
-
-/** Slack for file systems that keep modification times in whole (or even two) seconds. */
-const MTIME_SLACK_MS = 2000;
-
-
-/**
- * Whether the file was modified at or after `since` (ms): what an agent's claim about it needs to be
- * believed. Synchronous (a stat of a file just read): an await here would let the other checks of
- * the same tool call run first.
- */
-function writtenSince(filePath: string, since: number): boolean {
-  try {
-    return statSync(filePath).mtimeMs >= since - MTIME_SLACK_MS;
-  } catch {
-    return false;
-  }
-}
-
-function isUnlocated(c: { _meta?: { [key: string]: unknown } | null }): boolean {
-  return diffMetaOf(c)?.unlocated !== undefined;
-}
-
-/** One spelling per file (drive letter case, separators), whoever names it: agent or VS Code. */
-function normalize(filePath: string): string {
-  // `..` segments and a trailing separator resolved too: `/w/a.txt/` and `/w/src/../a.txt` are `/w/a.txt`.
-  return vscode.Uri.file(path.isAbsolute(filePath) ? path.resolve(filePath) : filePath).fsPath;
-}
-
-function isInWorkspace(filePath: string): boolean {
-  return !!vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
-}
-
-/** The form a text seen without one (an open document's, a read's) is stored in. */
-function defaultForm(filePath: string): TextForm {
-  const doc = openDocumentOf(filePath);
-  return doc ? formOfDocument(doc) : formOf(configuredEncoding(filePath));
-}
