@@ -539,7 +539,8 @@ export class ChangeTracker extends Disposable {
     const edit = this.history.byId(write.id);
     if (turn && change && !change.binary && edit && writesOf(this.history, turn.changes.turnId, filePath).length === 1 && change.baseline === edit.before && change.current === edit.after) {
       await this.undo(turn.changes.turnId, filePath);
-      return true;
+      // Not undone when a later conversation's change overlaps it (see undoUnder).
+      return !turn.changes.get(filePath);
     }
     let undone = false;
     await this.inOrder(filePath, async () => {
