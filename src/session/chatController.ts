@@ -663,18 +663,26 @@ export class ChatController extends Disposable {
     return !!(await this.runtimeOf(spec));
   }
 
-  private readonly ensuring = new Map<string, Promise<boolean>>();
+  private readonly ensuring = new Map<string, { runtime: AgentRuntime; done: Promise<boolean> }>();
 
   /** Makes sure `tab` has a live session on `runtime` (one attempt at a time per tab). */
   private ensureSession(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
     if (tab.runtime === runtime && tab.sessionId) return Promise.resolve(true);
-    let pending = this.ensuring.get(tab.id);
-    if (!pending) {
-      tab.setStarting(true);
-      pending = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
-      this.ensuring.set(tab.id, pending);
+    const pending = this.ensuring.get(tab.id);
+    if (pending && pending.runtime !== runtime) {
+      // Another agent was chosen while the session with the one before was opening (a conversation
+      // without history takes the agent chosen last): once that opening ended, its session is
+      // released and the conversation opens one with the chosen agent.
+      return pending.done.then(() => {
+        if (tab.agentName !== runtime.spec.name) this.rebind(tab, runtime.spec.name);
+        return this.ensureSession(tab, runtime);
+      });
     }
-    return pending;
+    if (pending) return pending.done;
+    tab.setStarting(true);
+    const done = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
+    this.ensuring.set(tab.id, { runtime, done });
+    return done;
   }
 
   /** Opens the tab's session; when the agent answers auth_required, the user signs in and it is tried again. */
