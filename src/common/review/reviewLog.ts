@@ -76,6 +76,11 @@ export function turnEdits(history: EditHistory, turnId: string): Edit[] {
   return history.list({ origin: 'review', scope: turnId }).sort((a, b) => (a.data as ReviewData).first - (b.data as ReviewData).first);
 }
 
+/** The place in the history of a turn's first change of a file (a file's entries stack in that order); undefined: none. */
+export function placeOf(history: EditHistory, turnId: string, path: string): number | undefined {
+  return (history.get(reviewKey(turnId, path))?.data as ReviewData | undefined)?.first;
+}
+
 /** Stores a turn's change of a file (in place of the one before), keeping its place in the list and its writes. */
 export function putChange(history: EditHistory, turnId: string, f: FileChange, writes?: readonly string[]): Edit {
   const key = reviewKey(turnId, f.path);
@@ -178,13 +183,15 @@ export function loadSaved(v2: unknown, v1: unknown): { turns: SavedTurnInfo[]; e
 
 /** What is saved: the turns with undecided changes, and those changes (each at most `maxChars` long, both sides). */
 export function toSaved(turns: readonly SavedTurnInfo[], history: EditHistory, maxChars: number): SavedReview {
-  const edits: (FileChange & { turnId: string })[] = [];
+  const edits: (FileChange & { turnId: string; first: number })[] = [];
   const kept: SavedTurnInfo[] = [];
   for (const t of turns) {
     const mine = turnEdits(history, t.turnId);
     if (!mine.length) continue;
     kept.push({ turnId: t.turnId, tabId: t.tabId, agentName: t.agentName, ...(t.working ? { working: [...t.working] } : {}) });
-    for (const e of mine) if ((e.before?.length ?? 0) + (e.after?.length ?? 0) <= maxChars) edits.push({ turnId: t.turnId, ...fileChangeOf(e) });
+    for (const e of mine) if ((e.before?.length ?? 0) + (e.after?.length ?? 0) <= maxChars) edits.push({ turnId: t.turnId, ...fileChangeOf(e), first: (e.data as ReviewData).first });
   }
-  return { version: 2, turns: kept, edits };
+  // In the order they were first changed: restored in it, a file's stacked entries keep their order.
+  edits.sort((a, b) => a.first - b.first);
+  return { version: 2, turns: kept, edits: edits.map(({ first: _, ...e }) => e) };
 }

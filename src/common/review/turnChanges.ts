@@ -84,6 +84,12 @@ export class TurnChanges {
     if (known && known.baseline !== baseline) this.set({ ...known, baseline });
   }
 
+  /** Both sides anew: a change under it in the file's stack was undone (see stack.ts). */
+  restack(path: string, baseline: string | null, current: string | null): void {
+    const known = this.file(path);
+    if (known) this.set({ ...known, baseline, current });
+  }
+
   get(path: string): FileChange | undefined {
     return this.file(path);
   }

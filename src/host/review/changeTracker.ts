@@ -5,29 +5,31 @@
 // the turn); the user keeps or undoes each hunk. Undecided changes survive a window reload. The
 // changes and the user's decisions live in the one history of edits (common/review/reviewLog.ts),
 // with the writes applied for agents: an applied write's Undo and the Agent Changes' are one.
-import { existsSync, promises as fsPromises, statSync } from 'node:fs';
+import { existsSync, promises as fsPromises } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
-import { bytesOf, FileData, formOf, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import { bytesOf, FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
-import { diffMetaOf } from '../../common/review/snippet';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
-import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
+import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
+import { carryUnder, stackChoice } from '../../common/review/stack';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
-import { configuredEncoding, formOfDocument, openDocumentOf } from '../fs/fileData';
+import { formOfDocument } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
+import { defaultForm, filesUnder, isInWorkspace, isUnlocated, looksGenerated, normalize, untilWritten, writtenSince } from './diskWatch';
+import { undoHunk } from '../../common/review/hunks';
 
 export interface TurnView {
   readonly turnId: string;
@@ -70,10 +72,6 @@ const EDIT_DEBOUNCE_MS = 300;
 const MAX_FILES_IN_NEW_FOLDER = 50;
 /** Larger files are not kept as baselines, nor saved across reloads. */
 const MAX_TRACKED_CHARS = 2 * 1024 * 1024;
-/** Build output and caches: created by the commands an agent runs, not edits to review. */
-const GENERATED = /[\\/](node_modules|\.git|dist|out|build|target|coverage|__pycache__|\.next|\.nuxt|\.cache|\.turbo|\.venv|venv|\.gradle|bin|obj)[\\/]|\.(pyc|o|class|log|lock|map|tsbuildinfo)$/;
-/** Temporary files of atomic saves (Claude writes `.name.tmp.<pid>.<random>`, then renames it over `name`). */
-const TEMPORARY = /\.tmp(\.[\w-]+)*$|~$|\.sw[po]$/;
 /** Files named by one tool call that are snapshotted when it is announced (a search may name hundreds). */
 const MAX_ANNOUNCED_FILES = 20;
 /** Files remembered per turn as named by its tool calls (attribution of disk changes while several turns run). */
@@ -114,10 +112,11 @@ export class ChangeTracker extends Disposable {
     this.snapshots = this.register(new FileSnapshots());
     const saved = loadSaved(state.get(STATE_KEY), state.get(OLD_STATE_KEY));
     for (const t of saved.turns) {
-      const files = saved.edits.filter(e => e.turnId === t.turnId).map(({ turnId: _, ...f }) => f);
-      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, files, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
+      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, undefined, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
       this.nextTurn = Math.max(this.nextTurn, Number(t.turnId.replace(/\D/g, '')) + 1);
     }
+    // In the order they were first changed: a file's stacked entries keep theirs.
+    for (const { turnId, ...f } of saved.edits) putChange(history, turnId, f);
     this.register(vscode.workspace.onDidSaveTextDocument(doc => {
       this.userSaves.set(doc.uri.fsPath, Date.now());
       const owner = doc.uri.scheme === 'file' ? this.ownerOf(doc.uri.fsPath) : undefined;
@@ -449,7 +448,11 @@ export class ChangeTracker extends Disposable {
     for (const f of filePath ? [filePath] : turn.changes.pending().map(p => p.path)) {
       this.syncFromEditor(f);
       const writes = writesOf(this.history, turn.changes.turnId, f);
+      const before = turn.changes.get(f);
+      const stack = this.stackOf(f);
       turn.changes.keep(f, hunkId);
+      // The entry under it in the file's stack now ends where this one starts (or, kept whole, ends).
+      if (before) this.carryDown(stack.slice(0, stack.indexOf(turn)), f, turn.changes.get(f), sideOf(before, before.current));
       this.decided(turn, f, 'keep', hunkId, turn.changes.get(f) ? [] : writes);
     }
     this.cleanup(turnId);
@@ -471,6 +474,7 @@ export class ChangeTracker extends Disposable {
     // What the file holds now (a formatter, git or the user may have changed it since).
     this.syncFromEditor(f);
     const now = await readText(f);
+    if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
@@ -492,6 +496,40 @@ export class ChangeTracker extends Disposable {
   }
 
   /**
+   * Undo of an entry (or a hunk of it) with later turns' entries stacked on it: its change is taken
+   * out of each of them and of the file, three-way (the later changes stay). Where they overlap
+   * nothing is touched, and the user is told (undo the later change first, or hunk by hunk).
+   */
+  private async undoUnder(turn: Turn, f: string, hunkId: string | undefined, now: Content | undefined): Promise<void> {
+    const stack = this.stackOf(f);
+    const above = stack.slice(stack.indexOf(turn) + 1);
+    const top = above.at(-1);
+    const topChange = top?.changes.get(f);
+    if (top && topChange && !sameData(now ?? null, sideOf(topChange, topChange.current))) this.setCurrent(top, f, now ?? null);
+    const entry = turn.changes.get(f);
+    const changes = above.map(t => t.changes.get(f));
+    const hunk = hunkId === undefined ? undefined : turn.changes.hunks(f).find(h => h.id === hunkId);
+    if (!entry || !top || (hunkId !== undefined && !hunk)) return;
+    const to = hunk ? undoHunk(entry.current ?? '', hunk) : entry.baseline;
+    const texts = changes.flatMap(c => (c ? [c.baseline, c.current] : []));
+    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, hunk && entry.baseline === null && to === '' ? null : to, texts);
+    if (!carried) {
+      const both = vscode.l10n.t('Undo Both');
+      void vscode.window.showWarningMessage(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), top.agentName), both)
+        .then(choice => { if (choice === both) void this.undo(top.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
+      return;
+    }
+    const writes = writesOf(this.history, turn.changes.turnId, f);
+    const target = carried.at(-1)!;
+    const onDisk = await this.writeUndone(f, now, sideOf(topChange!, target));
+    changes.forEach((c, i) => above[i].changes.restack(f, carried[2 * i], carried[2 * i + 1]));
+    turn.changes.undo(f, hunkId);
+    await this.undoGate.pass();
+    this.see(f, onDisk ?? undefined);
+    this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
+  }
+
+  /**
    * The Undo of one applied write (the chat's), as one operation on the review: when the file's
    * change in its turn is that write alone, it is the Agent Changes' Undo of the file; else `revert`
    * (the write's own change taken out of the file, later edits kept) runs in the file's queue of
@@ -506,15 +544,17 @@ export class ChangeTracker extends Disposable {
     const edit = this.history.byId(write.id);
     if (turn && change && !change.binary && edit && writesOf(this.history, turn.changes.turnId, filePath).length === 1 && change.baseline === edit.before && change.current === edit.after) {
       await this.undo(turn.changes.turnId, filePath);
-      return true;
+      // Not undone when a later conversation's change overlaps it (see undoUnder).
+      return !turn.changes.get(filePath);
     }
     let undone = false;
     await this.inOrder(filePath, async () => {
       undone = await revert();
       if (!undone) return;
-      if (turn) {
+      const top = this.ownerOf(filePath);
+      if (top) {
         this.syncFromEditor(filePath);
-        this.setCurrent(turn, filePath, (await readText(filePath)) ?? null);
+        this.setCurrent(top, filePath, (await readText(filePath)) ?? null);
       }
       // The disk as the revert left it: the watcher's report of it is no change of the agent's.
       this.see(filePath, (await readDisk(filePath)) ?? undefined);
@@ -649,8 +689,10 @@ export class ChangeTracker extends Disposable {
   }
 
   /**
-   * One file lives in one turn's list: a later turn's change to a file still undecided from an
-   * earlier turn joins that earlier entry (its baseline stays the text before the first change).
+   * A later turn of the same conversation's change to a file still undecided from an earlier turn
+   * joins that earlier entry (its baseline stays the text before the first change); another
+   * conversation's is an entry of its own stacked on it, its baseline the file as the entry below
+   * left it (see stack.ts).
    */
   private record(turn: Turn, filePath: string, before: Content, after: Content, onDisk = false, evidence: { diffOf?: string; responseOf?: string } = {}): void {
     // A file seen on disk before is never "created": a rename over an existing path is an edit.
@@ -662,7 +704,16 @@ export class ChangeTracker extends Disposable {
       if (sameData(after, seen)) return;
       before = seen;
     }
-    const owner = this.ownerOf(filePath) ?? turn;
+    const top = this.ownerOf(filePath);
+    const choice = stackChoice(top && { turnId: top.changes.turnId, tabId: top.tabId }, { turnId: turn.changes.turnId, tabId: turn.tabId }, !!turn.changes.get(filePath));
+    const owner = choice === 'top' ? top! : turn;
+    if (choice === 'stack') {
+      // The file as the entry below left it (the user's edits since carried into that entry first).
+      const below = top!.changes.get(filePath)!;
+      if (before !== null && !sameData(before, sideOf(below, below.current))) this.setCurrent(top!, filePath, before);
+      const under = top!.changes.get(filePath);
+      before = under ? sideOf(under, under.current) : before;
+    }
     const known = owner.changes.get(filePath);
     const from = known && baselineFromOf(this.history, owner.changes.turnId, filePath);
     if (known && evidence.responseOf && from && from.turnId === turn.changes.turnId && from.toolCallId === evidence.responseOf && before !== null) {
@@ -740,6 +791,29 @@ export class ChangeTracker extends Disposable {
 
   /** The file now holds `now`: its change follows (a change that cannot hold it as text is kept as bytes from then on). */
   private setCurrent(owner: Turn, filePath: string, now: Content): void {
+    const stack = this.stackOf(filePath);
+    const below = stack.includes(owner) ? stack.slice(0, stack.indexOf(owner)) : [];
+    this.setCurrentOf(owner, filePath, now);
+    this.carryDown(below, filePath, owner.changes.get(filePath), now);
+  }
+
+  /**
+   * The entry above the `below` ones (a file's stack) now starts from a new baseline (the user's edit
+   * carried into it, a hunk of it kept) or left the list (`above` undefined: kept, the file as `now`):
+   * the entry right under it ends there, and so on down.
+   */
+  private carryDown(below: readonly Turn[], filePath: string, above: FileChange | undefined, now: Content): void {
+    let base = above ? sideOf(above, above.baseline) : now;
+    for (const t of [...below].reverse()) {
+      const change = t.changes.get(filePath);
+      if (!change || sameData(sideOf(change, change.current), base)) return;
+      this.setCurrentOf(t, filePath, base);
+      const after = t.changes.get(filePath);
+      if (after) base = sideOf(after, after.baseline);
+    }
+  }
+
+  private setCurrentOf(owner: Turn, filePath: string, now: Content): void {
     const change = owner.changes.get(filePath);
     if (!change) return;
     const side = sideIn(change, now);
@@ -756,9 +830,18 @@ export class ChangeTracker extends Disposable {
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
 
+  /** The file's latest entry (the top of its stack): its current text is the file's. */
   private ownerOf(filePath: string): Turn | undefined {
-    for (const t of this.turns.values()) if (t.changes.get(filePath)) return t;
-    return undefined;
+    return this.stackOf(filePath).at(-1);
+  }
+
+  /** The turns with an undecided change of the file, in the order they first changed it (see stack.ts). */
+  private stackOf(filePath: string): Turn[] {
+    const placed = [...this.turns.values()].flatMap(t => {
+      const at = placeOf(this.history, t.changes.turnId, filePath);
+      return at === undefined ? [] : [{ t, at }];
+    });
+    return placed.sort((a, b) => a.at - b.at).map(p => p.t);
   }
 
   private async onDiskChange(uri: vscode.Uri, created: boolean): Promise<void> {
@@ -872,77 +955,3 @@ export class ChangeTracker extends Disposable {
   }
 }
 
-async function filesUnder(dir: vscode.Uri, max: number): Promise<vscode.Uri[]> {
-  const out: vscode.Uri[] = [];
-  const walk = async (d: vscode.Uri): Promise<void> => {
-    for (const [name, type] of await vscode.workspace.fs.readDirectory(d).then(e => e, () => [] as [string, vscode.FileType][])) {
-      if (out.length >= max) return;
-      const child = vscode.Uri.joinPath(d, name);
-      if (type === vscode.FileType.Directory) await walk(child);
-      else if (type === vscode.FileType.File) out.push(child);
-    }
-  };
-  await walk(dir);
-  return out;
-}
-
-function looksGenerated(filePath: string): boolean {
-  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
-  const rel = folder ? filePath.slice(folder.uri.fsPath.length) : filePath;
-  return GENERATED.test(rel) || TEMPORARY.test(path.basename(filePath));
-}
-
-/** A file modified less than this long ago may still be being written (in place: truncated first, then filled). */
-const WRITE_SETTLE_MS = 500;
-
-/**
- * Resolves once the file was last modified WRITE_SETTLE_MS ago (or is gone): a watcher's report read
- * while the file is half written (empty after the truncation of an in-place write) would be taken
- * for the agent's change, and a tab with unsaved edits merged with it. A file written without pause
- * for seconds is read after about ten.
- */
-async function untilWritten(filePath: string): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const mtime = await fsPromises.stat(filePath).then(st => st.mtimeMs, () => undefined);
-    const wait = mtime === undefined ? 0 : Math.min(WRITE_SETTLE_MS, mtime + WRITE_SETTLE_MS - Date.now());
-    if (wait <= 0) return;
-    await new Promise(resolve => setTimeout(resolve, wait));
-  }
-}
-
-/** Slack for file systems that keep modification times in whole (or even two) seconds. */
-const MTIME_SLACK_MS = 2000;
-
-
-/**
- * Whether the file was modified at or after `since` (ms): what an agent's claim about it needs to be
- * believed. Synchronous (a stat of a file just read): an await here would let the other checks of
- * the same tool call run first.
- */
-function writtenSince(filePath: string, since: number): boolean {
-  try {
-    return statSync(filePath).mtimeMs >= since - MTIME_SLACK_MS;
-  } catch {
-    return false;
-  }
-}
-
-function isUnlocated(c: { _meta?: { [key: string]: unknown } | null }): boolean {
-  return diffMetaOf(c)?.unlocated !== undefined;
-}
-
-/** One spelling per file (drive letter case, separators), whoever names it: agent or VS Code. */
-function normalize(filePath: string): string {
-  // `..` segments and a trailing separator resolved too: `/w/a.txt/` and `/w/src/../a.txt` are `/w/a.txt`.
-  return vscode.Uri.file(path.isAbsolute(filePath) ? path.resolve(filePath) : filePath).fsPath;
-}
-
-function isInWorkspace(filePath: string): boolean {
-  return !!vscode.workspace.getWorkspaceFolder(vscode.Uri.file(filePath));
-}
-
-/** The form a text seen without one (an open document's, a read's) is stored in. */
-function defaultForm(filePath: string): TextForm {
-  const doc = openDocumentOf(filePath);
-  return doc ? formOfDocument(doc) : formOf(configuredEncoding(filePath));
-}
