@@ -5,7 +5,8 @@
 // longer than `maxChars` shows only its beginning (onCut is called once): the full text is one
 // click away in an editor, never a frozen view. Until the markdown renderer has loaded (it loads on
 // first need, see lazyMarkdown.ts) the whole text is shown as plain text, and rendered when it arrives.
-import { loadedMarkdown, withMarkdown } from './lazyMarkdown';
+import { plainText } from '../src/common/plainMarkdown';
+import { loadedMarkdown, setParagraphs, withMarkdown } from './lazyMarkdown';
 
 const COST_FACTOR = 4;
 
@@ -56,6 +57,19 @@ export class StreamedMarkdown {
     const start = performance.now();
     if (!force && start < this.notBefore) return false;
     this.raw = undefined;
+    // Text without markdown (src/common/plainMarkdown.ts): its paragraphs, as markdown-it renders them, without it.
+    const plain = plainText(this.text.slice(this.frozenChars));
+    if (plain) {
+      if (plain.lastBlockBoundary) {
+        const block = document.createElement('div');
+        setParagraphs(block, plain.paragraphs.slice(0, -1));
+        this.container.insertBefore(block, this.tail);
+        this.frozenChars += plain.lastBlockBoundary;
+      }
+      setParagraphs(this.tail, plain.paragraphs.slice(plain.lastBlockBoundary ? -1 : 0));
+      this.notBefore = start + (performance.now() - start) * COST_FACTOR;
+      return true;
+    }
     const md = loadedMarkdown();
     if (!md) {
       this.showPlain();
