@@ -66,7 +66,11 @@ export class StreamedMarkdown {
         this.container.insertBefore(block, this.tail);
         this.frozenChars += plain.lastBlockBoundary;
       }
-      setParagraphs(this.tail, plain.paragraphs.slice(plain.lastBlockBoundary ? -1 : 0));
+      const paragraphs = plain.paragraphs.slice(plain.lastBlockBoundary ? -1 : 0);
+      // While it streams, text appended as it came (see append) already shows these paragraphs
+      // (but for spaces at their ends): nothing is written, nothing laid out again. Once it is
+      // finished (force), the paragraphs are exactly markdown-it's.
+      if (!shows(this.tail, paragraphs, force)) setParagraphs(this.tail, paragraphs);
       this.notBefore = start + (performance.now() - start) * COST_FACTOR;
       return true;
     }
@@ -96,4 +100,15 @@ export class StreamedMarkdown {
     this.waiting = true;
     withMarkdown(() => { this.waiting = false; this.render(true); });
   }
+}
+
+/** Whether `el` shows these paragraphs, one <p> each (`exact`: else but for spaces at their ends). */
+function shows(el: HTMLElement, paragraphs: readonly string[], exact: boolean): boolean {
+  const ps = el.children;
+  if (ps.length !== paragraphs.length || el.classList.contains('md-plain')) return false;
+  for (let i = 0; i < ps.length; i++) {
+    const text = ps[i].textContent!;
+    if (ps[i].tagName !== 'P' || (text !== paragraphs[i] && (exact || text.replace(/ +$/, '') !== paragraphs[i]))) return false;
+  }
+  return true;
 }

@@ -30,22 +30,23 @@ export default async function ({ page, log, shotsDir }) {
 
   await prompt.fill('Say hello');
   // Every state the answer shows on screen, recorded in the webview as it changes (polling from
-  // here could miss a short-lived one on a loaded machine).
-  const shown = view.locator('#transcript').evaluate(el => new Promise(resolve => {
-    const states = [];
+  // here could miss a short-lived one on a loaded machine); recording before the prompt is sent.
+  await view.locator('#transcript').evaluate(el => {
+    const states = window.sbStates = [];
     const obs = new MutationObserver(() => {
       const text = el.querySelector('.message.agent .body')?.textContent.trim();
       if (text && states[states.length - 1] !== text) states.push(text);
-      if (text?.includes('Hello from the scripted agent.')) { obs.disconnect(); resolve(states); }
+      if (text?.includes('Hello from the scripted agent.')) obs.disconnect();
     });
     obs.observe(el, { childList: true, subtree: true, characterData: true });
-  }));
+  });
   await prompt.press('Enter');
   await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
   // The first chunk is on screen alone; only then does the agent send the second: the answer streams in.
   await view.locator('.message.agent .body', { hasText: /^\s*Hello\s*$/ }).waitFor({ timeout: 30_000 });
   fs.writeFileSync(gate, '');
-  const states = await shown;
+  await view.locator('.message.agent .body', { hasText: 'Hello from the scripted agent.' }).waitFor({ timeout: 30_000 });
+  const states = await view.locator('#transcript').evaluate(() => window.sbStates);
   assert.equal(states[0], 'Hello', `states seen: ${JSON.stringify(states)}`);
   log('first chunk was shown alone, then the rest');
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });
