@@ -25,6 +25,7 @@ import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
 import { AgentsView } from './views/agentsView';
 import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { registerTitleCommands } from './views/titleCommands';
 import { protocolTraffic } from './acp/protocolTap';
 import { InspectorPanel } from './views/inspectorPanel';
 import { FollowAgent } from './session/follow/followAgent';
@@ -222,6 +223,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     inspector.open(sessionId ? { ...(runtime ? { conn: runtime.connection.trafficConn } : {}), session: sessionId } : undefined);
   });
   command('switchboard.followAgent', () => follow.start());
+  context.subscriptions.push(...registerTitleCommands(view));
   command('switchboard.stopFollowingAgent', () => follow.stop());
 
   // Built last: the commands above read it when they run (tests replace askRuns and agentPicker).

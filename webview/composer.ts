@@ -72,8 +72,13 @@ export function setAbilities(abs: PromptAbilities): void {
   abilities = abs;
 }
 
-/** A prompt that never reached the agent: back into the prompt box, only if it is empty (never over what the user typed since). */
-export function restorePrompt(text: string, restored: readonly string[], restoredImages: readonly PastedImage[]): void {
+/**
+ * The draft of conversation `tab` (none: a prompt that never reached the agent): into the prompt
+ * box, only if it is empty (never over what the user typed since), and only while the box is for
+ * that conversation.
+ */
+export function restorePrompt(text: string, restored: readonly string[], restoredImages: readonly PastedImage[], tab?: string): void {
+  if (tab !== undefined && draftTab !== undefined && tab !== draftTab) return;
   if (!promptEl.value && !images.length) {
     promptEl.value = text;
     restored.forEach(addMention);
@@ -117,10 +122,16 @@ function submit(): void {
   send({ type: 'prompt/send', text, mentions: [...mentions], images: [...images] });
   // The answer will be markdown: the renderer loads while the agent thinks.
   loadMarkdown();
+  emptyBox();
+  saveDraft();
+}
+
+/** Nothing typed, mentioned or pasted (not told to the host). */
+function emptyBox(): void {
   promptEl.value = '';
   mentions.clear();
   images.length = 0;
-  renderAttachments();
+  drawAttachments();
   hideCompletions();
 }
 
@@ -132,6 +143,21 @@ function submit(): void {
 const DRAFT_MS = 250;
 const DRAFT_AT_ONCE_CHARS = 64 * 1024;
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
+/** The conversation what is in the box was typed for (each has its own draft). */
+let draftTab: string | undefined;
+
+/**
+ * The page shows conversation `tab`: another one than before, what was typed is kept for that one
+ * (sent at once) and the box is emptied, for the host to put this one's draft in (composer/restore).
+ */
+export function showDraftOf(tab: string | undefined): void {
+  if (tab === undefined) return;
+  if (draftTab !== undefined && draftTab !== tab) {
+    flushDraft();
+    emptyBox();
+  }
+  draftTab = tab;
+}
 let draftSentAt = 0;
 function saveDraft(): void {
   const size = promptEl.value.length + images.reduce((n, i) => n + i.data.length, 0);
@@ -144,7 +170,7 @@ function sendDraft(): void {
   clearTimeout(draftTimer);
   draftTimer = undefined;
   draftSentAt = Date.now();
-  send({ type: 'composer/draft', text: promptEl.value, mentions: [...mentions], images: [...images] });
+  send({ type: 'composer/draft', ...(draftTab === undefined ? {} : { tab: draftTab }), text: promptEl.value, mentions: [...mentions], images: [...images] });
 }
 const flushDraft = () => { if (draftTimer) sendDraft(); };
 
@@ -214,6 +240,10 @@ function addMention(path: string): void {
 
 function renderAttachments(): void {
   saveDraft();
+  drawAttachments();
+}
+
+function drawAttachments(): void {
   attachmentsEl.replaceChildren();
   for (const m of mentions) {
     attachmentsEl.append(chip(`@${m}`, 'file', () => { mentions.delete(m); renderAttachments(); }));

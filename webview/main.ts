@@ -22,7 +22,7 @@ import { initTabs, redrawTabs, setTabs, setShownTab, shownTab } from './tabs';
 import { initStatus, renderStatus, setStatus } from './status';
 import { currentMeta, initMeta, setMeta, updateMeta } from './meta';
 import { Surface, type VsCodeApi } from './surface';
-import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities } from './composer';
+import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities, showDraftOf } from './composer';
 import './chat.css';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -69,6 +69,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'state/reset':
       setRoots(msg.roots ?? []);
       setShownTab(msg.activeTab);
+      showDraftOf(msg.activeTab);
       transcript.reset(msg.archived ?? [], msg.items);
       showWelcome(!msg.items.length && !msg.archived?.length);
       // Shown mid-answer (another tab was selected): the answer is still announced when it is complete.
@@ -115,7 +116,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       mentionResults(msg.query, msg.results);
       break;
     case 'composer/restore':
-      restorePrompt(msg.text, msg.mentions, msg.images);
+      restorePrompt(msg.text, msg.mentions, msg.images, msg.tab);
       break;
     case 'composer/insert':
       insertIntoPrompt(msg.mentions, msg.text);

@@ -126,7 +126,8 @@ export type HostMessage =
   /** What `search/query` found in the conversation, rendered or not, in memory or on disk. */
   | { readonly type: 'search/results'; readonly tab: string; readonly query: string; readonly hits: readonly SearchHit[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
-  | { readonly type: 'composer/restore'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
+  /** What was typed for a conversation and not sent (`tab`: its draft, shown when a page shows it), or a prompt that did not reach its agent (no `tab`): into an empty prompt box. */
+  | { readonly type: 'composer/restore'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
   | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
   | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] }
@@ -153,8 +154,8 @@ export type ViewMessage =
   /** The user clicked in the page or typed in it: its surface is the one used last (commands act on its conversation). */
   | { readonly type: 'view/focus' }
   | { readonly type: 'prompt/send'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
-  /** What is in the prompt box, not sent yet: the host keeps it (a new page, a window reload). */
-  | { readonly type: 'composer/draft'; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
+  /** What is in the prompt box, not sent yet, for conversation `tab`: the host keeps it (a new page, a switch of conversation, a window reload). */
+  | { readonly type: 'composer/draft'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
   | { readonly type: 'turn/cancel'; readonly tab?: string }
   /** Stop on a child agent's card (only offered when the child offers `cancel`). */
   | { readonly type: 'child/cancel'; readonly tab?: string; readonly childId: string }
@@ -194,6 +195,7 @@ export type ViewMessage =
 const CONVERSATION_TYPES = [
   'prompt/send', 'turn/cancel', 'child/cancel', 'child/open', 'permission/answer', 'question/answer', 'item/action', 'mode/set',
   'config/set', 'diff/open', 'item/openText', 'checkpoint/restore', 'search/query', 'turn/load', 'queue/action', 'queue/save',
+  'composer/draft',
 ] as const satisfies readonly ViewMessage['type'][];
 /** The messages that act on one conversation: each names its tab (the one its surface shows). */
 export const CONVERSATION_MESSAGES: ReadonlySet<string> = new Set(CONVERSATION_TYPES);

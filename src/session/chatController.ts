@@ -28,11 +28,12 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { finishFork, forkTitle, requestFork } from './fork';
 import { forkSummary } from '../common/conversation/forkSummary';
+import { restoreDrafts, type DraftBook } from '../common/conversation/drafts';
 import type { AgentRuntime } from './agentRuntime';
 import { AgentPool } from './agentPool';
 import { ConversationTabs } from './conversationTabs';
 import { ChatSession, describe } from './chatSession';
-import { Draft, isEmptyPrompt, SavedChats } from './savedChats';
+import { Draft, SavedChats } from './savedChats';
 import { QueueRunner } from './queuedPrompts';
 import type { QuestionAction } from './questions';
 import type { RawValue } from '../common/elicitation';
@@ -51,9 +52,8 @@ export class ChatController extends Disposable {
   private readonly tabs: ConversationTabs;
 
   private readonly statusEmitter = this.register(new vscode.EventEmitter<ChatStatus>());
-  private draftValue: Draft | undefined;
-  /** A prompt the user sent that has not reached its agent yet (the picker is open, the agent starts): kept as the draft until it does. */
-  private unsent: Draft | undefined;
+  /** Each conversation's draft (common/conversation/drafts); a prompt sent that has not reached its agent yet is held as one. */
+  private drafts!: DraftBook;
   /** Modal questions (stop an agent other conversations use, another agent for a conversation). */
   readonly ui: ChatUi = {
     confirm: async (message, detail, action) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
@@ -106,35 +106,36 @@ export class ChatController extends Disposable {
       beforeTurn: (tab, itemId) => this.beforeTurn(tab, itemId),
       turned: agentName => this.pool.watchIdle(agentName),
     });
-    this.draftValue = saved.loadDraft();
     this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
     this.tabs.restore();
+    const { drafts, legacy } = saved.loadDrafts();
+    this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
+    this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) saved.saveDrafts(this.drafts); }));
   }
 
   // ---- what the view and the tests read -------------------------------------------------------
 
-  /** What is in the prompt box, not sent yet (kept for a new page of the view and across a reload). */
-  get draft(): Draft | undefined { return this.draftValue ?? this.unsent; }
-  setDraft(draft: Draft): void {
-    this.draftValue = isEmptyPrompt(draft) ? undefined : draft;
-    // The box emptied by Send while that prompt still waits for its agent: the prompt is what is kept.
-    this.saved.saveDraft(this.draft ?? draft);
+  /** What is in the prompt box of the current conversation, not sent yet. */
+  get draft(): Draft | undefined { return this.drafts.get(this.activeTab); }
+  /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload). */
+  draftOf(tab: string): Draft | undefined { return this.drafts.get(tab); }
+  setDraft(draft: Draft, tab = this.activeTab): void {
+    // A page's last text for a conversation closed meanwhile is not kept.
+    if (!this.tabs.get(tab)) return;
+    this.drafts.set(tab, draft);
+    this.saved.saveDrafts(this.drafts);
   }
 
   /** A prompt sent from the prompt box waits for its agent (a choice, a start): a reload or a window close brings it back. */
-  private holdUnsent(prompt: Draft): Draft {
-    this.unsent = prompt;
-    this.saved.saveDraft(this.draft!);
+  private holdUnsent(tab: string, prompt: Draft): Draft {
+    this.drafts.hold(tab, prompt);
+    this.saved.saveDrafts(this.drafts);
     return prompt;
   }
 
   /** The held prompt reached its agent (`sent`), or goes back into the prompt box (the view restores it, the draft keeps it). */
-  private releaseUnsent(prompt: Draft, sent: boolean): void {
-    if (this.unsent !== prompt) return;
-    this.unsent = undefined;
-    if (!sent) this.draftValue ??= prompt;
-    if (this.draftValue) this.saved.saveDraft(this.draftValue);
-    else this.saved.saveDraft({ text: '', mentions: [], images: [] });
+  private releaseUnsent(tab: string, prompt: Draft, sent: boolean): void {
+    if (this.drafts.release(tab, prompt, sent)) this.saved.saveDrafts(this.drafts);
   }
 
   /** The agent picker; while it is open the status says it waits for the user's choice. */
@@ -344,7 +345,7 @@ export class ChatController extends Disposable {
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) return 'notSent';
     let sent = false;
-    const held = typed ? this.holdUnsent({ text, mentions, images }) : undefined;
+    const held = typed ? this.holdUnsent(tab.id, { text, mentions, images }) : undefined;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
       const agent = this.pool.running(tab.agentName)?.spec ?? (await agentForPrompt(tab));
@@ -357,11 +358,11 @@ export class ChatController extends Disposable {
         return 'notSent';
       }
       // On its way to the agent: from here on the conversation holds it.
-      if (held) this.releaseUnsent(held, true);
+      if (held) this.releaseUnsent(tab.id, held, true);
       sent = await this.runPrompt(tab, built.blocks, text);
       return sent ? 'sent' : 'notSent';
     } finally {
-      if (held) this.releaseUnsent(held, false);
+      if (held) this.releaseUnsent(tab.id, held, false);
       tab.release();
       // Sent: the queue goes on. Not sent: what was queued meanwhile waits for the next prompt.
       if (sent) this.queue.drain(tab);
@@ -663,18 +664,26 @@ export class ChatController extends Disposable {
     return !!(await this.runtimeOf(spec));
   }
 
-  private readonly ensuring = new Map<string, Promise<boolean>>();
+  private readonly ensuring = new Map<string, { runtime: AgentRuntime; done: Promise<boolean> }>();
 
   /** Makes sure `tab` has a live session on `runtime` (one attempt at a time per tab). */
   private ensureSession(tab: ChatSession, runtime: AgentRuntime): Promise<boolean> {
     if (tab.runtime === runtime && tab.sessionId) return Promise.resolve(true);
-    let pending = this.ensuring.get(tab.id);
-    if (!pending) {
-      tab.setStarting(true);
-      pending = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
-      this.ensuring.set(tab.id, pending);
+    const pending = this.ensuring.get(tab.id);
+    if (pending && pending.runtime !== runtime) {
+      // Another agent was chosen while the session with the one before was opening (a conversation
+      // without history takes the agent chosen last): once that opening ended, its session is
+      // released and the conversation opens one with the chosen agent.
+      return pending.done.then(() => {
+        if (tab.agentName !== runtime.spec.name) this.rebind(tab, runtime.spec.name);
+        return this.ensureSession(tab, runtime);
+      });
     }
-    return pending;
+    if (pending) return pending.done;
+    tab.setStarting(true);
+    const done = this.openSessionFor(tab, runtime).finally(() => { this.ensuring.delete(tab.id); tab.setStarting(false); });
+    this.ensuring.set(tab.id, { runtime, done });
+    return done;
   }
 
   /** Opens the tab's session; when the agent answers auth_required, the user signs in and it is tried again. */

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import type { NewPrompt } from '../common/promptQueue';
+import type { DraftBook } from '../common/conversation/drafts';
 import type { PastedImage } from '../common/protocol';
 import type { Item } from '../common/transcript';
 import { turnChars, type TurnSummary } from '../common/turns';
@@ -42,7 +43,7 @@ export interface SavedChat {
   readonly queued?: readonly NewPrompt[];
 }
 
-/** What is in the prompt box and not sent: one for the chat (the prompt box is shared by its tabs). */
+/** What is in the prompt box and not sent: one per conversation (common/conversation/drafts). */
 export type Draft = NewPrompt;
 
 /** Where a conversation's old turns go, and come back from. */
@@ -64,7 +65,10 @@ const KEY_V1 = 'switchboard.chats.v1';
  * the time the same data as thousands of small objects took (decoded, then encoded again).
  */
 const KEY = 'switchboard.chats.v2';
-const DRAFT_KEY = 'switchboard.draft.v1';
+/** Before issue 19's drafts per conversation: the one draft of the window. Read, then cleared. */
+const DRAFT_KEY_V1 = 'switchboard.draft.v1';
+/** Each conversation's draft: [tab, draft] pairs, changed last at the end. */
+const DRAFTS_KEY = 'switchboard.drafts.v2';
 /** Pasted images kept with a draft or a queued message, in base64 characters (more: the text is kept, not the images). */
 const MAX_SAVED_IMAGES = 4_000_000;
 const MAX_TABS = 10;
@@ -142,13 +146,19 @@ export class SavedChats implements TurnArchive {
     if (this.state.get(KEY_V1) !== undefined) void this.state.update(KEY_V1, undefined);
   }
 
-  loadDraft(): Draft | undefined {
-    const d = this.state.get<unknown>(DRAFT_KEY);
-    return isPrompt(d) && !isEmptyPrompt(d) ? d : undefined;
+  /** The drafts of the conversations (tab → draft, changed last at the end), and the one draft of an older version. */
+  loadDrafts(): { drafts: [string, Draft][]; legacy?: Draft } {
+    const raw = this.state.get<unknown>(DRAFTS_KEY);
+    const drafts = Array.isArray(raw) ? raw.filter((e): e is [string, Draft] => Array.isArray(e) && typeof e[0] === 'string' && isPrompt(e[1])) : [];
+    const legacy = this.state.get<unknown>(DRAFT_KEY_V1);
+    return { drafts, ...(isPrompt(legacy) && !isEmptyPrompt(legacy) ? { legacy } : {}) };
   }
 
-  saveDraft(draft: Draft): void {
-    void this.state.update(DRAFT_KEY, isEmptyPrompt(draft) ? undefined : keepable(draft));
+  /** Saves each conversation's draft (pasted images up to MAX_SAVED_IMAGES characters in all); the older version's one draft is then cleared. */
+  saveDrafts(drafts: DraftBook): void {
+    const all = drafts.toSave(MAX_SAVED_IMAGES);
+    void this.state.update(DRAFTS_KEY, all.length ? all : undefined);
+    if (this.state.get(DRAFT_KEY_V1) !== undefined) void this.state.update(DRAFT_KEY_V1, undefined);
   }
 
   newKey(): string {

@@ -48,6 +48,10 @@ interface Surface {
   readonly webview: vscode.Webview;
   ready: boolean;
   readonly isVisible: () => boolean;
+  /** The conversation whose draft its prompt box was last given. */
+  draftOf?: string;
+  /** An editor tab: it is the active editor. */
+  isActive?: () => boolean;
   /** Brings it to front. */
   readonly reveal: () => void;
   /** Its page's own id (kept in the page's state), under which its conversation is remembered. */
@@ -175,6 +179,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     panel.title = editorTitle();
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     const surface = this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, () => panel.reveal(panel.viewColumn, false), panel.onDidChangeViewState, panel.onDidDispose);
+    surface.isActive = () => panel.active;
     // Brought to front: the conversation it shows is the one commands act on.
     panel.onDidChangeViewState(() => { if (panel.active && surface.ready) this.chat.surfaces.use(surface.id); });
   }
@@ -197,6 +202,17 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     ];
     this.visibilityEmitter.fire(this.visible);
     return surface;
+  }
+
+  /**
+   * A title-bar button of the side bar ('view') or of the chat's editor tab ('editor': the one in
+   * front, else a visible one) was clicked: its surface is the one used last, so the
+   * command acts on the conversation it shows.
+   */
+  useSurface(place: 'view' | 'editor'): void {
+    const editors = [...this.surfaces].filter(s => s.id !== 'view');
+    const surface = place === 'view' ? this.surfaceById('view') : editors.find(s => s.isActive?.()) ?? editors.find(s => s.isVisible());
+    if (surface?.ready) this.chat.surfaces.use(surface.id);
   }
 
   /** Reveals the side bar's view. */
@@ -295,7 +311,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           reply({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
         break;
-      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }); break;
+      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab); break;
       case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
       case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
       case 'child/cancel': await tabOf(msg.tab)?.cancelChild(msg.childId); break;
@@ -387,11 +403,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       meta: tab.meta, status: chat.statusOf(tab.id), abilities: chat.abilitiesOf(tab.id),
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
     });
-    if (newPage) {
-      // A new page (the view was hidden, or the window reloaded) gets back what was typed and not sent.
-      const draft = chat.draft;
-      if (draft) this.send(s, { ...draft, type: 'composer/restore' });
-    }
+    // A new page (the view was hidden, the window reloaded), or one now showing another conversation
+    // (its prompt box emptied), gets back what was typed for this conversation and not sent.
+    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id) : undefined;
+    s.draftOf = tab.id;
+    if (draft) this.send(s, { ...draft, type: 'composer/restore', tab: tab.id });
     this.postTails(tab.id, tab.items);
     this.postChanges(s);
     this.postWrites(s);

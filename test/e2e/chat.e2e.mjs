@@ -30,23 +30,26 @@ export default async function ({ page, log, shotsDir }) {
 
   await prompt.fill('Say hello');
   // Every state the answer shows on screen, recorded in the webview as it changes (polling from
-  // here could miss a short-lived one on a loaded machine); recording before the prompt is sent.
+  // here could miss a short-lived one on a loaded machine).
+  // Installed (awaited) before Enter: a recorder installed late misses the first state.
   await view.locator('#transcript').evaluate(el => {
-    const states = window.sbStates = [];
-    const obs = new MutationObserver(() => {
-      const text = el.querySelector('.message.agent .body')?.textContent.trim();
-      if (text && states[states.length - 1] !== text) states.push(text);
-      if (text?.includes('Hello from the scripted agent.')) obs.disconnect();
+    const states = [];
+    window.__answerStates = new Promise(resolve => {
+      const obs = new MutationObserver(() => {
+        const text = el.querySelector('.message.agent .body')?.textContent.trim();
+        if (text && states[states.length - 1] !== text) states.push(text);
+        if (text?.includes('Hello from the scripted agent.')) { obs.disconnect(); resolve(states); }
+      });
+      obs.observe(el, { childList: true, subtree: true, characterData: true });
     });
-    obs.observe(el, { childList: true, subtree: true, characterData: true });
   });
+  const shown = view.locator('#transcript').evaluate(() => window.__answerStates);
   await prompt.press('Enter');
   await view.locator('.message.user .body', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
   // The first chunk is on screen alone; only then does the agent send the second: the answer streams in.
   await view.locator('.message.agent .body', { hasText: /^\s*Hello\s*$/ }).waitFor({ timeout: 30_000 });
   fs.writeFileSync(gate, '');
-  await view.locator('.message.agent .body', { hasText: 'Hello from the scripted agent.' }).waitFor({ timeout: 30_000 });
-  const states = await view.locator('#transcript').evaluate(() => window.sbStates);
+  const states = await shown;
   assert.equal(states[0], 'Hello', `states seen: ${JSON.stringify(states)}`);
   log('first chunk was shown alone, then the rest');
   await view.locator('.turn-end').waitFor({ timeout: 30_000 });

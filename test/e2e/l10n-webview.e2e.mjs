@@ -36,7 +36,7 @@ export default async function ({ page, log, repoRoot }) {
   try {
     // chat.js loads ./markdown.js (relative to its own URL) on first need: served from dist/webview at a test origin.
     const html = `<!DOCTYPE html><html lang="de"><head><script type="application/json" id="l10n">${json}</script>
-<script>window.acquireVsCodeApi = () => ({ postMessage() {} });</script></head><body>${body}<script src="chat.js"></script></body></html>`;
+<script>window.acquireVsCodeApi = () => ({ postMessage() {}, getState() { return undefined; }, setState() {} });</script></head><body>${body}<script src="chat.js"></script></body></html>`;
     await p.route('http://switchboard.test/**', route => {
       const name = path.basename(new URL(route.request().url()).pathname);
       if (name === 'index.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: html });

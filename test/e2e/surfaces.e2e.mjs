@@ -61,6 +61,17 @@ export default async function ({ page, log, shotsDir }) {
   await editor.locator('.message.agent', { hasText: 'Answer for beta.' }).waitFor({ timeout: 30_000 });
   log('picking a tab in one surface leaves the other alone');
 
+  // What is typed and not sent belongs to the conversation it was typed for: each surface keeps its
+  // own, a surface switching conversation shows that conversation's, and a reload brings each back.
+  await side.locator('#prompt').fill('unsent for alpha');
+  await editor.locator('#prompt').fill('unsent for beta');
+  await editor.locator('#tabs > .tab:nth-child(1)').click();
+  await valueIs(editor.locator('#prompt'), 'unsent for alpha', 'the editor tab on the first conversation shows its draft');
+  await editor.locator('#tabs > .tab:nth-child(2)').click();
+  await valueIs(editor.locator('#prompt'), 'unsent for beta', 'the editor tab back on the second shows its draft');
+  assert.equal(await side.locator('#prompt').inputValue(), 'unsent for alpha', 'the side bar keeps its draft');
+  log('each conversation keeps its own unsent text');
+
   // A window reload (Developer: Reload Window, which saves the workbench's state first): each
   // surface comes back with its own conversation.
   await runCommand(page, 'Developer: Reload Window');
@@ -69,4 +80,16 @@ export default async function ({ page, log, shotsDir }) {
   await editor.locator('.message.agent', { hasText: 'Answer for beta.' }).waitFor({ timeout: 30_000 });
   await check('after a reload');
   log('after a reload, each surface shows its own conversation again');
+  await valueIs(side.locator('#prompt'), 'unsent for alpha', 'the side bar\'s draft after a reload');
+  await valueIs(editor.locator('#prompt'), 'unsent for beta', 'the editor tab\'s draft after a reload');
+  log('after a reload, each surface has its own draft back');
+}
+
+/** Waits for a prompt box to hold `expected`. */
+async function valueIs(prompt, expected, what) {
+  for (const end = Date.now() + 30_000; Date.now() < end;) {
+    if (await prompt.inputValue() === expected) return;
+    await prompt.page().waitForTimeout(100);
+  }
+  assert.equal(await prompt.inputValue(), expected, what);
 }

@@ -225,6 +225,24 @@ describe('Several agents at once', () => {
     }
   });
 
+  it('agent B chosen for a fresh conversation while its session with A is still opening: the conversation is B\'s', async () => {
+    const agents = await useScriptedAgents({
+      [A]: { delays: { 'session/new': 1500 }, turns: [{ steps: [{ type: 'text', text: 'A here.' }] }] },
+      [B]: { turns: [{ steps: [{ type: 'text', text: 'B here.' }] }] },
+    });
+    const tab = sb.chat.active;
+    const openingA = sb.chat.start(agents[A].spec);
+    await waitFor('A asked for a session', () => agentEvents(agents[A].log).some(e => e.event === 'session/new'));
+    assert.equal(await sb.chat.start(agents[B].spec), true);
+    assert.equal(sb.chat.active, tab, 'no history: the same conversation takes B');
+    assert.equal(tab.agentName, B, 'the conversation is B\'s once started');
+    await openingA;
+    assert.equal(tab.agentName, B, 'and stays B\'s once A\'s session opened');
+    assert.equal(await sb.chat.sendPrompt('who?'), 'sent');
+    assert.equal(answer(tab), 'B here.', dump(tab.items));
+    assert.equal(agentEvents(agents[A].log).filter(e => e.event === 'session/prompt').length, 0, 'A got no prompt');
+  });
+
   it('choosing another agent for a conversation with history asks first, then starts a new conversation', async () => {
     const agents = await useScriptedAgents({ [A]: { turns: [] }, [B]: { turns: [] } });
     assert.equal(await sb.chat.sendPrompt('hi A'), 'sent');

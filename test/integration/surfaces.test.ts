@@ -121,4 +121,48 @@ describe('Chat surfaces: the side bar and an editor tab', () => {
       goB.open();
     }
   });
+
+  it("each surface's title-bar buttons act on the conversation it shows, not on the surface used last", async () => {
+    const sb = suite.sb;
+    const agents = await useScriptedAgents({ [A]: { turns: [] }, [B]: { turns: [] } });
+    // What the user clicks: the command of the button in the side bar's title, or in the editor tab's.
+    const menus = (vscode.extensions.getExtension('switchboard-acp.switchboard-acp'))!.packageJSON.contributes.menus;
+    const titleCommand = (menu: 'view/title' | 'editor/title', name: string): string => {
+      const entry = (menus[menu] as { command: string; when?: string }[]).find(m => m.command.endsWith(`.${name}`) && /switchboard\.chat\b/.test(m.when ?? ''));
+      assert.ok(entry, `a ${name} button in ${menu}`);
+      return entry.command;
+    };
+    await vscode.commands.executeCommand('switchboard.openChat');
+    const tabA = await suite.tabWith(agents[A].spec);
+    await waitFor('the side bar shows A\'s conversation', () => sb.view.surfaceList.find(s => s.id === 'view' && s.ready)?.shows === tabA.id);
+    const before = sb.view.surfaceList.map(s => s.id);
+    await vscode.commands.executeCommand('switchboard.openChatInEditor');
+    const editor = await waitFor('the editor tab\'s page is ready', () => sb.view.surfaceList.find(s => !before.includes(s.id) && s.ready)?.id);
+    sb.view.receive(editor, { type: 'view/focus' });
+    const tabB = await suite.tabWith(agents[B].spec);
+    const shows = (id: string) => sb.view.surfaceList.find(s => s.id === id)?.shows;
+    assert.equal(shows(editor), tabB.id, 'the editor tab shows B\'s conversation');
+    assert.equal(shows('view'), tabA.id, 'the side bar shows A\'s conversation');
+    assert.ok(sb.chat.agentPidOf(A) && sb.chat.agentPidOf(B), 'both agents run');
+
+    // The editor tab used last; Stop Agent in the side bar's title: A stops, B runs on.
+    assert.equal(sb.chat.activeTab, tabB.id);
+    await vscode.commands.executeCommand(titleCommand('view/title', 'stopAgent'));
+    assert.equal(sb.chat.agentPidOf(A), undefined, 'the side bar\'s Stop stopped A');
+    assert.ok(sb.chat.agentPidOf(B), 'B still runs');
+
+    // The editor tab used last; New Conversation in the side bar's title: the side bar shows it.
+    sb.view.receive(editor, { type: 'view/focus' });
+    await vscode.commands.executeCommand(titleCommand('view/title', 'newConversation'));
+    assert.equal(shows(editor), tabB.id, 'the editor tab still shows B\'s conversation');
+    const fresh = shows('view');
+    assert.ok(fresh !== tabA.id && fresh !== tabB.id, 'the side bar shows a new conversation');
+
+    // The side bar used last; New Conversation in the editor tab's title: the editor tab shows it.
+    sb.view.receive('view', { type: 'view/focus' });
+    sb.chat.sessions.find(t => t.id === fresh)!.addNotice('not empty');
+    await vscode.commands.executeCommand(titleCommand('editor/title', 'newConversation'));
+    assert.equal(shows('view'), fresh, 'the side bar still shows its conversation');
+    assert.ok(![tabA.id, tabB.id, fresh].includes(shows(editor)), 'the editor tab shows a new conversation');
+  });
 });

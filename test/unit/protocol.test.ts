@@ -6,7 +6,9 @@ describe('parseViewMessage (webview input is untrusted)', () => {
     assert.deepEqual(parseViewMessage({ type: 'prompt/send', tab: 'tab1', text: 'hi' }), { type: 'prompt/send', tab: 'tab1', text: 'hi', mentions: [], images: [] });
     assert.deepEqual(parseViewMessage({ type: 'prompt/send', tab: 'tab1', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] }),
       { type: 'prompt/send', tab: 'tab1', text: 'see', mentions: ['src/a.ts'], images: [{ mimeType: 'image/png', data: 'iVBORw0K' }] });
-    assert.deepEqual(parseViewMessage({ type: 'composer/draft', text: 'half', mentions: ['src/a.ts'], images: [], extra: 1 }), { type: 'composer/draft', text: 'half', mentions: ['src/a.ts'], images: [] });
+    assert.deepEqual(parseViewMessage({ type: 'composer/draft', tab: 't1', text: 'half', mentions: ['src/a.ts'], images: [], extra: 1 }), { type: 'composer/draft', tab: 't1', text: 'half', mentions: ['src/a.ts'], images: [] });
+    // A draft names the conversation it was typed for (each has its own).
+    assert.equal(parseViewMessage({ type: 'composer/draft', text: 'half', mentions: [], images: [] }), undefined);
     assert.deepEqual(parseViewMessage({ type: 'config/set', tab: 'tab2', configId: 'fast', value: true }), { type: 'config/set', tab: 'tab2', configId: 'fast', value: true });
     assert.deepEqual(parseViewMessage({ type: 'location/open', path: '/w/a.ts', line: 3 }), { type: 'location/open', path: '/w/a.ts', line: 3 });
     assert.deepEqual(parseViewMessage({ type: 'write/action', action: 'accept', id: 'r1' }), { type: 'write/action', action: 'accept', id: 'r1' });

@@ -80,6 +80,8 @@ const MAX_ANNOUNCED_FILES = 20;
 const MAX_NAMED_FILES = 1000;
 /** Reported diffs waiting for the disk to hold them, at most (the oldest is forgotten first: its file is still compared with its snapshot). */
 const MAX_WAITING_DIFFS = 1000;
+/** Up to this many waiting diffs, each completed tool call checks them all (as before); beyond, only its own (see onToolUpdate). */
+const SETTLE_ALL_WAITING_DIFFS = 50;
 /** Paths the user saved very recently: a disk change right after is theirs, not the agent's. */
 const USER_SAVE_WINDOW_MS = 1500;
 /** How long after its turn ended a disk change the watcher reports late may still be the agent's. */
@@ -349,7 +351,10 @@ export class ChangeTracker extends Disposable {
           if (!sameData(now ?? null, before) && isInWorkspace(filePath) && writtenSince(filePath, turn.started)) this.record(turn, filePath, before, now ?? null, true, { responseOf: update.toolCallId });
         })));
       }
-      this.track(turn, this.settlePendingDiffs(turn, d => d.toolCallId === update.toolCallId));
+      // Every waiting diff while they are few (a call's completion may come before its edit lands,
+      // and an earlier call's diff of the file is then the better evidence); past that, this call's only.
+      const few = this.pendingDiffs.size <= SETTLE_ALL_WAITING_DIFFS;
+      this.track(turn, this.settlePendingDiffs(turn, few ? undefined : d => d.toolCallId === update.toolCallId));
       if (mayWrite) {
         for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareInOrder(turn, normalize(loc.path)));
       }
@@ -563,9 +568,9 @@ export class ChangeTracker extends Disposable {
   }
 
   /**
-   * A reported diff counts once the file on disk holds its new text. Checked when its tool call
-   * completes (`which`), when the watcher reports its file, and for all at the turn's end: never all
-   * of them at every completion (a turn's thousands of tool calls would read every file each time).
+   * A reported diff counts once the file on disk holds its new text. Checked when a tool call
+   * completes (all while few wait, else its own: `which`), when the watcher reports its file, and all
+   * at the turn's end: never thousands at every completion (each would read every file again).
    */
   private async settlePendingDiffs(turn: Turn, which: (d: { toolCallId: string }, filePath: string) => boolean = () => true): Promise<void> {
     await Promise.all([...this.pendingDiffs].filter(([filePath, d]) => d.turn === turn && which(d, filePath)).map(([filePath, d]) => this.inOrder(filePath, async () => {

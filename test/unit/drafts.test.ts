@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { DraftBook, restoreDrafts, type Draft } from '../../src/common/conversation/drafts';
+
+const d = (text: string, images: string[] = []): Draft => ({ text, mentions: [], images: images.map(data => ({ mimeType: 'image/png', data })) });
+
+describe('drafts per conversation', () => {
+  it('each conversation keeps its own; an empty one is none; a closed conversation forgets its draft', () => {
+    const book = new DraftBook();
+    book.set('a', d('for a'));
+    book.set('b', d('for b'));
+    assert.equal(book.get('a')?.text, 'for a');
+    assert.equal(book.get('b')?.text, 'for b');
+    book.set('a', d(''));
+    assert.equal(book.get('a'), undefined);
+    assert.equal(book.keepOnly(['a']), true);
+    assert.equal(book.get('b'), undefined);
+    assert.equal(book.keepOnly(['a']), false);
+  });
+
+  it('a prompt on its way to its agent is the draft until it arrives; not sent, it comes back unless something was typed since', () => {
+    const book = new DraftBook();
+    const p = d('sent');
+    book.hold('a', p);
+    assert.equal(book.get('a'), p);
+    assert.equal(book.get('b'), undefined);
+    assert.equal(book.release('a', d('other'), true), false);
+    assert.equal(book.release('a', p, false), true);
+    assert.equal(book.get('a'), p);
+    const q = d('again');
+    book.set('a', d(''));
+    book.hold('a', q);
+    book.set('a', d('typed meanwhile'));
+    book.release('a', q, false);
+    assert.equal(book.get('a')?.text, 'typed meanwhile');
+    const r = d('arrives');
+    book.set('a', d(''));
+    book.hold('a', r);
+    book.release('a', r, true);
+    assert.equal(book.get('a'), undefined);
+  });
+
+  it('saves the drafts changed last at the end, and images within one budget, the latest drafts first', () => {
+    const book = new DraftBook();
+    book.set('a', d('a', ['x'.repeat(6)]));
+    book.set('b', d('b', ['y'.repeat(5)]));
+    book.set('c', d('c', ['z'.repeat(4)]));
+    const saved = book.toSave(10);
+    assert.deepEqual(saved.map(([tab]) => tab), ['a', 'b', 'c']);
+    assert.deepEqual(saved.map(([, s]) => s.images.length), [0, 1, 1], 'c and b fit in 10, a does not');
+    assert.deepEqual(saved.map(([, s]) => s.text), ['a', 'b', 'c'], 'the text is kept');
+    book.set('a', d('a2'));
+    assert.deepEqual(book.toSave(10).map(([tab]) => tab), ['b', 'c', 'a']);
+  });
+
+  it('after a reload: each open conversation gets its own back; a homeless draft or the old one-per-window draft goes to the shown one', () => {
+    const saved: [string, Draft][] = [['gone1', d('older homeless')], ['a', d('for a')], ['gone2', d('newest homeless')], ['b', d('for b')]];
+    let book = restoreDrafts(saved, undefined, ['a', 'b', 'c'], 'c');
+    assert.deepEqual(['a', 'b', 'c'].map(t => book.get(t)?.text), ['for a', 'for b', 'newest homeless']);
+    assert.equal(book.get('gone1'), undefined);
+    // The shown conversation has its own: nothing else is given to it.
+    book = restoreDrafts(saved, d('old'), ['a', 'b'], 'a');
+    assert.equal(book.get('a')?.text, 'for a');
+    // An older version's one draft: into the conversation shown.
+    book = restoreDrafts([], d('from 0.3'), ['a', 'b'], 'b');
+    assert.deepEqual(['a', 'b'].map(t => book.get(t)?.text), [undefined, 'from 0.3']);
+    assert.equal(restoreDrafts([], d('x'), [], '').toSave(0).length, 0);
+  });
+});
