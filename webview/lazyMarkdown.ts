@@ -4,6 +4,7 @@
 // it arrives.
 import * as l10n from '@vscode/l10n';
 import type * as Markdown from './markdown';
+import { plainInline, plainText } from '../src/common/plainMarkdown';
 
 export type MarkdownModule = typeof Markdown;
 
@@ -47,6 +48,11 @@ export function onMarkdownLoaded(wrap: (apply: () => void) => void): void {
 
 /** `el` shows `text` as markdown (`inline`: one line, code spans and emphasis only); plain text until the renderer loads. */
 export function setMarkdown(el: HTMLElement, text: string, inline = false): void {
+  // Text without markdown: shown as markdown-it renders it, without it (nor DOMPurify, nor HTML parsing).
+  if (inline ? plainInline(text) : setPlain(el, text)) {
+    if (inline) el.textContent = text;
+    return;
+  }
   withMarkdown(md => {
     el.classList.remove('md-plain');
     el.innerHTML = inline ? md.renderInlineMarkdown(text) : md.renderMarkdown(text);
@@ -54,4 +60,23 @@ export function setMarkdown(el: HTMLElement, text: string, inline = false): void
     el.textContent = text;
     if (!inline) el.classList.add('md-plain');
   });
+}
+
+/** When `text` holds no markdown (src/common/plainMarkdown.ts): `el` shows its paragraphs as markdown-it renders them, and true. */
+export function setPlain(el: HTMLElement, text: string): boolean {
+  const plain = plainText(text);
+  if (plain) setParagraphs(el, plain.paragraphs);
+  return !!plain;
+}
+
+/** `el` holds these paragraphs, as markdown-it's `<p>…</p>\n` would make them (text nodes: never HTML). */
+export function setParagraphs(el: HTMLElement, paragraphs: readonly string[]): void {
+  el.classList.remove('md-plain');
+  const nodes: Node[] = [];
+  for (const text of paragraphs) {
+    const p = document.createElement('p');
+    p.textContent = text;
+    nodes.push(p, document.createTextNode('\n'));
+  }
+  el.replaceChildren(...nodes);
 }

@@ -6,7 +6,9 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+/** markdown-it's options (test/unit/plainMarkdown.test.ts renders with them). */
+export const MARKDOWN_OPTIONS = { html: false, linkify: true, breaks: false } as const;
+const md = new MarkdownIt(MARKDOWN_OPTIONS);
 
 // Code blocks get a copy button; the language is kept as a class for styling only. Its labels come
 // from the caller (lazyMarkdown.ts translates them), so this bundle shares no module with chat.js (the build refuses one).

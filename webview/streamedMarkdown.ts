@@ -5,7 +5,8 @@
 // longer than `maxChars` shows only its beginning (onCut is called once): the full text is one
 // click away in an editor, never a frozen view. Until the markdown renderer has loaded (it loads on
 // first need, see lazyMarkdown.ts) the whole text is shown as plain text, and rendered when it arrives.
-import { loadedMarkdown, withMarkdown } from './lazyMarkdown';
+import { plainText } from '../src/common/plainMarkdown';
+import { loadedMarkdown, setParagraphs, withMarkdown } from './lazyMarkdown';
 
 const COST_FACTOR = 4;
 
@@ -56,6 +57,23 @@ export class StreamedMarkdown {
     const start = performance.now();
     if (!force && start < this.notBefore) return false;
     this.raw = undefined;
+    // Text without markdown (src/common/plainMarkdown.ts): its paragraphs, as markdown-it renders them, without it.
+    const plain = plainText(this.text.slice(this.frozenChars));
+    if (plain) {
+      if (plain.lastBlockBoundary) {
+        const block = document.createElement('div');
+        setParagraphs(block, plain.paragraphs.slice(0, -1));
+        this.container.insertBefore(block, this.tail);
+        this.frozenChars += plain.lastBlockBoundary;
+      }
+      const paragraphs = plain.paragraphs.slice(plain.lastBlockBoundary ? -1 : 0);
+      // While it streams, text appended as it came (see append) already shows these paragraphs
+      // (but for spaces at their ends): nothing is written, nothing laid out again. Once it is
+      // finished (force), the paragraphs are exactly markdown-it's.
+      if (!shows(this.tail, paragraphs, force)) setParagraphs(this.tail, paragraphs);
+      this.notBefore = start + (performance.now() - start) * COST_FACTOR;
+      return true;
+    }
     const md = loadedMarkdown();
     if (!md) {
       this.showPlain();
@@ -82,4 +100,15 @@ export class StreamedMarkdown {
     this.waiting = true;
     withMarkdown(() => { this.waiting = false; this.render(true); });
   }
+}
+
+/** Whether `el` shows these paragraphs, one <p> each (`exact`: else but for spaces at their ends). */
+function shows(el: HTMLElement, paragraphs: readonly string[], exact: boolean): boolean {
+  const ps = el.children;
+  if (ps.length !== paragraphs.length || el.classList.contains('md-plain')) return false;
+  for (let i = 0; i < ps.length; i++) {
+    const text = ps[i].textContent!;
+    if (ps[i].tagName !== 'P' || (text !== paragraphs[i] && (exact || text.replace(/ +$/, '') !== paragraphs[i]))) return false;
+  }
+  return true;
 }

@@ -1,6 +1,7 @@
 // Titles the agent gives tool calls and permission requests: its markdown, inline only, with paths
 // shown relative to the workspace folders (which the host sends with each reset of the view).
 import { escapeBidi } from '../src/common/bidi';
+import { plainInline } from '../src/common/plainMarkdown';
 import { relativizePaths } from '../src/common/relativePaths';
 import { h } from './dom';
 import { type MarkdownModule, setMarkdown, withMarkdown } from './lazyMarkdown';
@@ -21,13 +22,17 @@ export function titleEl(tag: string, className: string, title: string): HTMLElem
 
 /** The same title as plain text (labels, announcements). */
 export function titleText(md: MarkdownModule, title: string): string {
+  const text = relativizePaths(escapeBidi(title), roots);
+  if (plainInline(text)) return text;
   const el = document.createElement('span');
-  el.innerHTML = md.renderInlineMarkdown(relativizePaths(escapeBidi(title), roots));
+  el.innerHTML = md.renderInlineMarkdown(text);
   return el.textContent ?? '';
 }
 
 /** `el`'s aria-label, made with a title's text (its markdown source until the renderer has loaded). */
 export function labelWithTitle(el: HTMLElement, title: string, label: (title: string) => string): void {
+  const text = relativizePaths(escapeBidi(title), roots);
+  if (plainInline(text)) { el.setAttribute('aria-label', label(text)); return; }
   withMarkdown(md => el.setAttribute('aria-label', label(titleText(md, title))),
-    () => el.setAttribute('aria-label', label(relativizePaths(escapeBidi(title), roots))));
+    () => el.setAttribute('aria-label', label(text)));
 }

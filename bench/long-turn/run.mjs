@@ -81,7 +81,8 @@ async function extensionClient() {
       const text = `${name} ${turns}`;
       await prompt.fill(text);
       // In the webview: when this turn's end shows, and the longest frame until then.
-      const done = view.locator('#transcript').evaluate((el, text) => new Promise(resolve => {
+      // Installed before the prompt is sent (else the new turn could already be the live one).
+      await view.locator('#transcript').evaluate(el => { window.sbTurnDone = new Promise(resolve => {
         let last = performance.now();
         let longest = 0;
         let running = true;
@@ -98,7 +99,8 @@ async function extensionClient() {
           resolve({ at: Date.now(), longest: Math.round(longest) });
         });
         obs.observe(el, { childList: true, subtree: true });
-      }), text);
+      }); });
+      const done = view.locator('#transcript').evaluate(() => window.sbTurnDone);
       if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
       const t0 = Date.now();
       await prompt.press('Enter');
