@@ -73,7 +73,10 @@ export default async function ({ page, log, shotsDir, workspace }) {
   assert.match(await panel.locator('.message').textContent(), /Applied 1 file\(s\) from Agent One/);
   assert.equal(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8'), 'alpha\nBETA\ngamma\ndelta\n');
   assert.ok(!fs.existsSync(path.join(workspace, 'todo.md')), 'the other run is not applied');
-  assert.equal(git('worktree', 'list', '--porcelain').split('\n').filter(l => l.startsWith('worktree ')).length, 1, 'no worktree left');
+  // The panel says "Applied" as the files land; the worktrees go right after (the model's next effect).
+  const worktrees = () => git('worktree', 'list', '--porcelain').split('\n').filter(l => l.startsWith('worktree ')).length;
+  for (const until = Date.now() + 15_000; worktrees() > 1 && Date.now() < until;) await new Promise(r => setTimeout(r, 100));
+  assert.equal(worktrees(), 1, 'no worktree left');
   // Reviewable: the Agent Changes view lists the file.
   const header = page.locator('.pane-header', { hasText: 'Agent Changes' });
   if (!(await header.isVisible())) await page.getByRole('tab', { name: /Switchboard/ }).click();
