@@ -56,13 +56,16 @@ async function main() {
   await sb.chat.sendPrompt('warm up'); // the agent's start-up is not measured
   const before = hashTree(ws);
   const gc = gcNow();
+  const maps0 = smaps();
   const rss0 = process.memoryUsage.rss();
   const heap0 = process.memoryUsage().heapUsed;
   let rssPeak = rss0;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()); }, 50);
+  const profiler = process.env.SB_HEAP_PROFILE ? await startHeapSampling() : undefined;
   const t0 = performance.now();
   await sb.chat.sendPrompt('fuzz');
   const ms = performance.now() - t0;
+  if (profiler) fs.writeFileSync(process.env.SB_HEAP_PROFILE, JSON.stringify(await profiler.stop()));
   clearInterval(sampler);
   await sb.review.settled();
   await sb.chat.sendPrompt('ping');
@@ -90,12 +93,58 @@ async function main() {
     rssLater = Math.min(rssLater, process.memoryUsage.rss());
   }
   const { heapTotal, external, arrayBuffers } = process.memoryUsage();
+  const grown = smapsGrowth(maps0, smaps());
   return {
+    grown,
     later: { heapTotal, external, arrayBuffers }, rssLater, rssLaterS: Math.round((Date.now() - settleStart) / 1000),
     lines: fuzzed.lines ?? count, bytes: fuzzed.bytes ?? 0, ms, rss: [rss0, rss1], rssPeak, heap: [heap0, heap1], gc, items: items.length, pong,
     unchanged, listed, refusals: lines.filter(l => /was refused|not an ACP message/.test(l)).length,
     failures: lines.filter(l => /could not handle a message/.test(l)).length,
   };
+}
+
+/** Samples every allocation (also what GCs collected) from now to stop(): a .heapprofile of where the
+ * turn allocated (`--heap-profile <file>`; open it in Chrome's DevTools, Memory tab). */
+async function startHeapSampling() {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (err, r) => err ? reject(err) : resolve(r)));
+  await post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return { stop: async () => { const { profile } = await post('HeapProfiler.stopSampling'); session.disconnect(); return profile; } };
+}
+
+/** The process's mappings (Linux): start address → { name, size, rss } in bytes; {} elsewhere. */
+function smaps() {
+  const maps = {};
+  let text;
+  try { text = fs.readFileSync('/proc/self/smaps', 'utf8'); } catch { return maps; }
+  let cur;
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      cur = { name: head[4] || '', perms: head[3], size: parseInt(head[2], 16) - parseInt(head[1], 16), rss: 0 };
+      maps[head[1]] = cur;
+    } else if (cur && line.startsWith('Rss:')) cur.rss = Number(line.split(/\s+/)[1]) * 1024;
+  }
+  return maps;
+}
+
+/** Where RSS grew between two smaps(): by kind of mapping (glibc's main heap, anonymous mappings by
+ * size, files), largest first. */
+function smapsGrowth(before, after) {
+  const kinds = new Map();
+  for (const [start, m] of Object.entries(after)) {
+    const d = m.rss - (before[start]?.rss ?? 0);
+    if (Math.abs(d) < 65536) continue;
+    const kind = m.name === '[heap]' ? 'glibc main heap ([heap])'
+      : m.name === '' ? (m.size >= 60 * 1048576 && m.size <= 64 * 1048576 ? 'anonymous 60-64 MiB (glibc thread arenas)' : m.size > 64 * 1048576 ? 'anonymous > 64 MiB (V8 cage/reservations)' : 'anonymous < 60 MiB (V8 pages, mmap\'d blocks)')
+      : m.name.startsWith('/') ? 'files' : m.name;
+    const k = kinds.get(kind) ?? { kind, bytes: 0, mappings: 0 };
+    k.bytes += d; k.mappings++;
+    kinds.set(kind, k);
+  }
+  return [...kinds.values()].sort((a, b) => b.bytes - a.bytes);
 }
 
 exports.run = async function run() {

@@ -255,6 +255,7 @@ export class ChangeTracker extends Disposable {
     // Its diffs the disk never held (checked a last time above) are no change: forget them, and the
     // turn with them (settlePendingDiffs ran while the turn was running, so it kept them).
     for (const [filePath, d] of this.pendingDiffs) if (d.turn === turn) this.pendingDiffs.delete(filePath);
+    for (const [call, files] of this.diffFilesOfCall) if (![...files].some(f => this.pendingDiffs.get(f)?.toolCallId === call)) this.diffFilesOfCall.delete(call);
     if (this.runningTurn.get(tabId) === turnId) this.runningTurn.delete(tabId);
     if (this.runningTurn.size === 0) this.kindOf.clear();
     if (this.runningTurn.size <= 1) this.endOverlap();
@@ -334,6 +335,8 @@ export class ChangeTracker extends Disposable {
       this.pendingDiffs.delete(filePath); // the newest report of a file waits last
       if (this.pendingDiffs.size >= MAX_WAITING_DIFFS) this.pendingDiffs.delete(this.pendingDiffs.keys().next().value!);
       this.pendingDiffs.set(filePath, { turn, toolCallId: update.toolCallId, oldText: c.oldText ?? null, seen: c.oldText == null ? this.seen(filePath) : undefined, newText: c.newText });
+      const files = this.diffFilesOfCall.get(update.toolCallId) ?? new Set<string>();
+      this.diffFilesOfCall.set(update.toolCallId, files.add(filePath));
     }
     if (finished) {
       // Claude's tool response carries the whole file before the edit (null: the tool created it).
@@ -353,7 +356,9 @@ export class ChangeTracker extends Disposable {
       // Every waiting diff while they are few (a call's completion may come before its edit lands,
       // and an earlier call's diff of the file is then the better evidence); past that, this call's only.
       const few = this.pendingDiffs.size <= SETTLE_ALL_WAITING_DIFFS;
-      this.track(turn, this.settlePendingDiffs(turn, few ? undefined : d => d.toolCallId === update.toolCallId));
+      const own = this.diffFilesOfCall.get(update.toolCallId);
+      this.diffFilesOfCall.delete(update.toolCallId);
+      this.track(turn, this.settlePendingDiffs(turn, few ? undefined : { call: update.toolCallId, files: own ?? [] }));
       if (mayWrite) {
         for (const loc of update.locations ?? []) if (path.isAbsolute(loc.path)) this.track(turn, this.compareInOrder(turn, normalize(loc.path)));
       }
@@ -607,13 +612,20 @@ export class ChangeTracker extends Disposable {
     return this.pendingDiffs.size;
   }
 
+  /** The files each tool call reported a diff of (those still waiting are in pendingDiffs). */
+  private readonly diffFilesOfCall = new Map<string, Set<string>>();
+
   /**
    * A reported diff counts once the file on disk holds its new text. Checked when a tool call
-   * completes (all while few wait, else its own: `which`), when the watcher reports its file, and all
-   * at the turn's end: never thousands at every completion (each would read every file again).
+   * completes (all while few wait, else its own: `only`), when the watcher reports its file, and all
+   * at the turn's end: never thousands at every completion (each would read every file again, and
+   * walking the whole waiting list per completion cost a 30,000-message flood ~170 MiB of garbage).
    */
-  private async settlePendingDiffs(turn: Turn, which: (d: { toolCallId: string }, filePath: string) => boolean = () => true): Promise<void> {
-    await Promise.all([...this.pendingDiffs].filter(([filePath, d]) => d.turn === turn && which(d, filePath)).map(([filePath, d]) => this.inOrder(filePath, async () => {
+  private async settlePendingDiffs(turn: Turn, only?: { call: string; files: Iterable<string> }): Promise<void> {
+    const waiting = only
+      ? [...only.files].flatMap(f => { const d = this.pendingDiffs.get(f); return d?.toolCallId === only.call ? [[f, d] as const] : []; })
+      : [...this.pendingDiffs];
+    await Promise.all(waiting.filter(([, d]) => d.turn === turn).map(([filePath, d]) => this.inOrder(filePath, async () => {
       const now = await readDisk(filePath);
       // The disk holds the diff's new text, and not since before the turn (a diff naming a file's current text changed nothing).
       if (now?.kind === 'text' && now.text === d.newText && writtenSince(filePath, turn.started)) {
@@ -883,7 +895,8 @@ export class ChangeTracker extends Disposable {
       await untilWritten(filePath);
       await this.compareWithSnapshot(turn, filePath);
     }));
-    if (this.pendingDiffs.get(filePath)?.turn === turn) this.track(turn, this.settlePendingDiffs(turn, (_, p) => p === filePath));
+    const waiting = this.pendingDiffs.get(filePath);
+    if (waiting?.turn === turn) this.track(turn, this.settlePendingDiffs(turn, { call: waiting.toolCallId, files: [filePath] }));
   }
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
