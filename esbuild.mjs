@@ -5,9 +5,10 @@
 //   dist/iconv-lite.js      iconv-lite, required on the first file that is not UTF-8 (src/common/fs/encoding.ts)
 //   dist/registry.js        Add / Update / Remove Agent (src/host/registry), required on the first of those commands
 //   dist/tar.js, yauzl.js   tar and yauzl, required when an agent archive is unpacked (src/host/registry/extract.ts)
-//   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css
+//   dist/webview/chat.js    the chat webview (browser, classic self-contained IIFE script) + chat.css,
+//                           both written into the chat's page (src/views/pageHtml.ts)
 //   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
-//                           chat.js loads with import('./markdown.js') on first need (webview/lazyMarkdown.ts)
+//                           chat.js loads with import() on first need (webview/lazyMarkdown.ts)
 //   dist/webview/inspector.js  the protocol inspector's webview (browser, IIFE) + inspector.css
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
@@ -76,16 +77,9 @@ const heavyGuard = {
   },
 };
 
-// chat.js is a classic script (one file, one fetch before the view runs); it imports the renderer,
-// a separate ESM bundle, with import() on first need. A classic script's import() resolves against
-// the script's own URL and carries its nonce, so the CSP stays `script-src 'nonce-…'`.
-const markdownExternal = {
-  name: 'markdown-external',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/markdown$/ }, args =>
-      (args.importer.endsWith(path.join('webview', 'lazyMarkdown.ts')) ? { path: './markdown.js', external: true } : undefined));
-  },
-};
+// chat.js is a classic script, written into the chat's page (src/views/pageHtml.ts); it imports the
+// renderer, a separate ESM bundle, with import() of the URL the page names, on first need. An
+// import() carries its script's nonce, so the CSP stays `script-src 'nonce-…'`.
 const webview = { ...base, platform: 'browser', target: 'es2022', loader: { '.ttf': 'file' }, metafile: true };
 const RENDERER = /node_modules\/(markdown-it|dompurify|mdurl|linkify-it|punycode|entities|uc\.micro)\/|webview\/markdown\.ts$/;
 /**
@@ -117,7 +111,7 @@ const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [sdkAsSibling, heavyGuard], metafile: true },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
-  { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [markdownExternal, webviewGuard] },
+  { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
   { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
   // The protocol inspector (src/views/inspectorPanel.ts): its own page, its own classic script.
   { ...webview, format: 'iife', entryPoints: { inspector: 'webview/inspector.ts' }, outdir: 'dist/webview' },

@@ -20,9 +20,15 @@ export function loadedMarkdown(): MarkdownModule | undefined {
   return loaded;
 }
 
+/**
+ * Where the renderer is: the page names it (the chat's script is written into the page, so a
+ * relative import() would resolve against the page's own address); else beside this script.
+ */
+const rendererUrl = (): string => document.body.dataset.markdown || './markdown.js';
+
 /** Starts loading the renderer (once); a no-op when it is loaded or loading. */
 export function loadMarkdown(): void {
-  loading ??= import('./markdown').then(md => {
+  loading ??= (import(rendererUrl()) as Promise<MarkdownModule>).then(md => {
     md.setLabels(l10n.t('Copy'), l10n.t('Copy code'));
     loaded = md;
     applyUpgrades(() => { for (const f of upgrades.splice(0)) f(md); });

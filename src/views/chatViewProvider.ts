@@ -1,7 +1,6 @@
 // The chat webview: strict CSP with a per-load nonce, validated messages, and transcript changes
 // coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops),
 // one operation per item (common/opQueue.ts); a permission request or a question is posted at once.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
@@ -19,6 +18,7 @@ import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 import { ChildTabs, type ChildPage } from './childTabs';
+import { attr, pageHead } from './pageHtml';
 import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
@@ -486,44 +486,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 }
 
 /**
- * The start of a Switchboard webview page up to `</head>`: the CSP (scripts only with a fresh nonce),
- * codicons and the page's stylesheet, and the webview's translations.
- */
-export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, stylesheet: string, title: string): { nonce: string; asset: (name: string) => string; head: string } {
-  const nonce = randomBytes(16).toString('base64');
-  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, name)).toString();
-  const csp = [
-    `default-src 'none'`,
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-  ].join('; ');
-  // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
-  // in it can close the element. No bundle (English): the webview keeps its own text.
-  const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
-  const head = `<!DOCTYPE html>
-<html lang="${attr(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset(stylesheet)}">
-<title>${attr(title)}</title>
-<script type="application/json" id="l10n">${l10nData}</script>
-</head>`;
-  return { nonce, asset, head };
-}
-
-/**
  * The chat's page; with `child`, a child agent's read-only tab (views/childTabs.ts) saying so, its
  * body naming the conversation and the child (the page keeps them as its state, for a reload).
  */
 function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage): string {
-  const { nonce, asset, head } = pageHead(webview, distUri, 'chat.css', 'Switchboard');
+  const { head, script, asset } = pageHead(webview, distUri, 'chat', 'Switchboard', { inline: true });
   return `${head}
-<body${child === undefined ? '' : ` class="child-tab" data-tab="${attr(child.tab)}" data-child="${attr(child.childId)}"`}>
+<body data-markdown="${attr(asset('markdown.js'))}"${child === undefined ? '' : ` class="child-tab" data-tab="${attr(child.tab)}" data-child="${attr(child.childId)}"`}>
 <header>
 ${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}</p>`}
 <nav id="tab-bar" aria-label="${attr(vscode.l10n.t('Conversations'))}"><div id="tabs" role="tablist" aria-label="${attr(vscode.l10n.t('Open conversations'))}"></div><div id="tab-actions"></div></nav>
@@ -551,17 +520,13 @@ ${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}
     <button type="submit" id="send" title="${attr(vscode.l10n.t('Send (Enter)'))}">${attr(vscode.l10n.t('Send'))}</button>
   </div>
 </form>
-<script nonce="${nonce}" src="${asset('chat.js')}"></script>
+${script}
 </body>
 </html>`;
 }
 
 const editorTitle = () => vscode.l10n.t({ message: 'Switchboard Chat', comment: 'Title of the editor tab that shows the chat' });
 
-/** Text for an HTML attribute or element. */
-export function attr(text: string): string {
-  return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The full text of a message (or a tool call's output) of any turn, in memory or on disk, in an

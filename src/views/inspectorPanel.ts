@@ -10,7 +10,7 @@ import { InspectorHostMessage, parseInspectorMessage, PairUpdate } from '../comm
 import { jsonLine, prettyText, rowOf, TrafficEntry } from '../common/inspector/traffic';
 import type { Logger } from '../common/logger';
 import { readInspectorSettings } from '../host/config';
-import { attr, pageHead } from './chatViewProvider';
+import { attr, pageHead } from './pageHtml';
 
 export const INSPECTOR_VIEW_TYPE = 'switchboard.inspector';
 const FLUSH_MS = 100;
@@ -160,7 +160,7 @@ export class InspectorPanel extends Disposable {
 }
 
 function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
-  const { nonce, asset, head } = pageHead(webview, distUri, 'inspector.css', vscode.l10n.t('Protocol Inspector'));
+  const { head, script } = pageHead(webview, distUri, 'inspector', vscode.l10n.t('Protocol Inspector'));
   const t = attr;
   return `${head}
 <body>
@@ -185,7 +185,7 @@ function renderHtml(webview: vscode.Webview, distUri: vscode.Uri): string {
   <button type="button" id="close" class="secondary" aria-label="${t(vscode.l10n.t('Close'))}"><span class="codicon codicon-close"></span></button></header>
   <pre id="json" tabindex="0"></pre>
 </section>
-<script nonce="${nonce}" src="${asset('inspector.js')}"></script>
+${script}
 </body>
 </html>`;
 }

@@ -61,8 +61,12 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   const { view, prompt } = await openChat(page, { patient: true });
   // A new chat, nothing said yet (the agent starts with the first prompt): no renderer.
   const first = await scriptsLoaded(view);
-  assert.ok(first.includes('chat.js'), `the page's scripts are seen: ${first}`);
   assert.ok(!first.includes('markdown.js'), `an empty chat does not load the markdown renderer: ${first}`);
+  // The chat's own script is written into the page (src/views/pageHtml.ts): it does not hold the
+  // renderer either.
+  const inline = await view.locator('body').evaluate(() => [...document.scripts].filter(s => !s.src && s.type !== 'application/json').map(s => s.text).join('\n'));
+  assert.ok(inline.includes('view/ready'), `the chat's script is in the page (${inline.length} characters of inline script)`);
+  assert.ok(!/SAFE_FOR_TEMPLATES|linkify/.test(inline), 'the chat\'s script holds DOMPurify or markdown-it');
   for (const f of first) {
     const text = fs.readFileSync(path.join(repoRoot, 'dist/webview', f), 'utf8');
     assert.ok(!/SAFE_FOR_TEMPLATES|linkify/.test(text), `${f}, loaded by an empty chat, holds DOMPurify or markdown-it`);

@@ -1,0 +1,73 @@
+// What every Switchboard webview page starts with (the chat's, a child agent's tab, the protocol
+// inspector): the CSP with a fresh nonce, codicons, the page's own stylesheet and script, and the
+// webview's translations.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+
+/** A page's head (up to `</head>`), its script element (for the end of its body), and asset URLs. */
+export interface PageParts {
+  readonly nonce: string;
+  readonly head: string;
+  readonly script: string;
+  asset(name: string): string;
+}
+
+/**
+ * The page whose stylesheet and script are `dist/webview/<name>.css` and `<name>.js`. With
+ * `inline`, both are written into the page (with the nonce) instead of fetched: a webview fetches
+ * each file through its service worker and the workbench, a round trip before the page can run
+ * (the chat's first paint). Codicons stay a stylesheet (their font is named relative to it).
+ */
+export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
+  const nonce = randomBytes(16).toString('base64');
+  const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, file)).toString();
+  const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
+  const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
+  const csp = [
+    `default-src 'none'`,
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+  ].join('; ');
+  // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
+  // in it can close the element. No bundle (English): the webview keeps its own text.
+  const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
+  const head = `<!DOCTYPE html>
+<html lang="${attr(vscode.env.language)}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('codicon.css')}">
+${css === undefined ? `<link rel="stylesheet" href="${asset(`${name}.css`)}">` : `<style nonce="${nonce}">${css}</style>`}
+<title>${attr(title)}</title>
+<script type="application/json" id="l10n">${l10nData}</script>
+</head>`;
+  const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
+  return { nonce, head, script, asset };
+}
+
+/** The built files read so far (they change only with a new build, which a reload of the window loads). */
+const files = new Map<string, string | undefined>();
+
+/**
+ * A built file's text to write into the page, without its source map comment (it would name a file
+ * relative to the page); undefined when it cannot be read or holds what would end its element early
+ * (then the page links it).
+ */
+function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | undefined {
+  const key = vscode.Uri.joinPath(distUri, file).fsPath;
+  if (!files.has(key)) {
+    let text: string | undefined;
+    try { text = fs.readFileSync(key, 'utf8').replace(/\n\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'); } catch { text = undefined; }
+    files.set(key, text !== undefined && !closes.test(text) ? text : undefined);
+  }
+  return files.get(key);
+}
+
+/** Text for an HTML attribute or element. */
+export function attr(text: string): string {
+  return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
+}
