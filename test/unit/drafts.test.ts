@@ -32,6 +32,13 @@ describe('drafts per conversation', () => {
     book.set('a', d('typed meanwhile'));
     book.release('a', q, false);
     assert.equal(book.get('a')?.text, 'again\n\ntyped meanwhile', 'neither is lost');
+    // A new page got the held prompt as the draft and saved it back, then the prompt was not sent: once.
+    const t = d('once');
+    book.set('a', d(''));
+    book.hold('a', t);
+    book.set('a', d('once'));
+    book.release('a', t, false);
+    assert.equal(book.get('a')?.text, 'once');
     const r = d('arrives');
     book.set('a', d(''));
     book.hold('a', r);
@@ -48,6 +55,9 @@ describe('drafts per conversation', () => {
     assert.equal(withReturned(sent, undefined), sent);
     assert.equal(withReturned(sent, d('')), sent, 'nothing typed: the prompt as it was');
     assert.equal(withReturned(d('', ['img']), d('words')).text, 'words', 'no blank line for a prompt of an image only');
+    // Given back to a page that already has it (a new page got it as the draft first): not twice.
+    assert.deepEqual(withReturned(sent, sent), sent);
+    assert.deepEqual(withReturned(sent, { ...sent, text: 'fix the parser\n\nand more' }).text, 'fix the parser\n\nand more');
   });
 
   it('saves the drafts changed last at the end, and images within one budget, the latest drafts first', () => {

@@ -23,14 +23,17 @@ export function isEmptyDraft(d: Draft): boolean {
 
 /**
  * A prompt given back (it never reached its agent) with what was typed since: both, the prompt
- * first and a blank line between the texts, the mentions of both once, the images of both.
+ * first and a blank line between the texts, the mentions of both once, the images of both. A box
+ * that begins with the prompt already has it (a new page got it back as the draft): not twice.
  */
 export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
   if (!typed || isEmptyDraft(typed)) return returned;
+  const there = returned.text !== '' && typed.text.startsWith(returned.text);
+  const typedImages = new Set(typed.images.map(i => i.data));
   return {
-    text: [returned.text, typed.text].filter(t => t).join('\n\n'),
+    text: there ? typed.text : [returned.text, typed.text].filter(t => t).join('\n\n'),
     mentions: [...new Set([...returned.mentions, ...typed.mentions])],
-    images: [...returned.images, ...typed.images],
+    images: [...returned.images.filter(i => !there || !typedImages.has(i.data)), ...typed.images],
   };
 }
 
