@@ -9,11 +9,11 @@ import path from 'node:path';
 /** Writes `<resultsDir>/<name>-failure.txt`; returns its path. */
 export async function writeFailureReport({ page, tmp, name, resultsDir }) {
   const parts = [];
-  parts.push(`== focus in the workbench: ${await page.evaluate(describeFocus).catch(() => '(the page is gone)')}`);
+  parts.push(`== focus in the workbench: ${await timed(page.evaluate(describeFocus)).catch(e => `(not readable: ${e.message})`)}`);
   for (const frame of page.frames()) {
     // The chat's pages: VS Code's webview frame hosts ours as its active frame.
-    if (!(await frame.$('#transcript').catch(() => null))) continue;
-    parts.push(`== chat page ${frame.url().split('?')[0]}`, await frame.evaluate(chatState).catch(e => `(not readable: ${e.message})`));
+    if (!(await timed(frame.$('#transcript')).catch(() => null))) continue;
+    parts.push(`== chat page ${frame.url().split('?')[0]}`, await timed(frame.evaluate(chatState)).catch(e => `(not readable: ${e.message})`));
   }
   const log = tmp ? findFile(tmp, f => f === 'Switchboard.log') : undefined;
   parts.push(`== host log ${log ?? '(not found)'}`);
@@ -63,6 +63,13 @@ function findFile(dir, match, depth = 0) {
     }
   }
   return undefined;
+}
+
+/** A page that hangs (a script in a loop) answers nothing: give up on it after 5 s. */
+function timed(promise) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer in 5 s')), 5_000); })])
+    .finally(() => clearTimeout(timer));
 }
 
 function tail(text, max) {
