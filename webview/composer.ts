@@ -6,6 +6,7 @@ import type { AvailableCommand } from '@agentclientprotocol/sdk/unstable';
 import type { MentionCandidate, PastedImage, PromptAbilities, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { matchCommands } from '../src/common/sessionMeta';
+import { withReturned } from '../src/common/conversation/drafts';
 import { button, h } from './dom';
 import { loadMarkdown } from './lazyMarkdown';
 
@@ -73,18 +74,19 @@ export function setAbilities(abs: PromptAbilities): void {
 }
 
 /**
- * The draft of conversation `tab` (none: a prompt that never reached the agent): into the prompt
- * box, only if it is empty (never over what the user typed since), and only while the box is for
- * that conversation.
+ * The draft of conversation `tab`: into the prompt box, only if it is empty (never over what the
+ * user typed since), and only while the box is for that conversation. No `tab`: a prompt that never
+ * reached the agent, given back: before what was typed since, if anything (both are kept).
  */
 export function restorePrompt(text: string, restored: readonly string[], restoredImages: readonly PastedImage[], tab?: string): void {
   if (tab !== undefined && draftTab !== undefined && tab !== draftTab) return;
-  if (!promptEl.value && !images.length) {
-    promptEl.value = text;
-    restored.forEach(addMention);
-    images.push(...restoredImages);
-    renderAttachments();
-  }
+  if (tab !== undefined && (promptEl.value || images.length)) return;
+  const back = withReturned({ text, mentions: restored, images: restoredImages }, { text: promptEl.value, mentions: [...mentions], images: [...images] });
+  promptEl.value = back.text;
+  mentions.clear();
+  back.mentions.forEach(m => mentions.add(m));
+  images.splice(0, images.length, ...back.images);
+  renderAttachments();
 }
 
 /** Mentions and text added to what is typed (a file or selection sent to the chat). */

@@ -345,6 +345,7 @@ export class ChatController extends Disposable {
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) return 'notSent';
     let sent = false;
+    let onItsWay = false;
     const held = typed ? this.holdUnsent(tab.id, { text, mentions, images }) : undefined;
     try {
       // The conversation stays with its agent: another one takes over only when the user says so.
@@ -359,8 +360,16 @@ export class ChatController extends Disposable {
       }
       // On its way to the agent: from here on the conversation holds it.
       if (held) this.releaseUnsent(tab.id, held, true);
+      onItsWay = true;
       sent = await this.runPrompt(tab, built.blocks, text);
       return sent ? 'sent' : 'notSent';
+    } catch (err) {
+      // Any failure before the agent has it (not only the foreseen ones): given back like every
+      // prompt not sent (into the prompt box, or to the queue), never dropped.
+      if (onItsWay) throw err;
+      this.log.error(`A prompt could not be sent: ${describe(err)}`);
+      tab.addError(vscode.l10n.t('The prompt could not be sent: {0}', describe(err)), undefined, ['showLog']);
+      return 'notSent';
     } finally {
       if (held) this.releaseUnsent(tab.id, held, false);
       tab.release();

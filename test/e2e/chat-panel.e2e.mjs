@@ -79,13 +79,27 @@ export default async function ({ page, log, shotsDir }) {
   await dismissHovers(page);
   await view.locator('.diff button', { hasText: 'Open diff' }).click();
   await page.locator('.tabs-container .tab', { hasText: "notes.txt (agent's change)" }).waitFor({ timeout: 15_000 });
+  // Its tab shows at once; the editor takes the focus only once both sides have loaded, which on a
+  // loaded machine was seen to be seconds later. Keys typed into the chat before then end up in
+  // the (read-only) diff editor: a full run lost the second prompt's text that way (the box was
+  // focused, the editor took the focus, playwright's fill inserted the text there, Enter sent an
+  // empty box, i.e. nothing). Wait for the focus, with the change shown.
+  const modified = page.locator('.monaco-diff-editor .monaco-editor.modified-in-monaco-diff-editor');
+  // (the removed lines are drawn in the modified side too, in a view zone of their own)
+  const newText = modified.locator('.view-lines:not(.line-delete)');
+  await newText.filter({ hasText: 'BETA' }).waitFor({ timeout: 15_000 });
+  await page.locator('.monaco-diff-editor .monaco-editor.modified-in-monaco-diff-editor.focused').waitFor({ timeout: 15_000 });
+  assert.equal(await newText.textContent(), 'alphaBETAgammadelta');
   await page.screenshot({ path: path.join(shotsDir, 'chat-panel-diff-editor.png') });
   log('diff editor opened');
 
   // Second turn: answer the permission with the keyboard ("2" = Reject) with its card focused
   // (digits pressed anywhere else answer nothing).
   await prompt.fill('second: run something');
+  assert.equal(await prompt.inputValue(), 'second: run something', 'the prompt box holds what was typed');
   await prompt.press('Enter');
+  await view.locator('.message.user', { hasText: 'second: run something' }).waitFor({ timeout: 15_000 });
+  assert.equal(await prompt.inputValue(), '', 'the prompt box is emptied by Enter');
   const card = view.locator('.permission:not(.answered)');
   await card.waitFor({ timeout: 15_000 });
   await card.focus();

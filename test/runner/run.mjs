@@ -28,6 +28,7 @@ import { pathToFileURL } from 'node:url';
 import {
   repoRoot, ensureTools, ensureAdapters, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
 } from './workbench.mjs';
+import { writeFailureReport } from './diagnostics.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -190,6 +191,9 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
     modLog('passed');
   } catch (e) {
     await screenshotOnFailure(wb.page, name);
+    await writeFailureReport({ page: wb.page, tmp: wb.tmp, name, resultsDir }).then(
+      file => console.error(`  page state and host log: ${path.relative(repoRoot, file)}`),
+      err => console.error(`  no failure report: ${err.message}`));
     throw e;
   } finally {
     await wb.close();

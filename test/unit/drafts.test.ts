@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DraftBook, restoreDrafts, type Draft } from '../../src/common/conversation/drafts';
+import { DraftBook, restoreDrafts, withReturned, type Draft } from '../../src/common/conversation/drafts';
 
 const d = (text: string, images: string[] = []): Draft => ({ text, mentions: [], images: images.map(data => ({ mimeType: 'image/png', data })) });
 
@@ -17,7 +17,7 @@ describe('drafts per conversation', () => {
     assert.equal(book.keepOnly(['a']), false);
   });
 
-  it('a prompt on its way to its agent is the draft until it arrives; not sent, it comes back unless something was typed since', () => {
+  it('a prompt on its way to its agent is the draft until it arrives; not sent, it comes back, before what was typed since', () => {
     const book = new DraftBook();
     const p = d('sent');
     book.hold('a', p);
@@ -31,12 +31,33 @@ describe('drafts per conversation', () => {
     book.hold('a', q);
     book.set('a', d('typed meanwhile'));
     book.release('a', q, false);
-    assert.equal(book.get('a')?.text, 'typed meanwhile');
+    assert.equal(book.get('a')?.text, 'again\n\ntyped meanwhile', 'neither is lost');
+    // A new page got the held prompt as the draft and saved it back, then the prompt was not sent: once.
+    const t = d('once');
+    book.set('a', d(''));
+    book.hold('a', t);
+    book.set('a', d('once'));
+    book.release('a', t, false);
+    assert.equal(book.get('a')?.text, 'once');
     const r = d('arrives');
     book.set('a', d(''));
     book.hold('a', r);
     book.release('a', r, true);
     assert.equal(book.get('a'), undefined);
+  });
+
+  it('a prompt given back and what was typed since: both, the prompt first; mentions once; images of both', () => {
+    const sent: Draft = { text: 'fix the parser', mentions: ['src/a.ts', 'src/b.ts'], images: [{ mimeType: 'image/png', data: 'p' }] };
+    const typed: Draft = { text: 'and the tests', mentions: ['src/b.ts', 'src/c.ts'], images: [{ mimeType: 'image/gif', data: 't' }] };
+    assert.deepEqual(withReturned(sent, typed), {
+      text: 'fix the parser\n\nand the tests', mentions: ['src/a.ts', 'src/b.ts', 'src/c.ts'], images: [sent.images[0], typed.images[0]],
+    });
+    assert.equal(withReturned(sent, undefined), sent);
+    assert.equal(withReturned(sent, d('')), sent, 'nothing typed: the prompt as it was');
+    assert.equal(withReturned(d('', ['img']), d('words')).text, 'words', 'no blank line for a prompt of an image only');
+    // Given back to a page that already has it (a new page got it as the draft first): not twice.
+    assert.deepEqual(withReturned(sent, sent), sent);
+    assert.deepEqual(withReturned(sent, { ...sent, text: 'fix the parser\n\nand more' }).text, 'fix the parser\n\nand more');
   });
 
   it('saves the drafts changed last at the end, and images within one budget, the latest drafts first', () => {

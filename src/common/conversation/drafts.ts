@@ -6,7 +6,7 @@
 //  - a draft belongs to the conversation it was typed for; an empty one is no draft;
 //  - a prompt sent from the prompt box that has not reached its agent yet (the picker is open, the
 //    agent starts) is held as its conversation's draft until it does; not sent, it becomes the
-//    draft, unless something was typed since;
+//    draft, before what was typed since (both are kept: a failed start loses nothing);
 //  - a closed conversation's draft is forgotten;
 //  - after a reload each open conversation gets its draft back; a draft saved for a conversation
 //    that did not come back (an empty one is not saved), and the one-per-window draft of an older
@@ -19,6 +19,22 @@ export type Draft = NewPrompt;
 
 export function isEmptyDraft(d: Draft): boolean {
   return !d.text && !d.mentions.length && !d.images.length;
+}
+
+/**
+ * A prompt given back (it never reached its agent) with what was typed since: both, the prompt
+ * first and a blank line between the texts, the mentions of both once, the images of both. A box
+ * that begins with the prompt already has it (a new page got it back as the draft): not twice.
+ */
+export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
+  if (!typed || isEmptyDraft(typed)) return returned;
+  const there = returned.text !== '' && typed.text.startsWith(returned.text);
+  const typedImages = new Set(typed.images.map(i => i.data));
+  return {
+    text: there ? typed.text : [returned.text, typed.text].filter(t => t).join('\n\n'),
+    mentions: [...new Set([...returned.mentions, ...typed.mentions])],
+    images: [...returned.images.filter(i => !there || !typedImages.has(i.data)), ...typed.images],
+  };
 }
 
 export class DraftBook {
@@ -47,11 +63,11 @@ export class DraftBook {
     this.unsent.set(tab, prompt);
   }
 
-  /** The held prompt reached its agent (`sent`), or goes back to be the draft (unless one was typed since). False: not held. */
+  /** The held prompt reached its agent (`sent`), or goes back to be the draft (before what was typed since). False: not held. */
   release(tab: string, prompt: Draft, sent: boolean): boolean {
     if (this.unsent.get(tab) !== prompt) return false;
     this.unsent.delete(tab);
-    if (!sent && !this.typed.has(tab)) this.typed.set(tab, prompt);
+    if (!sent) this.set(tab, withReturned(prompt, this.typed.get(tab)));
     return true;
   }
 
