@@ -83,6 +83,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       transcriptEl.scrollTop = transcriptEl.scrollHeight;
       // The view is live (listeners attached, state received): UI tests wait for this.
       document.body.dataset.ready = 'true';
+      // When, by this page's clock (bench/activation reads it: no polling delay in the figure).
+      if (!performance.getEntriesByName('view-ready').length) performance.mark('view-ready', { detail: Date.now() });
       break;
     case 'transcript/ops':
       if (msg.tab === shownTab()) {

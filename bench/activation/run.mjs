@@ -47,7 +47,8 @@ function productionBuild() {
 /**
  * One round: a fresh workbench with `extensionPath` and probe.cjs in its extension host. Returns
  * `{ activateMs, readyMs }`: activate() as timed in the host, and from the start of activation
- * (the host's clock, the same machine's) to the view's `body[data-ready]` in the page.
+ * (the host's clock, the same machine's) to the view's `body[data-ready]` in the page, as the page
+ * marked it (`view-ready`; a build without the mark: when the attribute was seen, "(polled)").
  */
 async function round(extensionPath, { id, view }) {
   const out = path.join(tmp, `probe-${Date.now()}.json`);
@@ -58,13 +59,17 @@ async function round(extensionPath, { id, view }) {
   try {
     const frame = wb.page.frameLocator('iframe.webview').frameLocator('#active-frame');
     const ready = frame.locator('body[data-ready="true"]').waitFor({ timeout: 120_000 }).then(() => Date.now());
-    const readyAt = await Promise.race([ready, wb.failed, wb.exitCode.then(c => { throw new Error(`probe ended first (exit ${c})`); })]);
+    const seenAt = await Promise.race([ready, wb.failed, wb.exitCode.then(c => { throw new Error(`probe ended first (exit ${c})`); })]);
+    // The page's own record of the moment (Date.now() in the page, the same machine's clock): what
+    // polling for the attribute adds (100-300 ms under load) is not the extension's.
+    const marked = await frame.locator('body').evaluate(() => performance.getEntriesByName('view-ready')[0]?.detail).catch(() => undefined);
+    const readyAt = typeof marked === 'number' ? marked : seenAt;
     for (let i = 0; !fs.existsSync(out) && i < 100; i++) await new Promise(r => setTimeout(r, 50));
     const { start, activateMs } = JSON.parse(fs.readFileSync(out, 'utf8'));
     fs.writeFileSync(`${out}.done`, '');
     const code = await wb.exitCode;
     if (code !== 0) throw new Error(`probe failed (exit ${code}): see the extension host output above`);
-    return { activateMs, readyMs: readyAt - start };
+    return { activateMs, readyMs: readyAt - start, marked: typeof marked === 'number' };
   } finally {
     await wb.close();
   }
@@ -87,7 +92,7 @@ try {
   const SWITCHBOARD = { id: 'switchboard-acp.switchboard-acp', view: 'switchboard.chat' };
   const emptyRuns = [];
   const runs = exts.map(() => []);
-  const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms`;
+  const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms${r.marked ? '' : ' (polled)'}`;
   for (let r = 0; r < RUNS; r++) {
     // Each round starts with another side (a side run right after another pays its leftovers).
     const sides = [{ ext: empty, kind: EMPTY, into: emptyRuns }, ...exts.map((e, i) => ({ ext: e, kind: SWITCHBOARD, into: runs[i] }))];

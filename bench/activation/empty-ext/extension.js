@@ -14,7 +14,7 @@ exports.activate = function activate(context) {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline';">
 </head><body><p>Empty</p><script>
   const vscode = acquireVsCodeApi();
-  addEventListener('message', e => { if (e.data?.type === 'state') document.body.dataset.ready = 'true'; });
+  addEventListener('message', e => { if (e.data?.type === 'state') { document.body.dataset.ready = 'true'; performance.mark('view-ready', { detail: Date.now() }); } });
   vscode.postMessage({ type: 'ready' });
 </script></body></html>`;
     },
