@@ -305,12 +305,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     switch (msg.type) {
       case 'view/ready': break; // handled per surface
       case 'view/focus': break; // the surface was used (onMessage)
-      case 'prompt/send':
+      case 'prompt/send': {
         // A prompt that never reached the agent goes back into the prompt box: nothing typed is lost.
-        if (await chat.sendPrompt(msg.text, msg.mentions, msg.images, msg.tab) === 'notSent') {
+        const result = await chat.sendPrompt(msg.text, msg.mentions, msg.images, msg.tab);
+        if (result === 'notSent' || result === 'closed') {
           reply({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
+        if (result === 'closed') void vscode.window.showWarningMessage(vscode.l10n.t('That conversation was closed; your prompt was not sent.'));
         break;
+      }
       case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab); break;
       case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
       case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
