@@ -117,12 +117,12 @@ export class ChatController extends Disposable {
 
   /** What is in the prompt box of the current conversation, not sent yet. */
   get draft(): Draft | undefined { return this.drafts.get(this.activeTab); }
-  /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload). */
-  draftOf(tab: string): Draft | undefined { return this.drafts.get(tab); }
-  setDraft(draft: Draft, tab = this.activeTab): void {
+  /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload); `surface`: the page's key (each keeps its own). */
+  draftOf(tab: string, surface?: string): Draft | undefined { return this.drafts.get(tab, surface); }
+  setDraft(draft: Draft, tab = this.activeTab, surface?: string): void {
     // A page's last text for a conversation closed meanwhile is not kept.
     if (!this.tabs.get(tab)) return;
-    this.drafts.set(tab, draft);
+    this.drafts.set(tab, draft, surface);
     this.saved.saveDrafts(this.drafts);
   }
 

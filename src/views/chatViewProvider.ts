@@ -314,7 +314,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (result === 'closed') void vscode.window.showWarningMessage(vscode.l10n.t('That conversation was closed; your prompt was not sent.'));
         break;
       }
-      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab); break;
+      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab, from?.key); break;
       case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
       case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
       case 'child/cancel': await tabOf(msg.tab)?.cancelChild(msg.childId); break;
@@ -408,7 +408,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     });
     // A new page (the view was hidden, the window reloaded), or one now showing another conversation
     // (its prompt box emptied), gets back what was typed for this conversation and not sent.
-    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id) : undefined;
+    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id, s.key) : undefined;
     s.draftOf = tab.id;
     if (draft) this.send(s, { ...draft, type: 'composer/restore', tab: tab.id });
     this.postTails(tab.id, tab.items);
