@@ -106,7 +106,7 @@ export class ChatController extends Disposable {
       beforeTurn: (tab, itemId) => this.beforeTurn(tab, itemId),
       turned: agentName => this.pool.watchIdle(agentName),
     });
-    this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
+    this.queue = new QueueRunner(async (tab, p) => ((await this.sendIn(tab, p.text, p.mentions, p.images)) === 'sent' ? 'sent' : 'notSent'), log);
     this.tabs.restore();
     const { drafts, legacy } = saved.loadDrafts();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
@@ -351,7 +351,7 @@ export class ChatController extends Disposable {
   }
 
   /** A prompt in `tab`; resolves when its turn ended. Afterwards the tab's queue goes on. `typed`: from the prompt box (kept until it reaches the agent). */
-  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[], typed = false): Promise<'sent' | 'notSent'> {
+  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[], typed = false): Promise<'sent' | 'notSent' | 'closed'> {
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) return 'notSent';
     let sent = false;
@@ -367,6 +367,12 @@ export class ChatController extends Disposable {
       if ('refused' in built) {
         tab.addNotice(built.refused);
         return 'notSent';
+      }
+      // Closed while its agent started or its session opened: the prompt goes to no one (the view gives it back).
+      if (!this.tabs.get(tab.id)) {
+        if (held) this.releaseUnsent(tab.id, held, true);
+        if (tab.sessionId) runtime.releaseSession(tab.sessionId);
+        return 'closed';
       }
       // On its way to the agent: from here on the conversation holds it.
       if (held) this.releaseUnsent(tab.id, held, true);

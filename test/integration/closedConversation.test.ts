@@ -1,7 +1,8 @@
 // A message naming a conversation that was closed meanwhile (the page still showed it, or the
 // message was on its way as the user closed it) acts on no other conversation: a prompt goes back
 // into the prompt box, never to the conversation shown now (another agent, perhaps); a Stop, a mode
-// or an option is ignored.
+// or an option is ignored. A prompt whose conversation closes while its agent still opens the
+// session for it goes back too: the agent never works on a conversation no one sees.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
@@ -46,6 +47,22 @@ describe('A conversation closed meanwhile', () => {
       assert.equal(await sb.chat.sendPrompt('x', [], [], closed), 'closed');
     } finally {
       sub.dispose();
+    }
+  });
+
+  it('closed while its agent still opens the session for its prompt: the prompt goes back, the agent never gets it', async () => {
+    const go = gate('closed-conversation-session');
+    const { log } = await useScriptedAgent({ turns: [], gates: { 'session/new': go.path } });
+    const tab = sb.chat.activeTab;
+    const sending = sb.chat.sendPrompt('for the closing one');
+    try {
+      await waitFor('the agent asked for a session', () => agentEvents(log).some(e => e.event === 'session/new'));
+      await sb.chat.closeTab(tab);
+      go.open();
+      assert.equal(await sending, 'closed');
+      assert.deepEqual(prompts(log), [], 'the agent got no prompt');
+    } finally {
+      go.open();
     }
   });
 
