@@ -203,6 +203,8 @@ function applyCommand(c: AvailableCommand): void {
   promptEl.value = `/${c.name} `;
   promptEl.placeholder = c.input?.hint ?? promptEl.placeholder;
   hideCompletions();
+  // Not typed (no input event): the draft is told here, or hiding the view now would lose it.
+  saveDraft();
   promptEl.focus();
 }
 

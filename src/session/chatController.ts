@@ -106,7 +106,7 @@ export class ChatController extends Disposable {
       beforeTurn: (tab, itemId) => this.beforeTurn(tab, itemId),
       turned: agentName => this.pool.watchIdle(agentName),
     });
-    this.queue = new QueueRunner((tab, p) => this.sendIn(tab, p.text, p.mentions, p.images), log);
+    this.queue = new QueueRunner(async (tab, p) => ((await this.sendIn(tab, p.text, p.mentions, p.images)) === 'sent' ? 'sent' : 'notSent'), log);
     this.tabs.restore();
     const { drafts, legacy } = saved.loadDrafts();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
@@ -117,12 +117,12 @@ export class ChatController extends Disposable {
 
   /** What is in the prompt box of the current conversation, not sent yet. */
   get draft(): Draft | undefined { return this.drafts.get(this.activeTab); }
-  /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload). */
-  draftOf(tab: string): Draft | undefined { return this.drafts.get(tab); }
-  setDraft(draft: Draft, tab = this.activeTab): void {
+  /** What is in the prompt box for conversation `tab`, not sent yet (kept for a new page, a switch of conversation, a reload); `surface`: the page's key (each keeps its own). */
+  draftOf(tab: string, surface?: string): Draft | undefined { return this.drafts.get(tab, surface); }
+  setDraft(draft: Draft, tab = this.activeTab, surface?: string): void {
     // A page's last text for a conversation closed meanwhile is not kept.
     if (!this.tabs.get(tab)) return;
-    this.drafts.set(tab, draft);
+    this.drafts.set(tab, draft, surface);
     this.saved.saveDrafts(this.drafts);
   }
 
@@ -198,8 +198,16 @@ export class ChatController extends Disposable {
     return { image: !!caps?.image, embeddedContext: !!caps?.embeddedContext };
   }
 
-  /** Conversation `tabId`, else the current one. */
-  private tabOr(tabId: string | undefined): ChatSession { return (tabId !== undefined && this.tabs.get(tabId)) || this.active; }
+  /**
+   * Conversation `tabId`, else (none named: a command) the current one. A conversation named but
+   * closed meanwhile (the page still showed it) is none: what was meant for it acts on no other.
+   */
+  private tabOr(tabId: string | undefined, what: string): ChatSession | undefined {
+    if (tabId === undefined) return this.active;
+    const tab = this.tabs.get(tabId);
+    if (!tab) this.log.info(`Ignored ${what}: conversation ${tabId} is closed.`);
+    return tab;
+  }
 
   /**
    * The conversation of session `sessionId` on the agent connection `agent` (session ids are the
@@ -327,11 +335,13 @@ export class ChatController extends Disposable {
   /**
    * Sends a prompt in tab `tabId` (else the current one) and resolves when its turn ended. Resolves
    * with `'notSent'` when the prompt never reached the agent (busy, agent not started, content
-   * refused), so the view can give the text back to the user.
+   * refused), so the view can give the text back to the user; `'closed'` when conversation `tabId`
+   * was closed meanwhile (the prompt goes to no other).
    */
-  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = [], tabId?: string): Promise<'sent' | 'notSent' | 'queued'> {
+  async sendPrompt(text: string, mentions: readonly string[] = [], images: readonly PastedImage[] = [], tabId?: string): Promise<'sent' | 'notSent' | 'queued' | 'closed'> {
     if (!text.trim() && !images.length) return 'notSent';
-    const tab = this.tabOr(tabId);
+    const tab = this.tabOr(tabId, 'a prompt');
+    if (!tab) return 'closed';
     // Typed while the agent works (or its session still opens): queued, sent when the turn ends.
     if (tab.busy) {
       this.queue.add(tab, { text, mentions, images });
@@ -341,7 +351,7 @@ export class ChatController extends Disposable {
   }
 
   /** A prompt in `tab`; resolves when its turn ended. Afterwards the tab's queue goes on. `typed`: from the prompt box (kept until it reaches the agent). */
-  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[], typed = false): Promise<'sent' | 'notSent'> {
+  private async sendIn(tab: ChatSession, text: string, mentions: readonly string[], images: readonly PastedImage[], typed = false): Promise<'sent' | 'notSent' | 'closed'> {
     // Claimed at once: a second Enter while the session is still opening must not open another.
     if (!tab.reserve()) return 'notSent';
     let sent = false;
@@ -357,6 +367,12 @@ export class ChatController extends Disposable {
       if ('refused' in built) {
         tab.addNotice(built.refused);
         return 'notSent';
+      }
+      // Closed while its agent started or its session opened: the prompt goes to no one (the view gives it back).
+      if (!this.tabs.get(tab.id)) {
+        if (held) this.releaseUnsent(tab.id, held, true);
+        if (tab.sessionId) runtime.releaseSession(tab.sessionId);
+        return 'closed';
       }
       // On its way to the agent: from here on the conversation holds it.
       if (held) this.releaseUnsent(tab.id, held, true);
@@ -407,7 +423,8 @@ export class ChatController extends Disposable {
 
   /** Stop (Esc): conversation `tabId`'s (else the current one's) turn, or its agent's start under way (its process ends). */
   cancelTurn(tabId?: string): Promise<void> {
-    const tab = this.tabOr(tabId);
+    const tab = this.tabOr(tabId, 'a Stop');
+    if (!tab) return Promise.resolve();
     const abort = this.pool.startUnderWay(tab.agentName);
     if (abort && !tab.inTurn) {
       abort.abort();
@@ -420,13 +437,13 @@ export class ChatController extends Disposable {
   get startingAgent(): boolean { return !!this.pool.startUnderWay(this.active.agentName); }
 
   /** Answers a permission request of a tab (item ids are per tab; default: the shown one). */
-  answerPermission(itemId: string, optionId: string | null, tabId = this.tabs.shownId): void {
-    this.tabs.get(tabId)?.answerPermission(itemId, optionId);
+  answerPermission(itemId: string, optionId: string | null, tabId?: string): void {
+    this.tabOr(tabId, 'a permission answer')?.answerPermission(itemId, optionId);
   }
 
   /** Answers an elicitation card of a tab (default: the shown one). */
-  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId = this.tabs.shownId): Promise<void> {
-    return this.tabs.get(tabId)?.answerQuestion(itemId, action, values) ?? Promise.resolve();
+  answerQuestion(itemId: string, action: QuestionAction, values?: Readonly<Record<string, RawValue>>, tabId?: string): Promise<void> {
+    return this.tabOr(tabId, 'an answer')?.answerQuestion(itemId, action, values) ?? Promise.resolve();
   }
 
   /** A button on a card of conversation `tabId` (else the current one). */
@@ -434,7 +451,8 @@ export class ChatController extends Disposable {
     switch (action) {
       case 'restart': await this.restart(); break;
       case 'retry': {
-        const tab = this.tabOr(tabId);
+        const tab = this.tabOr(tabId, 'a Retry');
+        if (!tab) break;
         const blocks = tab.lastPrompt;
         const runtime = await this.ensureRuntime(undefined, tab);
         if (blocks && runtime && (await this.ensureSession(tab, runtime)) && (await this.runPrompt(tab, blocks, promptText(blocks)))) this.queue.drain(tab);
@@ -578,7 +596,8 @@ export class ChatController extends Disposable {
 
   /** The user picked a mode (legacy modes) in conversation `tabId`: switched, and remembered for this agent. */
   async setMode(modeId: string, tabId?: string): Promise<void> {
-    const tab = this.tabOr(tabId);
+    const tab = this.tabOr(tabId, 'a mode');
+    if (!tab) return;
     try {
       await tab.setMode(modeId);
       await this.modeChoices?.remember(tab.agentName, modeId);
@@ -589,7 +608,8 @@ export class ChatController extends Disposable {
 
   /** The user changed a config option; a pick in the `mode` option is remembered for this agent. */
   async setConfigOption(configId: string, value: string | boolean, tabId?: string): Promise<void> {
-    const tab = this.tabOr(tabId);
+    const tab = this.tabOr(tabId, 'an option');
+    if (!tab) return;
     const isMode = tab.modeControl?.via === 'config' && tab.modeControl.configId === configId && typeof value === 'string';
     try {
       await tab.setConfigOption(configId, value);

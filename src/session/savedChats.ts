@@ -146,10 +146,10 @@ export class SavedChats implements TurnArchive {
     if (this.state.get(KEY_V1) !== undefined) void this.state.update(KEY_V1, undefined);
   }
 
-  /** The drafts of the conversations (tab → draft, changed last at the end), and the one draft of an older version. */
-  loadDrafts(): { drafts: [string, Draft][]; legacy?: Draft } {
+  /** The drafts of the conversations (tab → draft and the surface it was typed in, changed last at the end), and the one draft of an older version. */
+  loadDrafts(): { drafts: [string, Draft, string?][]; legacy?: Draft } {
     const raw = this.state.get<unknown>(DRAFTS_KEY);
-    const drafts = Array.isArray(raw) ? raw.filter((e): e is [string, Draft] => Array.isArray(e) && typeof e[0] === 'string' && isPrompt(e[1])) : [];
+    const drafts = Array.isArray(raw) ? raw.filter((e): e is [string, Draft, string?] => Array.isArray(e) && typeof e[0] === 'string' && isPrompt(e[1]) && (e[2] === undefined || typeof e[2] === 'string')) : [];
     const legacy = this.state.get<unknown>(DRAFT_KEY_V1);
     return { drafts, ...(isPrompt(legacy) && !isEmptyPrompt(legacy) ? { legacy } : {}) };
   }

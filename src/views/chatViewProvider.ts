@@ -305,13 +305,16 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     switch (msg.type) {
       case 'view/ready': break; // handled per surface
       case 'view/focus': break; // the surface was used (onMessage)
-      case 'prompt/send':
+      case 'prompt/send': {
         // A prompt that never reached the agent goes back into the prompt box: nothing typed is lost.
-        if (await chat.sendPrompt(msg.text, msg.mentions, msg.images, msg.tab) === 'notSent') {
+        const result = await chat.sendPrompt(msg.text, msg.mentions, msg.images, msg.tab);
+        if (result === 'notSent' || result === 'closed') {
           reply({ type: 'composer/restore', text: msg.text, mentions: msg.mentions, images: msg.images });
         }
+        if (result === 'closed') void vscode.window.showWarningMessage(vscode.l10n.t('That conversation was closed; your prompt was not sent.'));
         break;
-      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab); break;
+      }
+      case 'composer/draft': chat.setDraft({ text: msg.text, mentions: msg.mentions, images: msg.images }, msg.tab, from?.key); break;
       case 'turn/cancel': await chat.cancelTurn(msg.tab); break;
       case 'child/open': this.childTabs.show(msg.tab, msg.childId); break;
       case 'child/cancel': await tabOf(msg.tab)?.cancelChild(msg.childId); break;
@@ -405,7 +408,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     });
     // A new page (the view was hidden, the window reloaded), or one now showing another conversation
     // (its prompt box emptied), gets back what was typed for this conversation and not sent.
-    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id) : undefined;
+    const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id, s.key) : undefined;
     s.draftOf = tab.id;
     if (draft) this.send(s, { ...draft, type: 'composer/restore', tab: tab.id });
     this.postTails(tab.id, tab.items);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openChat, reopenChat, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
+  onNewSession: [{ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'changelog', description: 'Summarize the changes' }] }],
   turns: [
     { match: '^Plan the release$', steps: [{ type: 'text', text: 'Reading the changelog…' }, { type: 'awaitFile', path: '{{cwd}}/.never' }] },
     { steps: [{ type: 'text', text: 'Answered.' }] },
@@ -59,8 +60,17 @@ export default async function ({ page, log, shotsDir }) {
   await prompt.press('Enter');
   await view.locator('.message.user', { hasText: 'Rename the parser module' }).waitFor({ timeout: 30_000 });
   await view.locator('.message.agent', { hasText: 'Answered.' }).nth(1).waitFor({ timeout: 30_000 });
-  ({ prompt } = await hideAndShow(page));
+  ({ view, prompt } = await hideAndShow(page));
   assert.equal(await prompt.inputValue(), '', 'a sent message is not restored');
+
+  // A slash command picked from the list is the draft at once: the view hidden right after keeps it.
+  await prompt.pressSequentially('/chan');
+  await view.locator('.completion', { hasText: '/changelog' }).waitFor({ timeout: 30_000 });
+  await prompt.press('Tab');
+  assert.equal(await prompt.inputValue(), '/changelog ');
+  ({ view, prompt } = await hideAndShow(page, { byKey: true }));
+  await waitForValue(prompt, '/changelog ');
+  log('a slash command picked from the list survives hiding the view');
 }
 
 /** Hides the view and shows it again: VS Code throws the page away and builds a new one. */

@@ -73,6 +73,28 @@ describe('drafts per conversation', () => {
     assert.deepEqual(book.toSave(10).map(([tab]) => tab), ['b', 'c', 'a']);
   });
 
+  it('two surfaces showing one conversation keep each its own text; an empty box clears only its own; the same text is one draft', () => {
+    const book = new DraftBook();
+    book.set('a', d('typed in the side bar'), 'view');
+    book.set('a', d('typed in the editor tab'), 'editor');
+    assert.equal(book.get('a', 'view')?.text, 'typed in the side bar', 'a new page of the side bar gets its own text back');
+    assert.equal(book.get('a', 'editor')?.text, 'typed in the editor tab');
+    assert.equal(book.get('a')?.text, 'typed in the editor tab', 'no surface named: the one saved last');
+    // The editor tab sent its prompt (its box is empty): the side bar's text stays.
+    book.set('a', d(''), 'editor');
+    assert.equal(book.get('a', 'view')?.text, 'typed in the side bar');
+    assert.equal(book.get('a', 'editor')?.text, 'typed in the side bar', 'a surface with none of its own gets the conversation\'s');
+    // A surface that got the conversation's draft saves it back: one draft, now that surface's; sent from there, it is gone.
+    book.set('a', d('typed in the side bar'), 'editor');
+    book.set('a', d(''), 'editor');
+    assert.equal(book.get('a', 'view'), undefined, 'a prompt sent from the other surface does not come back');
+    // Saved with the surfaces, and restored so.
+    book.set('a', d('one'), 'view');
+    book.set('a', d('two'), 'editor');
+    const again = restoreDrafts(book.toSave(100), undefined, ['a'], 'a');
+    assert.deepEqual([again.get('a', 'view')?.text, again.get('a', 'editor')?.text], ['one', 'two']);
+  });
+
   it('after a reload: each open conversation gets its own back; a homeless draft or the old one-per-window draft goes to the shown one', () => {
     const saved: [string, Draft][] = [['gone1', d('older homeless')], ['a', d('for a')], ['gone2', d('newest homeless')], ['b', d('for b')]];
     let book = restoreDrafts(saved, undefined, ['a', 'b', 'c'], 'c');

@@ -4,6 +4,11 @@
 //
 // The rules:
 //  - a draft belongs to the conversation it was typed for; an empty one is no draft;
+//  - two surfaces showing one conversation (the side bar and an editor tab) keep each its own text:
+//    a new page of either gets its own back, and an empty box (a prompt sent, the text cleared)
+//    clears only its own; a surface with none of its own gets the conversation's saved last
+//    (typed in a surface that shows another conversation now, say), and once it saves the same
+//    text back that is one draft, its own (sent from there, it does not come back elsewhere);
 //  - a prompt sent from the prompt box that has not reached its agent yet (the picker is open, the
 //    agent starts) is held as its conversation's draft until it does; not sent, it becomes the
 //    draft, before what was typed since (both are kept: a failed start loses nothing);
@@ -37,25 +42,48 @@ export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
   };
 }
 
+/** Same text, mentions and images. */
+function sameDraft(a: Draft, b: Draft): boolean {
+  return a.text === b.text && a.mentions.join('\n') === b.mentions.join('\n') && a.images.map(i => i.data).join('\n') === b.images.map(i => i.data).join('\n');
+}
+
+/** What one surface typed for one conversation (`surface`: the page's key; '' for none named). */
+interface Typed { readonly tab: string; readonly surface: string; readonly draft: Draft }
+
 export class DraftBook {
-  /** Tab → what was typed, changed last at the end. */
-  private readonly typed = new Map<string, Draft>();
+  /** Tab and surface → what was typed, changed last at the end. */
+  private readonly typed = new Map<string, Typed>();
   /** Tab → the prompt sent from the box that has not reached its agent yet. */
   private readonly unsent = new Map<string, Draft>();
 
-  /** `saved`: tab → draft as saved, changed last at the end. */
-  constructor(saved: Iterable<readonly [string, Draft]> = []) {
-    for (const [tab, d] of saved) this.set(tab, d);
+  /** `saved`: tab → draft (and the surface it was typed in) as saved, changed last at the end. */
+  constructor(saved: Iterable<readonly [string, Draft, string?]> = []) {
+    for (const [tab, d, surface] of saved) this.set(tab, d, surface);
   }
 
-  /** The draft of conversation `tab` (what was typed, else the prompt still on its way). */
-  get(tab: string): Draft | undefined {
-    return this.typed.get(tab) ?? this.unsent.get(tab);
+  /**
+   * The draft of conversation `tab` for `surface`: what it typed, else what was typed for the
+   * conversation last (any surface), else the prompt still on its way.
+   */
+  get(tab: string, surface?: string): Draft | undefined {
+    const own = surface === undefined ? undefined : this.typed.get(key(tab, surface));
+    return own?.draft ?? this.last(tab)?.draft ?? this.unsent.get(tab);
   }
 
-  set(tab: string, draft: Draft): void {
-    this.typed.delete(tab);
-    if (!isEmptyDraft(draft)) this.typed.set(tab, draft);
+  /** What was typed for conversation `tab` last, in any surface. */
+  private last(tab: string): Typed | undefined {
+    let last: Typed | undefined;
+    for (const t of this.typed.values()) if (t.tab === tab) last = t;
+    return last;
+  }
+
+  /** What `surface` typed for conversation `tab`; empty: none (another surface's text stays). */
+  set(tab: string, draft: Draft, surface = ''): void {
+    this.typed.delete(key(tab, surface));
+    if (isEmptyDraft(draft)) return;
+    // The same text saved by another surface (given to this one, saved back): one draft, this one's.
+    for (const [k, t] of this.typed) if (t.tab === tab && sameDraft(t.draft, draft)) this.typed.delete(k);
+    this.typed.set(key(tab, surface), { tab, surface, draft });
   }
 
   /** A prompt sent from the box of `tab` waits for its agent. */
@@ -67,26 +95,35 @@ export class DraftBook {
   release(tab: string, prompt: Draft, sent: boolean): boolean {
     if (this.unsent.get(tab) !== prompt) return false;
     this.unsent.delete(tab);
-    if (!sent) this.set(tab, withReturned(prompt, this.typed.get(tab)));
+    const typed = this.last(tab);
+    if (!sent) this.set(tab, withReturned(prompt, typed?.draft), typed?.surface);
     return true;
   }
 
   /** Forgets the drafts of the conversations not in `open`. True when one was forgotten. */
   keepOnly(open: readonly string[]): boolean {
     let changed = false;
-    for (const map of [this.typed, this.unsent]) for (const tab of [...map.keys()]) if (!open.includes(tab)) { map.delete(tab); changed = true; }
+    for (const tab of [...this.unsent.keys()]) if (!open.includes(tab)) { this.unsent.delete(tab); changed = true; }
+    for (const [k, t] of [...this.typed]) if (!open.includes(t.tab)) { this.typed.delete(k); changed = true; }
     return changed;
   }
 
-  /** What to save: each conversation's draft, changed last at the end, images within `imageBudget` characters in all. */
-  toSave(imageBudget: number): [string, Draft][] {
-    const tabs = new Set([...this.unsent.keys(), ...this.typed.keys()]);
+  /**
+   * What to save: each conversation's drafts (tab, draft, surface), changed last at the end, images
+   * within `imageBudget` characters in all.
+   */
+  toSave(imageBudget: number): [string, Draft, string][] {
+    const typedTabs = new Set([...this.typed.values()].map(t => t.tab));
+    const all: Typed[] = [
+      ...[...this.unsent].filter(([tab]) => !typedTabs.has(tab)).map(([tab, draft]) => ({ tab, surface: '', draft })),
+      ...this.typed.values(),
+    ];
     let left = imageBudget;
-    return [...tabs].map(tab => [tab, this.get(tab)!] as [string, Draft]).reverse().map(([tab, d]): [string, Draft] => {
+    return all.reverse().map(({ tab, draft: d, surface }): [string, Draft, string] => {
       const size = d.images.reduce((n, i) => n + i.data.length, 0);
       const keep = size <= left;
       if (keep) left -= size;
-      return [tab, { text: d.text, mentions: [...d.mentions], images: keep ? [...d.images] : [] }];
+      return [tab, { text: d.text, mentions: [...d.mentions], images: keep ? [...d.images] : [] }, surface];
     }).reverse();
   }
 }
@@ -95,9 +132,13 @@ export class DraftBook {
  * The drafts after a reload: `saved` (tab → draft, changed last at the end), `legacy` (the one draft
  * of an older version), the conversations `open` again and the one `shown`.
  */
-export function restoreDrafts(saved: readonly (readonly [string, Draft])[], legacy: Draft | undefined, open: readonly string[], shown: string): DraftBook {
+export function restoreDrafts(saved: readonly (readonly [string, Draft, string?])[], legacy: Draft | undefined, open: readonly string[], shown: string): DraftBook {
   const kept = saved.filter(([tab, d]) => open.includes(tab) && !isEmptyDraft(d));
   const homeless = [...saved.filter(([tab]) => !open.includes(tab)).map(([, d]) => d).reverse(), ...(legacy ? [legacy] : [])].filter(d => !isEmptyDraft(d));
-  if (shown && open.includes(shown) && !kept.some(([tab]) => tab === shown) && homeless.length) kept.push([shown, homeless[0]]);
+  if (shown && open.includes(shown) && !kept.some(([tab]) => tab === shown) && homeless.length) kept.push([shown, homeless[0], '']);
   return new DraftBook(kept);
+}
+
+function key(tab: string, surface: string): string {
+  return JSON.stringify([tab, surface]);
 }
