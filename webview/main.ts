@@ -33,6 +33,9 @@ if (childTab) vscode.setState({ tab: document.body.dataset.tab, childId: documen
 // This page's own conversation: named in what it sends, kept for a reload (surface.ts).
 const surface = new Surface(vscode, shownTab, childTab);
 const send = surface.send;
+// Asked first: the host's answer (the page's state) is on its way while the page builds itself
+// below, and is only read once this script has run (the listener is added further down).
+send(surface.ready());
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const transcriptEl = $<HTMLElement>('transcript');
@@ -175,5 +178,4 @@ new ResizeObserver(() => {
 
 initQueue(send);
 surface.onUse(() => send({ type: 'view/focus' }));
-send(surface.ready());
 promptBox().focus();
