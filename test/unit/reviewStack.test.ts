@@ -1,19 +1,37 @@
 import assert from 'node:assert/strict';
 import { EditHistory } from '../../src/common/review/editHistory';
 import { loadSaved, placeOf, REVIEW_LIMITS, toSaved } from '../../src/common/review/reviewLog';
-import { carryUnder, stackChoice } from '../../src/common/review/stack';
+import { carryUnder, lineThrough, stackChoice } from '../../src/common/review/stack';
 import { TurnChanges } from '../../src/common/review/turnChanges';
 
 const lines = (...changed: [number, string][]) => Array.from({ length: 12 }, (_, i) => changed.find(c => c[0] === i + 1)?.[1] ?? `l${i + 1}`).join('\n') + '\n';
 
 describe('Several turns\' changes of one file, stacked (stack.ts)', () => {
-  it('a turn of another conversation stacks; the same conversation\'s next turn, or a turn already lower in the stack, joins the top entry', () => {
+  it('a turn of another conversation stacks; the same conversation\'s next turn joins the top entry; a turn already lower in the stack gets a new entry on top', () => {
     const top = { turnId: 'turn1', tabId: 'tab1' };
     assert.equal(stackChoice(undefined, { turnId: 'turn2', tabId: 'tab2' }, false), 'own');
     assert.equal(stackChoice(top, top, true), 'own');
     assert.equal(stackChoice(top, { turnId: 'turn2', tabId: 'tab2' }, false), 'stack');
     assert.equal(stackChoice(top, { turnId: 'turn2', tabId: 'tab1' }, false), 'top');
-    assert.equal(stackChoice(top, { turnId: 'turn0', tabId: 'tab2' }, true), 'top');
+    assert.equal(stackChoice(top, { turnId: 'turn0', tabId: 'tab2' }, true), 'again');
+    assert.equal(stackChoice(top, { turnId: 'turn0', tabId: 'tab1' }, true), 'top', 'its conversation\'s entry is the top one');
+  });
+
+  it("a lower entry's hunk is shown where the entries above moved its lines", () => {
+    const base = lines();
+    const insert = (text: string, at: number, ...added: string[]) => { const l = text.split('\n'); l.splice(at, 0, ...added); return l.join('\n'); };
+    const three = { baseline: base, current: insert(base, 4, 'n1', 'n2', 'n3') };
+    assert.deepEqual(lineThrough(10, 1, [three]), { line: 13, count: 1 }, 'three lines added above it');
+    assert.deepEqual(lineThrough(2, 1, [three]), { line: 2, count: 1 }, 'lines added below it do not move it');
+    assert.deepEqual(lineThrough(5, 2, [three]), { line: 8, count: 2 }, 'lines added right before its first line');
+    assert.deepEqual(lineThrough(3, 2, [three]), { line: 3, count: 2 }, 'lines added right after its last line are not its');
+    assert.deepEqual(lineThrough(5, 0, [three]), { line: 8, count: 0 }, 'a deletion shown after the lines added at its place');
+    const removed = { baseline: base, current: lines().split('\n').filter((_, i) => i !== 0 && i !== 1).join('\n') };
+    assert.deepEqual(lineThrough(10, 1, [removed]), { line: 8, count: 1 }, 'two lines removed above it');
+    const rewrote = { baseline: base, current: lines([9, 'x'], [10, 'y'], [11, 'z']).replace('y\n', 'y\ny2\n') };
+    assert.deepEqual(lineThrough(10, 1, [rewrote]), { line: 9, count: 4 }, 'its line rewritten above: the rewritten lines');
+    assert.deepEqual(lineThrough(10, 1, [three, removed].map((s, i) => (i ? { baseline: three.current, current: three.current.split('\n').slice(2).join('\n') } : s))), { line: 11, count: 1 }, 'through each entry above, bottom up');
+    assert.deepEqual(lineThrough(10, 1, [{ baseline: base, current: base }]), { line: 10, count: 1 }, 'an entry above with no change');
   });
 
   it('undoing a lower entry takes its change out of the entries above and the file, their own changes kept', () => {
