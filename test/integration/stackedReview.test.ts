@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
-import { dump, gate, severalAgentsSuite, useScriptedAgents, waitFor } from './helpers';
+import { dump, gate, reviewSuite, useScriptedAgents, waitFor } from './helpers';
 
 const A = 'Scripted A';
 const B = 'Scripted B';
@@ -14,15 +14,9 @@ const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const lines = (...changed: [number, string][]) => Array.from({ length: 12 }, (_, i) => changed.find(c => c[0] === i + 1)?.[1] ?? `line ${i + 1}`).join('\n') + '\n';
 
 describe('Review: several agents change one file (each turn its own entry, Undo of one leaves the other)', () => {
-  const suite = severalAgentsSuite();
+  const suite = reviewSuite();
   let sb: SwitchboardApi;
-  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
-  before(async () => {
-    sb = suite.sb;
-    await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global);
-  });
-  beforeEach(() => { for (const t of sb.review.views()) sb.review.keep(t.turnId); });
-  after(async () => { await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global); });
+  before(() => { sb = suite.sb; });
 
   const original = lines();
   const byA = lines([1, 'A one'], [2, 'A two']);
