@@ -141,18 +141,18 @@ describe('Review: several agents change one file (each turn its own entry, Undo 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it("A's turn writes the file again after B's change stacked on it: that change is A's (its own entry on top), and Undo of B's leaves it", async () => {
-    const file = path.join(root(), 'stacked-again.txt');
+  /** A edits lines 1–2 and waits; B, in another tab, writes `bWrites`; then A's same turn writes `again`. */
+  async function aWritesAgain(name: string, bWrites: string, again: string): Promise<{ file: string; turns: string[] }> {
+    const file = path.join(root(), name);
     fs.writeFileSync(file, original);
-    const go = gate('a-again');
-    const again = lines([1, 'A one'], [2, 'A two'], [5, 'A five'], [10, 'B ten']);
+    const go = gate(name);
     const agents = await useScriptedAgents({
       [A]: { turns: [{ steps: [
         { type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: byA },
         { type: 'waitFile', path: go.path },
         { type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: again },
       ] }] },
-      [B]: { turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: both }] }] },
+      [B]: { turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: bWrites }] }] },
     });
     const turnOfA = sb.chat.sendPrompt('edit lines 1 and 2, then 5');
     await waitFor(() => `A's first change listed: ${JSON.stringify(sb.review.views())}`, () => listedIn(file).length === 1);
@@ -164,9 +164,27 @@ describe('Review: several agents change one file (each turn its own entry, Undo 
     await sb.review.settled();
     assert.equal(fs.readFileSync(file, 'utf8'), again);
     assert.deepEqual(listedIn(file), [A, B, A], "A's second change listed under A, on top of B's");
-    const turnB = sb.review.views().filter(t => t.files.some(f => f.path === file))[1].turnId;
+    return { file, turns: sb.review.views().filter(t => t.files.some(f => f.path === file)).map(t => t.turnId) };
+  }
+
+  it("A's turn writes the file again after B's change stacked on it: that change is A's (its own entry on top), and Undo of B's leaves it", async () => {
+    const { file, turns: [, turnB] } = await aWritesAgain('stacked-again.txt', both, lines([1, 'A one'], [2, 'A two'], [5, 'A five'], [10, 'B ten']));
     await sb.review.undo(turnB, file);
     assert.equal(fs.readFileSync(file, 'utf8'), lines([1, 'A one'], [2, 'A two'], [5, 'A five']), "B's line 10 undone, both of A's changes kept");
     assert.deepEqual(listedIn(file), [A, A]);
+  });
+
+  it("Undo of A's first change that B's (in the middle) overlaps names B, and Undo Both undoes B's and A's, not A's later change on top", async () => {
+    const over = lines([1, 'B one'], [2, 'B two']);
+    const { file, turns: [turnA] } = await aWritesAgain('stacked-again-overlap.txt', over, lines([1, 'B one'], [2, 'B two'], [5, 'A five']));
+    const warned: string[] = [];
+    const warn = sb.review.ui.warn;
+    sb.review.ui.warn = async (message, ...actions) => { warned.push(message); return actions[0]; };
+    try {
+      await sb.review.undo(turnA, file);
+      await waitFor(() => `B's and A's first change undone, not ${JSON.stringify(fs.readFileSync(file, 'utf8'))} (${listedIn(file)})`, () => fs.readFileSync(file, 'utf8') === lines([5, 'A five']) && listedIn(file).length === 1, 5000);
+    } finally { sb.review.ui.warn = warn; }
+    assert.deepEqual(warned, [`${A}'s change of stacked-again-overlap.txt was not undone: ${B} changed the same lines since. Undo ${B}'s change first, or undo ${A}'s hunk by hunk.`]);
+    assert.deepEqual(listedIn(file), [A], "A's later change still to review");
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EditHistory } from '../../src/common/review/editHistory';
 import { loadSaved, placeOf, REVIEW_LIMITS, toSaved } from '../../src/common/review/reviewLog';
-import { carryUnder, lineThrough, stackChoice } from '../../src/common/review/stack';
+import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../src/common/review/stack';
 import { TurnChanges } from '../../src/common/review/turnChanges';
 
 const lines = (...changed: [number, string][]) => Array.from({ length: 12 }, (_, i) => changed.find(c => c[0] === i + 1)?.[1] ?? `l${i + 1}`).join('\n') + '\n';
@@ -49,6 +49,17 @@ describe('Several turns\' changes of one file, stacked (stack.ts)', () => {
     assert.equal(carryUnder(byA, null, [byA, lines([1, 'A1'], [2, 'A2'], [10, 'B10'])]), undefined, 'a created file cannot be deleted under a later change');
     assert.equal(carryUnder(byA, base, [byA, null]), undefined, 'the file deleted since');
     assert.deepEqual(carryUnder(null, 'x\n', [null]), ['x\n'], 'a text equal to the undone side becomes the target');
+  });
+
+  it('names the first entry above whose change overlaps the undone one, maybe not the top one', () => {
+    const base = lines();
+    const byA = lines([1, 'A1'], [2, 'A2']);
+    const byB = lines([1, 'B1'], [2, 'B2']);
+    const again = lines([1, 'B1'], [2, 'B2'], [5, 'A5']);
+    assert.equal(firstOverlap(byA, base, [{ baseline: byA, current: byB }, { baseline: byB, current: again }]), 0, 'the middle one');
+    assert.equal(firstOverlap(byA, base, [{ baseline: byA, current: lines([1, 'A1'], [2, 'A2'], [9, 'B9']) }, { baseline: lines([1, 'A1'], [2, 'A2'], [9, 'B9']), current: lines([1, 'C1'], [2, 'A2'], [9, 'B9']) }]), 1, 'the top one');
+    assert.equal(firstOverlap(byA, base, [{ baseline: byA, current: lines([1, 'A1'], [2, 'A2'], [9, 'B9']) }]), -1, 'none');
+    assert.equal(firstOverlap(byA, base, [undefined]), 0, 'an entry that cannot be merged (bytes)');
   });
 
   it('a file\'s entries are saved and restored in the order they were first changed, whatever the turns\' order', () => {

@@ -39,6 +39,15 @@ export function carryUnder(from: string | null, to: string | null, texts: readon
 }
 
 /**
+ * The first of the entries above (bottom up) that a lower entry's undo `from` → `to` cannot be
+ * carried through (see carryUnder; undefined: an entry that cannot be merged, e.g. bytes): the one
+ * whose change overlaps it, to name to the user and undo with it. -1 when there is none.
+ */
+export function firstOverlap(from: string | null, to: string | null, above: readonly ({ readonly baseline: string | null; readonly current: string | null } | undefined)[]): number {
+  return above.findIndex(c => !c || !carryUnder(from, to, [c.baseline, c.current]));
+}
+
+/**
  * Where a lower entry's hunk is in the file the user sees: its lines (1-based `line`, `count` lines;
  * 0 for a deletion, shown at `line`) are in the entry's own current text, which each entry above
  * changed in turn (`above`: their baseline → current, bottom up). Lines added or removed before the

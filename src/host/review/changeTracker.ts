@@ -19,7 +19,7 @@ import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
-import { carryUnder, lineThrough, stackChoice } from '../../common/review/stack';
+import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../common/review/stack';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
@@ -534,11 +534,15 @@ export class ChangeTracker extends Disposable {
     if (!entry || !top || (hunkId !== undefined && !hunk)) return;
     const to = hunk ? undoHunk(entry.current ?? '', hunk) : entry.baseline;
     const texts = changes.flatMap(c => (c ? [c.baseline, c.current] : []));
-    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, hunk && entry.baseline === null && to === '' ? null : to, texts);
+    const undoneTo = hunk && entry.baseline === null && to === '' ? null : to;
+    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, undoneTo, texts);
     if (!carried) {
+      // The later change that overlaps it (maybe not the top one): named, and undone first with Undo Both.
+      const at = entry.binary ? 0 : firstOverlap(entry.current, undoneTo, changes.map(c => (c && !c.binary ? c : undefined)));
+      const later = above[Math.max(0, at)];
       const both = vscode.l10n.t('Undo Both');
-      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), top.agentName), both)
-        .then(choice => { if (choice === both) void this.undo(top.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), later.agentName), both)
+        .then(choice => { if (choice === both) void this.undo(later.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
       return;
     }
     const writes = writesOf(this.history, turn.changes.turnId, f);
