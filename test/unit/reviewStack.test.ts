@@ -21,17 +21,18 @@ describe('Several turns\' changes of one file, stacked (stack.ts)', () => {
     const base = lines();
     const insert = (text: string, at: number, ...added: string[]) => { const l = text.split('\n'); l.splice(at, 0, ...added); return l.join('\n'); };
     const three = { baseline: base, current: insert(base, 4, 'n1', 'n2', 'n3') };
-    assert.deepEqual(lineThrough(10, 1, [three]), { line: 13, count: 1 }, 'three lines added above it');
-    assert.deepEqual(lineThrough(2, 1, [three]), { line: 2, count: 1 }, 'lines added below it do not move it');
-    assert.deepEqual(lineThrough(5, 2, [three]), { line: 8, count: 2 }, 'lines added right before its first line');
-    assert.deepEqual(lineThrough(3, 2, [three]), { line: 3, count: 2 }, 'lines added right after its last line are not its');
-    assert.deepEqual(lineThrough(5, 0, [three]), { line: 8, count: 0 }, 'a deletion shown after the lines added at its place');
+    assert.deepEqual(lineThrough([three])(10, 1), { line: 13, count: 1 }, 'three lines added above it');
+    assert.deepEqual(lineThrough([three])(2, 1), { line: 2, count: 1 }, 'lines added below it do not move it');
+    assert.deepEqual(lineThrough([three])(5, 2), { line: 8, count: 2 }, 'lines added right before its first line');
+    assert.deepEqual(lineThrough([three])(3, 2), { line: 3, count: 2 }, 'lines added right after its last line are not its');
+    assert.deepEqual(lineThrough([three])(5, 0), { line: 8, count: 0 }, 'a deletion shown after the lines added at its place');
     const removed = { baseline: base, current: lines().split('\n').filter((_, i) => i !== 0 && i !== 1).join('\n') };
-    assert.deepEqual(lineThrough(10, 1, [removed]), { line: 8, count: 1 }, 'two lines removed above it');
+    assert.deepEqual(lineThrough([removed])(10, 1), { line: 8, count: 1 }, 'two lines removed above it');
     const rewrote = { baseline: base, current: lines([9, 'x'], [10, 'y'], [11, 'z']).replace('y\n', 'y\ny2\n') };
-    assert.deepEqual(lineThrough(10, 1, [rewrote]), { line: 9, count: 4 }, 'its line rewritten above: the rewritten lines');
-    assert.deepEqual(lineThrough(10, 1, [three, removed].map((s, i) => (i ? { baseline: three.current, current: three.current.split('\n').slice(2).join('\n') } : s))), { line: 11, count: 1 }, 'through each entry above, bottom up');
-    assert.deepEqual(lineThrough(10, 1, [{ baseline: base, current: base }]), { line: 10, count: 1 }, 'an entry above with no change');
+    assert.deepEqual(lineThrough([rewrote])(10, 1), { line: 9, count: 4 }, 'its line rewritten above: the rewritten lines');
+    const twoRemovedAbove = { baseline: three.current, current: three.current.split('\n').slice(2).join('\n') };
+    assert.deepEqual(lineThrough([three, twoRemovedAbove])(10, 1), { line: 11, count: 1 }, 'through each entry above, bottom up');
+    assert.deepEqual(lineThrough([{ baseline: base, current: base }])(10, 1), { line: 10, count: 1 }, 'an entry above with no change');
   });
 
   it('undoing a lower entry takes its change out of the entries above and the file, their own changes kept', () => {

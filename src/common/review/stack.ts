@@ -48,22 +48,24 @@ export function firstOverlap(from: string | null, to: string | null, above: read
 }
 
 /**
- * Where a lower entry's hunk is in the file the user sees: its lines (1-based `line`, `count` lines;
- * 0 for a deletion, shown at `line`) are in the entry's own current text, which each entry above
- * changed in turn (`above`: their baseline → current, bottom up). Lines added or removed before the
+ * Where a lower entry's hunks are in the file the user sees: the function returned maps a hunk's
+ * lines (1-based `line`, `count` lines; 0 for a deletion, shown at `line`) in the entry's own current
+ * text through each entry above (`above`: their baseline → current, bottom up). Lines added or removed before the
  * hunk move it; a change above that rewrote its lines gives that change's lines.
  */
-export function lineThrough(line: number, count: number, above: readonly { readonly baseline: string | null; readonly current: string | null }[]): { line: number; count: number } {
-  let start = line - 1;
-  let end = start + count;
-  for (const step of above) {
-    if (step.baseline === step.current) continue;
-    const hunks = diffLineArrays(splitLinesKeepEnds(step.baseline ?? ''), splitLinesKeepEnds(step.current ?? ''));
-    const from = movedLine(start, hunks, true);
-    end = count === 0 ? from : Math.max(from, movedLine(end, hunks, false));
-    start = from;
-  }
-  return { line: start + 1, count: end - start };
+export function lineThrough(above: readonly { readonly baseline: string | null; readonly current: string | null }[]): (line: number, count: number) => { line: number; count: number } {
+  // Each entry's diff once, for all the hunks mapped through it.
+  const steps = above.filter(step => step.baseline !== step.current).map(step => diffLineArrays(splitLinesKeepEnds(step.baseline ?? ''), splitLinesKeepEnds(step.current ?? '')));
+  return (line, count) => {
+    let start = line - 1;
+    let end = start + count;
+    for (const hunks of steps) {
+      const from = movedLine(start, hunks, true);
+      end = count === 0 ? from : Math.max(from, movedLine(end, hunks, false));
+      start = from;
+    }
+    return { line: start + 1, count: end - start };
+  };
 }
 
 /** A 0-based line boundary `at` moved by `hunks`: the first line of a range (`first`), or the end of one. */

@@ -446,9 +446,11 @@ export class ChangeTracker extends Disposable {
     const turn = this.turns.get(turnId);
     const stack = this.stackOf(filePath);
     const above = turn && stack.includes(turn) ? stack.slice(stack.indexOf(turn) + 1).map(t => t.changes.get(filePath)).filter((c): c is FileChange => !!c && !c.binary) : [];
-    return this.hunks(turnId, filePath).map(h => {
-      if (!above.length) return h;
-      const { line, count } = lineThrough(h.curLine, h.curLineCount, above);
+    const hunks = this.hunks(turnId, filePath);
+    if (!above.length) return hunks;
+    const shown = lineThrough(above);
+    return hunks.map(h => {
+      const { line, count } = shown(h.curLine, h.curLineCount);
       return { ...h, curLine: line, curLineCount: count };
     });
   }
