@@ -169,3 +169,17 @@ export function severalAgentsSuite(): { readonly sb: SwitchboardApi; tabWith(spe
     },
   };
 }
+
+/**
+ * The hooks of a suite about agents' changes under review (`severalAgentsSuite`'s, with them): agents'
+ * writes are applied without a diff to accept (`switchboard.fs.reviewWrites`: never), and each test
+ * starts with nothing left to review.
+ */
+export function reviewSuite(): ReturnType<typeof severalAgentsSuite> {
+  const suite = severalAgentsSuite();
+  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
+  before(async () => { await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global); });
+  beforeEach(() => { for (const t of suite.sb.review.views()) suite.sb.review.keep(t.turnId); });
+  after(async () => { await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global); });
+  return suite;
+}

@@ -8,31 +8,18 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { ChangeTracker } from '../../src/host/review/changeTracker';
-import { api, memoryMemento, quietLogger, useScriptedAgent } from './helpers';
+import { memoryMemento, quietLogger, reviewSuite, useScriptedAgent } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
 describe('Review: one history of edits (the chat\'s Undo of a write, Agent Changes)', () => {
+  const suite = reviewSuite();
   let sb: SwitchboardApi;
-  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
   let held: { release(): Promise<void> } | undefined;
-
-  before(async () => {
-    sb = await api();
-    await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global);
-  });
-  beforeEach(async () => {
-    await sb.chat.stop();
-    await sb.chat.newConversation();
-    for (const t of sb.review.views()) sb.review.keep(t.turnId);
-  });
+  before(() => { sb = suite.sb; });
   afterEach(async () => {
     await held?.release();
     held = undefined;
-  });
-  after(async () => {
-    await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global);
-    await sb.chat.stop();
   });
 
   const listed = (file: string) => sb.review.views().filter(t => t.files.some(f => f.path === file));

@@ -9,29 +9,16 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SwitchboardApi } from '../../src/extension';
 import { ChangeTracker } from '../../src/host/review/changeTracker';
-import { activeDiffTab, agentEvents, api, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
+import { activeDiffTab, agentEvents, lastOf, memoryMemento, quietLogger, reviewSuite, useScriptedAgent, waitFor } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
 const edit = (text: string, ...pairs: [string, string][]) => pairs.reduce((t, [a, b]) => t.replace(a, b), text);
 
 describe('Review of agent changes', () => {
+  const suite = reviewSuite();
   let sb: SwitchboardApi;
-  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
-
-  before(async () => {
-    sb = await api();
-    await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global);
-  });
-  beforeEach(async () => {
-    await sb.chat.stop();
-    await sb.chat.newConversation();
-    for (const t of sb.review.views()) sb.review.keep(t.turnId);
-  });
-  after(async () => {
-    await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global);
-    await sb.chat.stop();
-  });
+  before(() => { sb = suite.sb; });
 
   /** The single changed file of the last turn, and its hunks. */
   function lastChange(file: string) {

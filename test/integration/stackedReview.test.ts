@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
-import { dump, severalAgentsSuite, useScriptedAgents } from './helpers';
+import { dump, gate, reviewSuite, useScriptedAgents, waitFor } from './helpers';
 
 const A = 'Scripted A';
 const B = 'Scripted B';
@@ -14,15 +14,9 @@ const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const lines = (...changed: [number, string][]) => Array.from({ length: 12 }, (_, i) => changed.find(c => c[0] === i + 1)?.[1] ?? `line ${i + 1}`).join('\n') + '\n';
 
 describe('Review: several agents change one file (each turn its own entry, Undo of one leaves the other)', () => {
-  const suite = severalAgentsSuite();
+  const suite = reviewSuite();
   let sb: SwitchboardApi;
-  const fsConfig = () => vscode.workspace.getConfiguration('switchboard.fs');
-  before(async () => {
-    sb = suite.sb;
-    await fsConfig().update('reviewWrites', 'never', vscode.ConfigurationTarget.Global);
-  });
-  beforeEach(() => { for (const t of sb.review.views()) sb.review.keep(t.turnId); });
-  after(async () => { await fsConfig().update('reviewWrites', undefined, vscode.ConfigurationTarget.Global); });
+  before(() => { sb = suite.sb; });
 
   const original = lines();
   const byA = lines([1, 'A one'], [2, 'A two']);
@@ -100,5 +94,97 @@ describe('Review: several agents change one file (each turn its own entry, Undo 
     await sb.review.undo(turnA, file);
     assert.equal(fs.readFileSync(file, 'utf8'), over, 'the file as B left it');
     assert.deepEqual(listedIn(file), [A, B], 'both still to review');
+  });
+
+  it("B rewrote A's lines: the warning says why A's change was not undone and offers Undo Both, which restores the file as it was before both", async () => {
+    const over = lines([1, 'B one'], [2, 'B two']);
+    const { file, turnA } = await twoTurns('stacked-undo-both.txt', over);
+    const warned: { message: string; actions: string[] }[] = [];
+    const warn = sb.review.ui.warn;
+    sb.review.ui.warn = async (message, ...actions) => { warned.push({ message, actions }); return 'Undo Both'; };
+    try {
+      await sb.review.undo(turnA, file);
+      // Undo Both runs once the user chose it (the warning is not modal): done when the file is back.
+      await waitFor(() => `the file as before both changes, not ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`, () => fs.readFileSync(file, 'utf8') === original && listedIn(file).length === 0, 5000);
+    } finally { sb.review.ui.warn = warn; }
+    assert.deepEqual(warned, [{ message: `${A}'s change of stacked-undo-both.txt was not undone: ${B} changed the same lines since. Undo ${B}'s change first, or undo ${A}'s hunk by hunk.`, actions: ['Undo Both'] }]);
+  });
+
+  it("the CodeLens of A's hunks (B's change on top added lines above one) sits at the lines the editor shows, and its Undo undoes that hunk", async () => {
+    const file = path.join(root(), 'stacked-lens.txt');
+    fs.writeFileSync(file, original);
+    const byA2 = lines([2, 'A two'], [10, 'A ten']);
+    const inserted = ['B new 1', 'B new 2', 'B new 3'];
+    const withB = (text: string) => { const l = text.split('\n'); l.splice(4, 0, ...inserted); return l.join('\n'); };
+    const agents = await useScriptedAgents({
+      [A]: { turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: byA2 }] }] },
+      [B]: { turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: withB(byA2) }] }] },
+    });
+    assert.equal(await sb.chat.sendPrompt('edit lines 2 and 10'), 'sent');
+    await sb.review.settled();
+    await suite.tabWith(agents[B].spec);
+    assert.equal(await sb.chat.sendPrompt('insert after line 4'), 'sent');
+    await sb.review.settled();
+    const [turnA, turnB] = sb.review.views().filter(t => t.files.some(f => f.path === file)).map(t => t.turnId);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const { uri } = doc;
+    const lenses = async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri))
+      .filter(l => l.command?.command === 'switchboard.undoChange')
+      .map(l => ({ line: l.range.start.line + 1, turnId: (l.command!.arguments![0] as { turnId: string }).turnId, ref: l.command!.arguments![0] }));
+    const shown = await lenses();
+    assert.deepEqual(shown.map(l => [l.turnId === turnA ? A : l.turnId === turnB ? B : l.turnId, l.line]).sort(), [[A, 13], [A, 2], [B, 5]],
+      "A's line 10 is the editor's line 13 (B's three lines above it)");
+    const tenth = shown.find(l => l.turnId === turnA && l.line === 13)!;
+    await vscode.commands.executeCommand('switchboard.undoChange', tenth.ref);
+    assert.equal(fs.readFileSync(file, 'utf8'), withB(lines([2, 'A two'])), "the hunk beside the CodeLens undone, A's line 2 and B's lines kept");
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  /** A edits lines 1–2 and waits; B, in another tab, writes `bWrites`; then A's same turn writes `again`. */
+  async function aWritesAgain(name: string, bWrites: string, again: string): Promise<{ file: string; turns: string[] }> {
+    const file = path.join(root(), name);
+    fs.writeFileSync(file, original);
+    const go = gate(name);
+    const agents = await useScriptedAgents({
+      [A]: { turns: [{ steps: [
+        { type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: byA },
+        { type: 'waitFile', path: go.path },
+        { type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: again },
+      ] }] },
+      [B]: { turns: [{ steps: [{ type: 'read', path: file, quiet: true }, { type: 'write', path: file, content: bWrites }] }] },
+    });
+    const turnOfA = sb.chat.sendPrompt('edit lines 1 and 2, then 5');
+    await waitFor(() => `A's first change listed: ${JSON.stringify(sb.review.views())}`, () => listedIn(file).length === 1);
+    await suite.tabWith(agents[B].spec);
+    assert.equal(await sb.chat.sendPrompt('edit line 10'), 'sent');
+    await sb.review.settled();
+    go.open();
+    assert.equal(await turnOfA, 'sent');
+    await sb.review.settled();
+    assert.equal(fs.readFileSync(file, 'utf8'), again);
+    assert.deepEqual(listedIn(file), [A, B, A], "A's second change listed under A, on top of B's");
+    return { file, turns: sb.review.views().filter(t => t.files.some(f => f.path === file)).map(t => t.turnId) };
+  }
+
+  it("A's turn writes the file again after B's change stacked on it: that change is A's (its own entry on top), and Undo of B's leaves it", async () => {
+    const { file, turns: [, turnB] } = await aWritesAgain('stacked-again.txt', both, lines([1, 'A one'], [2, 'A two'], [5, 'A five'], [10, 'B ten']));
+    await sb.review.undo(turnB, file);
+    assert.equal(fs.readFileSync(file, 'utf8'), lines([1, 'A one'], [2, 'A two'], [5, 'A five']), "B's line 10 undone, both of A's changes kept");
+    assert.deepEqual(listedIn(file), [A, A]);
+  });
+
+  it("Undo of A's first change that B's (in the middle) overlaps names B, and Undo Both undoes B's and A's, not A's later change on top", async () => {
+    const over = lines([1, 'B one'], [2, 'B two']);
+    const { file, turns: [turnA] } = await aWritesAgain('stacked-again-overlap.txt', over, lines([1, 'B one'], [2, 'B two'], [5, 'A five']));
+    const warned: string[] = [];
+    const warn = sb.review.ui.warn;
+    sb.review.ui.warn = async (message, ...actions) => { warned.push(message); return actions[0]; };
+    try {
+      await sb.review.undo(turnA, file);
+      await waitFor(() => `B's and A's first change undone, not ${JSON.stringify(fs.readFileSync(file, 'utf8'))} (${listedIn(file)})`, () => fs.readFileSync(file, 'utf8') === lines([5, 'A five']) && listedIn(file).length === 1, 5000);
+    } finally { sb.review.ui.warn = warn; }
+    assert.deepEqual(warned, [`${A}'s change of stacked-again-overlap.txt was not undone: ${B} changed the same lines since. Undo ${B}'s change first, or undo ${A}'s hunk by hunk.`]);
+    assert.deepEqual(listedIn(file), [A], "A's later change still to review");
   });
 });

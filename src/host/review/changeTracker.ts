@@ -19,7 +19,7 @@ import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
-import { carryUnder, stackChoice } from '../../common/review/stack';
+import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../common/review/stack';
 import { merge3 } from '../../common/fs/merge';
 import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
@@ -105,6 +105,8 @@ export class ChangeTracker extends Disposable {
   private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
   /** Fired whenever the list of changes (or a decision) changed. */
   readonly onDidChange = this.changeEmitter.event;
+  /** What the user is told (tests replace it to read the message and choose an action). */
+  readonly ui = { warn: (message: string, ...actions: string[]): Thenable<string | undefined> => vscode.window.showWarningMessage(message, ...actions) };
 
   /** `history`: the one history of edits (FsService's, with the applied writes); one of its own when absent (tests). */
   constructor(private readonly state: vscode.Memento, private readonly log: Logger, private readonly history = new EditHistory(REVIEW_LIMITS)) {
@@ -436,6 +438,23 @@ export class ChangeTracker extends Disposable {
     return this.turns.get(turnId)?.changes.hunks(filePath) ?? [];
   }
 
+  /**
+   * The hunks as the file shows them (the editor's CodeLens and highlights): a lower entry's lines
+   * are its own current text's, which the entries stacked on it may have moved (see lineThrough).
+   */
+  shownHunks(turnId: string, filePath: string) {
+    const turn = this.turns.get(turnId);
+    const stack = this.stackOf(filePath);
+    const above = turn && stack.includes(turn) ? stack.slice(stack.indexOf(turn) + 1).map(t => t.changes.get(filePath)).filter((c): c is FileChange => !!c && !c.binary) : [];
+    const hunks = this.hunks(turnId, filePath);
+    if (!above.length) return hunks;
+    const shown = lineThrough(above);
+    return hunks.map(h => {
+      const { line, count } = shown(h.curLine, h.curLineCount);
+      return { ...h, curLine: line, curLineCount: count };
+    });
+  }
+
   /** Undecided changes of `filePath` in any turn (the editor decorates them). */
   changesOf(filePath: string): { turnId: string; change: FileChange }[] {
     const out: { turnId: string; change: FileChange }[] = [];
@@ -517,11 +536,15 @@ export class ChangeTracker extends Disposable {
     if (!entry || !top || (hunkId !== undefined && !hunk)) return;
     const to = hunk ? undoHunk(entry.current ?? '', hunk) : entry.baseline;
     const texts = changes.flatMap(c => (c ? [c.baseline, c.current] : []));
-    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, hunk && entry.baseline === null && to === '' ? null : to, texts);
+    const undoneTo = hunk && entry.baseline === null && to === '' ? null : to;
+    const carried = entry.binary || changes.some(c => !c || c.binary) ? undefined : carryUnder(entry.current, undoneTo, texts);
     if (!carried) {
+      // The later change that overlaps it (maybe not the top one): named, and undone first with Undo Both.
+      const at = entry.binary ? 0 : firstOverlap(entry.current, undoneTo, changes.map(c => (c && !c.binary ? c : undefined)));
+      const later = above[Math.max(0, at)];
       const both = vscode.l10n.t('Undo Both');
-      void vscode.window.showWarningMessage(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), top.agentName), both)
-        .then(choice => { if (choice === both) void this.undo(top.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), later.agentName), both)
+        .then(choice => { if (choice === both) void this.undo(later.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
       return;
     }
     const writes = writesOf(this.history, turn.changes.turnId, f);
@@ -718,8 +741,8 @@ export class ChangeTracker extends Disposable {
     }
     const top = this.ownerOf(filePath);
     const choice = stackChoice(top && { turnId: top.changes.turnId, tabId: top.tabId }, { turnId: turn.changes.turnId, tabId: turn.tabId }, !!turn.changes.get(filePath));
-    const owner = choice === 'top' ? top! : turn;
-    if (choice === 'stack') {
+    const owner = choice === 'top' ? top! : choice === 'again' ? this.entryAgain(turn) : turn;
+    if (choice === 'stack' || choice === 'again') {
       // The file as the entry below left it (the user's edits since carried into that entry first).
       const below = top!.changes.get(filePath)!;
       if (before !== null && !sameData(before, sideOf(below, below.current))) this.setCurrent(top!, filePath, before);
@@ -755,7 +778,7 @@ export class ChangeTracker extends Disposable {
     }
     // A file a child agent's tool call named: its change is that child's (the first name stays).
     const by = turn.namedBy?.get(filePath);
-    if (by && owner === turn) owner.changes.attribute(filePath, by);
+    if (by && (owner === turn || choice === 'again')) owner.changes.attribute(filePath, by);
     // A change detected just after its turn ended still gets listed.
     if (!owner.changes.isEmpty) this.turns.set(owner.changes.turnId, owner);
     this.see(filePath, after);
@@ -841,6 +864,15 @@ export class ChangeTracker extends Disposable {
 
   /** The disk text each file's tab was last reconciled with (a change reported twice merges once). */
   private readonly reconciled = new Map<string, string | null>();
+
+  /**
+   * A turn changes a file again after another conversation's change stacked on its entry: a new
+   * entry of its conversation, listed apart (a turn of its own, not running; see stackChoice).
+   */
+  private entryAgain(turn: Turn): Turn {
+    const turnId = `turn${this.nextTurn++}`;
+    return { changes: new TurnChanges(turnId, undefined, this.history), tabId: turn.tabId, agentName: turn.agentName, running: false, named: new Set(), inflight: new Set(), started: turn.started, since: turn.since, ...(turn.working ? { working: [...turn.working] } : {}) };
+  }
 
   /** The file's latest entry (the top of its stack): its current text is the file's. */
   private ownerOf(filePath: string): Turn | undefined {

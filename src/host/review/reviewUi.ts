@@ -89,7 +89,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const left = vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: ref.turnId });
     const fileUri = vscode.Uri.file(ref.path);
     const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
-    const hunk = ref.hunkId ? this.tracker.hunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
+    const hunk = ref.hunkId ? this.tracker.shownHunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
     const line = Math.max(0, (hunk?.curLine ?? 1) - 1);
     await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t({ message: "{0} (agent's changes)", args: [fileLabel(ref.path)], comment: 'Title of a diff editor; {0} is a file name' }),
       { preview: true, selection: new vscode.Range(line, 0, line, 0) });
@@ -110,7 +110,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       return node.turn.files.map(f => ({ type: 'file', turnId: node.turn.turnId, path: f.path, kind: f.kind, added: f.added, removed: f.removed, binary: !!f.binary }));
     }
     if (node.type === 'file') {
-      return this.tracker.hunks(node.turnId, node.path).map(h => ({
+      return this.tracker.shownHunks(node.turnId, node.path).map(h => ({
         type: 'hunk', turnId: node.turnId, path: node.path, hunkId: h.id, line: h.curLine, added: h.added, removed: h.removed,
       }));
     }
@@ -156,7 +156,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const lenses: vscode.CodeLens[] = [];
     for (const { turnId, change } of this.tracker.changesOf(doc.uri.fsPath)) {
-      for (const h of this.tracker.hunks(turnId, change.path)) {
+      for (const h of this.tracker.shownHunks(turnId, change.path)) {
         const line = Math.min(Math.max(0, h.curLine - 1), Math.max(0, doc.lineCount - 1));
         const range = new vscode.Range(line, 0, line, 0);
         const ref: ChangeRef = { turnId, path: change.path, hunkId: h.id };
@@ -176,7 +176,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       const removed: vscode.Range[] = [];
       if (editor.document.uri.scheme === 'file') {
         for (const { turnId, change } of this.tracker.changesOf(editor.document.uri.fsPath)) {
-          for (const h of this.tracker.hunks(turnId, change.path)) {
+          for (const h of this.tracker.shownHunks(turnId, change.path)) {
             const first = h.curLine - 1;
             if (h.curLineCount > 0) added.push(new vscode.Range(first, 0, first + h.curLineCount - 1, 0));
             else removed.push(new vscode.Range(Math.min(first, editor.document.lineCount - 1), 0, Math.min(first, editor.document.lineCount - 1), 0));
