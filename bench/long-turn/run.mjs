@@ -30,7 +30,7 @@ import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '..
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
-  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' },
+  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' }, frames: { type: 'boolean' }, trace: { type: 'string' },
 } });
 const RUNS = Number(values.runs);
 const CASES = {
@@ -83,6 +83,11 @@ async function extensionClient() {
       // In the webview: when this turn's end shows, and the longest frame until then.
       // Installed before the prompt is sent (else the new turn could already be the live one).
       await view.locator('#transcript').evaluate(el => { window.sbTurnDone = new Promise(resolve => {
+        // The long animation frames (Chromium's LoAF entries): where the longest frames' time went.
+        const loaf = [];
+        const po = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('long-animation-frame')
+          ? new PerformanceObserver(list => { for (const e of list.getEntries()) if (e.duration > 40) loaf.push(e.toJSON()); }) : undefined;
+        po?.observe({ type: 'long-animation-frame' });
         let last = performance.now();
         let longest = 0;
         let running = true;
@@ -96,15 +101,27 @@ async function extensionClient() {
           if (!mine()?.querySelector('.turn-end')) return;
           obs.disconnect();
           running = false;
-          resolve({ at: Date.now(), longest: Math.round(longest) });
+          po?.disconnect();
+          resolve({ at: Date.now(), longest: Math.round(longest), loaf });
         });
         obs.observe(el, { childList: true, subtree: true });
       }); });
       const done = view.locator('#transcript').evaluate(() => window.sbTurnDone);
       if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
+      const tracing = values.trace && r === 0 ? wb.page.context().browser() : undefined;
+      if (tracing) await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
       const t0 = Date.now();
       await prompt.press('Enter');
-      const { at, longest } = await done;
+      const { at, longest, loaf } = await done;
+      if (tracing) {
+        await tracing.stopTracing();
+        // And a moment after the turn: the chat does nothing once it has shown everything.
+        await new Promise(res => setTimeout(res, 1000));
+        await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}-idle.json`), categories: ['devtools.timeline', 'toplevel'] });
+        await new Promise(res => setTimeout(res, 1500));
+        await tracing.stopTracing();
+      }
+      if (values.frames) printFrames(name, loaf);
       turns++;
       if (profilers) {
         const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
@@ -115,6 +132,20 @@ async function extensionClient() {
     },
     close: () => wb.close(),
   };
+}
+
+/** `--frames`: the longest animation frames of a round, and what filled them. */
+function printFrames(name, loaf) {
+  const worst = [...loaf].sort((a, b) => b.duration - a.duration).slice(0, 5);
+  console.log(`  ${name}: ${loaf.length} frames over 40 ms; the longest:`);
+  for (const f of worst) {
+    const render = f.renderStart ? f.startTime + f.duration - f.renderStart : 0;
+    const layout = f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0;
+    console.log(`    ${Math.round(f.duration)} ms: blocking ${Math.round(f.blockingDuration)}, render ${Math.round(render)} (style+layout ${Math.round(layout)})`);
+    for (const s of [...f.scripts].sort((a, b) => b.duration - a.duration).slice(0, 4)) {
+      console.log(`      ${Math.round(s.duration)} ms ${s.invokerType} ${s.invoker} ${s.sourceFunctionName} (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)} ms)`);
+    }
+  }
 }
 
 const bare = await bareClient();
