@@ -15,8 +15,11 @@
 //
 // `--profile <dir>` also takes a CPU profile of the extension host and of the webview during each
 // extension round (bench/profile.mjs) and prints the heaviest functions of each case's first round.
+// `--trace <dir>` writes a Chromium trace (open it in DevTools' Performance panel) of each case's
+// first round, and of 1.5 s after it. `--messages` prints how many messages the view received per
+// round, and how many transcript operations they held.
 //
-// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir]
+// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir] [--trace dir] [--messages]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,7 +33,7 @@ import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '..
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
-  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' }, frames: { type: 'boolean' }, trace: { type: 'string' },
+  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' }, messages: { type: 'boolean' }, trace: { type: 'string' },
 } });
 const RUNS = Number(values.runs);
 const CASES = {
@@ -83,11 +86,15 @@ async function extensionClient() {
       // In the webview: when this turn's end shows, and the longest frame until then.
       // Installed before the prompt is sent (else the new turn could already be the live one).
       await view.locator('#transcript').evaluate(el => { window.sbTurnDone = new Promise(resolve => {
-        // The long animation frames (Chromium's LoAF entries): where the longest frames' time went.
-        const loaf = [];
-        const po = typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('long-animation-frame')
-          ? new PerformanceObserver(list => { for (const e of list.getEntries()) if (e.duration > 40) loaf.push(e.toJSON()); }) : undefined;
-        po?.observe({ type: 'long-animation-frame' });
+        // The host's messages to the view while the turn streams: how many, how many operations each.
+        const messages = { count: 0, ops: 0, most: 0, first: 0, last: 0 };
+        const onMessage = e => {
+          const ops = e.data?.type === 'transcript/ops' ? e.data.ops.length : -1;
+          if (ops < 0) return;
+          messages.count++; messages.ops += ops; messages.most = Math.max(messages.most, ops);
+          messages.last = Date.now(); messages.first ||= messages.last;
+        };
+        window.addEventListener('message', onMessage);
         let last = performance.now();
         let longest = 0;
         let running = true;
@@ -101,8 +108,8 @@ async function extensionClient() {
           if (!mine()?.querySelector('.turn-end')) return;
           obs.disconnect();
           running = false;
-          po?.disconnect();
-          resolve({ at: Date.now(), longest: Math.round(longest), loaf });
+          window.removeEventListener('message', onMessage);
+          resolve({ at: Date.now(), longest: Math.round(longest), messages });
         });
         obs.observe(el, { childList: true, subtree: true });
       }); });
@@ -112,7 +119,7 @@ async function extensionClient() {
       if (tracing) await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
       const t0 = Date.now();
       await prompt.press('Enter');
-      const { at, longest, loaf } = await done;
+      const { at, longest, messages } = await done;
       if (tracing) {
         await tracing.stopTracing();
         // And a moment after the turn: the chat does nothing once it has shown everything.
@@ -121,7 +128,7 @@ async function extensionClient() {
         await new Promise(res => setTimeout(res, 1500));
         await tracing.stopTracing();
       }
-      if (values.frames) printFrames(name, loaf);
+      if (values.messages) console.log(`  ${name} round ${r}: the view received ${messages.count} messages of ${messages.ops} operations (at most ${messages.most} in one), the first ${messages.first - t0} ms after the prompt, the last ${messages.last - t0} ms; the turn's end on screen ${at - t0} ms`);
       turns++;
       if (profilers) {
         const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
@@ -132,20 +139,6 @@ async function extensionClient() {
     },
     close: () => wb.close(),
   };
-}
-
-/** `--frames`: the longest animation frames of a round, and what filled them. */
-function printFrames(name, loaf) {
-  const worst = [...loaf].sort((a, b) => b.duration - a.duration).slice(0, 5);
-  console.log(`  ${name}: ${loaf.length} frames over 40 ms; the longest:`);
-  for (const f of worst) {
-    const render = f.renderStart ? f.startTime + f.duration - f.renderStart : 0;
-    const layout = f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0;
-    console.log(`    ${Math.round(f.duration)} ms: blocking ${Math.round(f.blockingDuration)}, render ${Math.round(render)} (style+layout ${Math.round(layout)})`);
-    for (const s of [...f.scripts].sort((a, b) => b.duration - a.duration).slice(0, 4)) {
-      console.log(`      ${Math.round(s.duration)} ms ${s.invokerType} ${s.invoker} ${s.sourceFunctionName} (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)} ms)`);
-    }
-  }
 }
 
 const bare = await bareClient();
