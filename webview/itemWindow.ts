@@ -52,8 +52,6 @@ export class ItemWindow {
   /** The item area's offset in the scroller's content, as last read. */
   private margin: number | undefined;
   private queued = false;
-  /** The scroll offset at the end beyond the items' end, as last seen (see scrolled). */
-  private belowItems = 0;
   private observing = false;
   private rendering = false;
 
@@ -115,15 +113,7 @@ export class ItemWindow {
 
   /** The scroller was scrolled from here (to the end): the window follows now, not at the scroll event. */
   scrolled(): void {
-    const top = this.scroller.scrollTop;
-    // What lies below the items (padding, the turn's end): the end guessed at the next render is exact.
-    if (this.margin !== undefined) this.belowItems = top - this.endOffset(this.margin);
-    this.offsetChanged?.(top, false);
-  }
-
-  /** The scroll offset at the transcript's end, as the items' sizes put it. */
-  private endOffset(margin: number): number {
-    return margin + this.virtualizer.getTotalSize() - (this.virtualizer.scrollRect?.height ?? 0) + this.belowItems;
+    this.offsetChanged?.(this.scroller.scrollTop, false);
   }
 
   /** How many items are in the DOM. */
@@ -169,8 +159,12 @@ export class ItemWindow {
       const margin = this.margin!;
       if (margin !== v.options.scrollMargin) v.setOptions({ ...v.options, scrollMargin: margin });
       // `end`: the transcript scrolls to its end after this render: the items shown are those at the
-      // end (where the view will be), not those where it was; one render, one layout per frame.
-      if (end) this.offsetChanged?.(Math.max(0, this.endOffset(margin)), false);
+      // end (where the view will be), not those where it was; one render, one layout per frame. The
+      // view is put where the items end (what is below them is a few pixels: the items shown reach
+      // past the view's end by the overscan), unless the last item is shown already.
+      if (end && !v.getVirtualIndexes().includes(v.options.count - 1)) {
+        this.offsetChanged?.(Math.max(0, margin + v.getTotalSize() - (v.scrollRect?.height ?? 0)), false);
+      }
       const items = this.hooks.items();
       const visible = v.getVirtualItems().filter(x => items[x.index]);
       const wanted = new Set(visible.map(x => items[x.index].id));

@@ -169,7 +169,13 @@ export class TranscriptView {
     }
     this.urgent = false;
     this.working = true;
-    try { this.work(); } finally { this.working = false; const end = performance.now(); this.nextWorkAt = end + WORK_SPACING * (end - begun); }
+    try { this.work(); } finally {
+      this.working = false;
+      const end = performance.now();
+      this.nextWorkAt = end + WORK_SPACING * (end - begun);
+      // The window asked again after it was rendered (the scroll to the end moved its range).
+      if (this.windowQueued) this.frame ||= requestAnimationFrame(() => this.flush());
+    }
   }
 
   private work(): void {
