@@ -119,7 +119,12 @@ async function extensionClient() {
       if (tracing) await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
       const t0 = Date.now();
       await prompt.press('Enter');
+      // A turn whose end never shows would wait forever: say what the view shows meanwhile.
+      const stuck = setTimeout(() => view.locator('#transcript').evaluate(el => JSON.stringify({
+        items: el.querySelectorAll('.turn.live [data-item-index]').length, scroll: [el.scrollTop, el.scrollHeight, el.clientHeight],
+      })).then(state => console.log(`  ${name} round ${r}: no end on screen after 60 s (${state})`), () => {}), 60_000);
       const { at, longest, messages } = await done;
+      clearTimeout(stuck);
       if (tracing) {
         await tracing.stopTracing();
         // And a moment after the turn: the chat does nothing once it has shown everything.
