@@ -16,7 +16,7 @@
 // `--profile <dir>` also takes a CPU profile of the extension host and of the webview during each
 // extension round (bench/profile.mjs) and prints the heaviest functions of each case's first round.
 // `--trace <dir>` writes a Chromium trace (open it in DevTools' Performance panel) of each case's
-// first round, and of 1.5 s after it. `--messages` prints how many messages the view received per
+// first round, and of 1.5 s after it, and prints the most main-thread CPU time one frame held. `--messages` prints how many messages the view received per
 // round, and how many transcript operations they held.
 //
 // Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir] [--trace dir] [--messages]
@@ -127,6 +127,7 @@ async function extensionClient() {
       clearTimeout(stuck);
       if (tracing) {
         await tracing.stopTracing();
+        console.log(`  ${name} round ${r}: ${frameCpu(path.join(values.trace, `${name}.json`))}`);
         // And a moment after the turn: the chat does nothing once it has shown everything.
         await new Promise(res => setTimeout(res, 1000));
         await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}-idle.json`), categories: ['devtools.timeline', 'toplevel'] });
@@ -144,6 +145,32 @@ async function extensionClient() {
     },
     close: () => wb.close(),
   };
+}
+
+/**
+ * The chat's frames in a trace (between two ticks of the round's requestAnimationFrame loop): the
+ * longest in wall time, and the most main-thread CPU time one held (its tasks' thread time). On a
+ * loaded machine the two differ by the time the renderer waited for a CPU.
+ */
+function frameCpu(file) {
+  const events = JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents;
+  const names = new Map(events.filter(e => e.ph === 'M' && e.name === 'thread_name').map(e => [`${e.pid}:${e.tid}`, e.args.name]));
+  const main = events.filter(e => e.ph === 'X' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain').sort((a, b) => a.ts - b.ts);
+  const ticks = main.filter(e => e.name === 'FunctionCall' && e.args?.data?.functionName === 'tick');
+  const tasks = main.filter(e => e.name === 'ThreadControllerImpl::RunTask');
+  let wall = 0, cpu = 0, k = 0;
+  for (let i = 1; i < ticks.length; i++) {
+    const [a, b] = [ticks[i - 1].ts, ticks[i].ts];
+    let used = 0;
+    while (k < tasks.length && tasks[k].ts + tasks[k].dur < a) k++;
+    for (let j = k; j < tasks.length && tasks[j].ts < b; j++) {
+      const t = tasks[j];
+      used += (t.tdur ?? t.dur) * Math.max(0, Math.min(b, t.ts + t.dur) - Math.max(a, t.ts)) / (t.dur || 1);
+    }
+    wall = Math.max(wall, b - a);
+    cpu = Math.max(cpu, used);
+  }
+  return `${ticks.length - 1} frames in the trace: the longest ${Math.round(wall / 1000)} ms; at most ${Math.round(cpu / 1000)} ms of main-thread CPU in one`;
 }
 
 const bare = await bareClient();
