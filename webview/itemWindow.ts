@@ -25,6 +25,13 @@ export interface ItemWindowHooks {
   hide(itemId: string): void;
   /** Whether the transcript is at its end (it then stays there as items are measured). */
   atEnd(): boolean;
+  /**
+   * The live turn's window: asks the transcript to render it in its next frame (where layout is
+   * read once, before anything is written) and returns true; false: render it on its own.
+   */
+  schedule?(): boolean;
+  /** Whether the transcript keeps to its end (as read at its last frame): it scrolls there itself. */
+  sticking?(): boolean;
 }
 
 /** The attribute that names an element's index for the virtualizer (the turn list uses data-index). */
@@ -86,6 +93,11 @@ export class ItemWindow {
       },
       onChange: () => this.queue(),
     });
+    // An item measured anew above the view moves the view by its change, unless the transcript keeps
+    // to its end: it scrolls there itself once per frame (a scroll written here, between the
+    // ResizeObserver's entries and the next render, would lay the page out once more).
+    this.virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, v) => !hooks.sticking?.()
+      && (v.itemSizeCache.has(item.key) ? item.end <= (v.scrollOffset ?? 0) && v.scrollDirection !== 'backward' : item.start < (v.scrollOffset ?? 0));
     this.cleanup = this.virtualizer._didMount();
     // The scroller is observed (its size read) at the first render, not here: a turn that grows
     // long is rebuilt as a window while its many items are still in the DOM, and reading a size
@@ -115,8 +127,11 @@ export class ItemWindow {
   }
 
   private queue(): void {
-    if (this.queued) return;
+    // Changes made by a render of the live turn (the range it moves to) are that render's own.
+    if (this.queued || (this.rendering && this.hooks.schedule)) return;
     this.queued = true;
+    // The live turn: rendered in the transcript's next frame (a render in the meantime drops the request).
+    if (this.hooks.schedule?.()) return;
     // Skipped when a render ran in the meantime (the transcript's frame renders the live turn itself).
     queueMicrotask(() => { if (this.queued) this.render(); });
   }
@@ -132,7 +147,7 @@ export class ItemWindow {
    * and scrolls to the end itself; otherwise (a scroll, a size the ResizeObserver reported, where
    * the layout is fresh) both are read here first, before any write.
    */
-  render(frame = false): void {
+  render(frame = false, end = false): void {
     this.queued = false;
     if (this.rendering || !this.el.isConnected) return;
     this.rendering = true;
@@ -143,6 +158,13 @@ export class ItemWindow {
       if (!this.observing) { this.observing = true; v._willUpdate(); }
       const margin = this.margin!;
       if (margin !== v.options.scrollMargin) v.setOptions({ ...v.options, scrollMargin: margin });
+      // `end`: the transcript scrolls to its end after this render: the items shown are those at the
+      // end (where the view will be), not those where it was; one render, one layout per frame. The
+      // view is put where the items end (what is below them is a few pixels: the items shown reach
+      // past the view's end by the overscan), unless the last item is shown already.
+      if (end && !v.getVirtualIndexes().includes(v.options.count - 1)) {
+        this.offsetChanged?.(Math.max(0, margin + v.getTotalSize() - (v.scrollRect?.height ?? 0)), false);
+      }
       const items = this.hooks.items();
       const visible = v.getVirtualItems().filter(x => items[x.index]);
       const wanted = new Set(visible.map(x => items[x.index].id));

@@ -71,6 +71,12 @@ export class TranscriptView {
   private readonly requested = new Set<string>();
   private listQueued = false;
   private rendering = false;
+  /** The live turn's window asked to be rendered (a size measured, a scroll): done at the next frame. */
+  private windowQueued = false;
+  /** A frame's work is running (what it changes in the live turn is rendered at its end). */
+  private working = false;
+  /** Whether the transcript kept to its end at the last frame (it scrolls there itself). */
+  private sticking = false;
   /** The height the user last saw (as of the last layout): "at the end" is judged with it. */
   shownHeight: number;
 
@@ -133,7 +139,7 @@ export class TranscriptView {
   /** The text of an item, as read (paragraphs apart) when it is rendered. */
   textOf(itemId: string): string {
     const r = this.rendered.get(itemId);
-    if (r) return r.el.innerText;
+    if (r) return readableText(r.el);
     const item = this.turns.at(this.turns.indexOfItem(itemId))?.items?.find(i => i.id === itemId);
     return item && 'text' in item ? item.text : '';
   }
@@ -155,9 +161,21 @@ export class TranscriptView {
   private flush(): void {
     this.frame = 0;
     const begun = performance.now();
-    if (!this.urgent && begun < this.nextWorkAt) { this.frame = requestAnimationFrame(() => this.flush()); return; }
+    if (!this.urgent && begun < this.nextWorkAt) {
+      this.frame = requestAnimationFrame(() => this.flush());
+      // Operations wait; the live turn's window follows a scroll or a measured size at once.
+      if (this.windowQueued) this.renderLive(this.isAtEnd(), true);
+      return;
+    }
     this.urgent = false;
-    try { this.work(); } finally { const end = performance.now(); this.nextWorkAt = end + WORK_SPACING * (end - begun); }
+    this.working = true;
+    try { this.work(); } finally {
+      this.working = false;
+      const end = performance.now();
+      this.nextWorkAt = end + WORK_SPACING * (end - begun);
+      // The window asked again after it was rendered (the scroll to the end moved its range).
+      if (this.windowQueued) this.frame ||= requestAnimationFrame(() => this.flush());
+    }
   }
 
   private work(): void {
@@ -189,9 +207,8 @@ export class TranscriptView {
       else if (op.op === 'replace') this.replaceItem(op.item);
     }
     this.pending = done < ops.length ? ops.slice(done) : [];
-    if (this.pending.length) this.frame = requestAnimationFrame(() => this.flush());
+    if (this.pending.length) this.frame ||= requestAnimationFrame(() => this.flush());
     this.renderDirty(finished);
-    const liveWindow = this.windows.get(this.live);
     if (this.dirty.size) this.frame ||= requestAnimationFrame(() => this.flush());
     if (newTurns) {
       // Turns that grew old collapse; the view forgets the items of turns long out of view.
@@ -199,12 +216,21 @@ export class TranscriptView {
       for (const i of this.mounted.keys()) if (this.turns.collapsed(i) !== this.mounted.get(i)!.classList.contains('collapsed')) this.rebuildTurn(i);
       this.renderList();
     }
-    if (liveWindow) {
-      // The window's height is its items' (measured or guessed) whatever the range shown: one
-      // scroll to the end, after all of this frame's writes.
-      liveWindow.render(true);
-      if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; liveWindow.scrolled(); liveWindow.render(true); }
-    } else if (stick) this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.renderLive(stick, false);
+  }
+
+  /**
+   * The live turn's window, then the scroll to the end (`stick`): after all of this frame's writes,
+   * and nothing written after it (one layout per frame). The window shows the items at the end
+   * (where the view goes), and its size changes measured after this frame are rendered at the next.
+   */
+  private renderLive(stick: boolean, readFirst: boolean): void {
+    const w = this.windows.get(this.live);
+    if (readFirst) w?.readLayout();
+    this.windowQueued = false;
+    this.sticking = stick;
+    w?.render(true, stick);
+    if (stick) { this.scroller.scrollTop = this.scroller.scrollHeight; w?.scrolled(); }
   }
 
   /** An item added to the live turn: rendered at once, or by the turn's window once it has many. */
@@ -350,6 +376,14 @@ export class TranscriptView {
         element: id => this.rendered.get(id)?.el,
         hide: id => { this.rendered.delete(id); this.dirty.delete(id); },
         atEnd: () => this.isAtEnd(),
+        schedule: () => {
+          if (el !== this.live) return false;
+          this.windowQueued = true;
+          // Within a frame's work, rendered at its end.
+          if (!this.working) this.frame ||= requestAnimationFrame(() => this.flush());
+          return true;
+        },
+        sticking: () => el === this.live && this.sticking,
       }, () => this.focusedItem());
       this.windows.set(el, w);
       el.append(w.el);
@@ -418,4 +452,31 @@ export class TranscriptView {
     const turnEl = r.el.closest<HTMLElement>('.turn');
     if (turnEl) this.windows.get(turnEl)?.changed();
   }
+}
+
+/** Blocks whose text is read apart from what surrounds it (as innerText would, without laying the page out). */
+const BLOCKS = new Set(['P', 'DIV', 'LI', 'PRE', 'BLOCKQUOTE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'TR', 'TABLE', 'UL', 'OL', 'ARTICLE', 'SECTION', 'DETAILS', 'SUMMARY', 'HR']);
+
+/**
+ * An element's text as a screen reader should hear it: blocks and line breaks apart ("a." and "b"
+ * of two list items never read as "a.b"). Unlike innerText it reads no layout: the announcer calls
+ * it between frames, where innerText laid out the whole page once more (40 ms in bench/long-turn).
+ */
+export function readableText(el: Element): string {
+  let out = '';
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === Node.TEXT_NODE) { out += c.nodeValue; continue; }
+      if (c.nodeType !== Node.ELEMENT_NODE) continue;
+      const tag = (c as Element).tagName;
+      if (tag === 'BR') { out += '\n'; continue; }
+      if (tag === 'SCRIPT' || tag === 'STYLE' || (c as HTMLElement).hidden) continue;
+      const block = BLOCKS.has(tag);
+      if (block && out && !out.endsWith('\n')) out += '\n';
+      walk(c);
+      if (block && out && !out.endsWith('\n')) out += '\n';
+    }
+  };
+  walk(el);
+  return out.replace(/\n{2,}/g, '\n').trim();
 }

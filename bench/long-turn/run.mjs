@@ -15,8 +15,11 @@
 //
 // `--profile <dir>` also takes a CPU profile of the extension host and of the webview during each
 // extension round (bench/profile.mjs) and prints the heaviest functions of each case's first round.
+// `--trace <dir>` writes a Chromium trace (open it in DevTools' Performance panel) of each case's
+// first round, and of 1.5 s after it, and prints the most main-thread CPU time one frame held. `--messages` prints how many messages the view received per
+// round, and how many transcript operations they held.
 //
-// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir]
+// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir] [--trace dir] [--messages]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,7 +33,7 @@ import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '..
 
 const { values } = parseArgs({ options: {
   runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
-  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' },
+  cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' }, messages: { type: 'boolean' }, trace: { type: 'string' },
 } });
 const RUNS = Number(values.runs);
 const CASES = {
@@ -83,6 +86,15 @@ async function extensionClient() {
       // In the webview: when this turn's end shows, and the longest frame until then.
       // Installed before the prompt is sent (else the new turn could already be the live one).
       await view.locator('#transcript').evaluate(el => { window.sbTurnDone = new Promise(resolve => {
+        // The host's messages to the view while the turn streams: how many, how many operations each.
+        const messages = { count: 0, ops: 0, most: 0, first: 0, last: 0 };
+        const onMessage = e => {
+          const ops = e.data?.type === 'transcript/ops' ? e.data.ops.length : -1;
+          if (ops < 0) return;
+          messages.count++; messages.ops += ops; messages.most = Math.max(messages.most, ops);
+          messages.last = Date.now(); messages.first ||= messages.last;
+        };
+        window.addEventListener('message', onMessage);
         let last = performance.now();
         let longest = 0;
         let running = true;
@@ -96,15 +108,33 @@ async function extensionClient() {
           if (!mine()?.querySelector('.turn-end')) return;
           obs.disconnect();
           running = false;
-          resolve({ at: Date.now(), longest: Math.round(longest) });
+          window.removeEventListener('message', onMessage);
+          resolve({ at: Date.now(), longest: Math.round(longest), messages });
         });
         obs.observe(el, { childList: true, subtree: true });
       }); });
       const done = view.locator('#transcript').evaluate(() => window.sbTurnDone);
       if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
+      const tracing = values.trace && r === 0 ? wb.page.context().browser() : undefined;
+      if (tracing) await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel'] });
       const t0 = Date.now();
       await prompt.press('Enter');
-      const { at, longest } = await done;
+      // A turn whose end never shows would wait forever: say what the view shows meanwhile.
+      const stuck = setTimeout(() => view.locator('#transcript').evaluate(el => JSON.stringify({
+        items: el.querySelectorAll('.turn.live [data-item-index]').length, scroll: [el.scrollTop, el.scrollHeight, el.clientHeight],
+      })).then(state => console.log(`  ${name} round ${r}: no end on screen after 60 s (${state})`), () => {}), 60_000);
+      const { at, longest, messages } = await done;
+      clearTimeout(stuck);
+      if (tracing) {
+        await tracing.stopTracing();
+        console.log(`  ${name} round ${r}: ${frameCpu(path.join(values.trace, `${name}.json`))}`);
+        // And a moment after the turn: the chat does nothing once it has shown everything.
+        await new Promise(res => setTimeout(res, 1000));
+        await tracing.startTracing(wb.page, { path: path.join(values.trace, `${name}-idle.json`), categories: ['devtools.timeline', 'toplevel'] });
+        await new Promise(res => setTimeout(res, 1500));
+        await tracing.stopTracing();
+      }
+      if (values.messages) console.log(`  ${name} round ${r}: the view received ${messages.count} messages of ${messages.ops} operations (at most ${messages.most} in one), the first ${messages.first - t0} ms after the prompt, the last ${messages.last - t0} ms; the turn's end on screen ${at - t0} ms`);
       turns++;
       if (profilers) {
         const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
@@ -115,6 +145,32 @@ async function extensionClient() {
     },
     close: () => wb.close(),
   };
+}
+
+/**
+ * The chat's frames in a trace (between two ticks of the round's requestAnimationFrame loop): the
+ * longest in wall time, and the most main-thread CPU time one held (its tasks' thread time). On a
+ * loaded machine the two differ by the time the renderer waited for a CPU.
+ */
+function frameCpu(file) {
+  const events = JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents;
+  const names = new Map(events.filter(e => e.ph === 'M' && e.name === 'thread_name').map(e => [`${e.pid}:${e.tid}`, e.args.name]));
+  const main = events.filter(e => e.ph === 'X' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain').sort((a, b) => a.ts - b.ts);
+  const ticks = main.filter(e => e.name === 'FunctionCall' && e.args?.data?.functionName === 'tick');
+  const tasks = main.filter(e => e.name === 'ThreadControllerImpl::RunTask');
+  let wall = 0, cpu = 0, k = 0;
+  for (let i = 1; i < ticks.length; i++) {
+    const [a, b] = [ticks[i - 1].ts, ticks[i].ts];
+    let used = 0;
+    while (k < tasks.length && tasks[k].ts + tasks[k].dur < a) k++;
+    for (let j = k; j < tasks.length && tasks[j].ts < b; j++) {
+      const t = tasks[j];
+      used += (t.tdur ?? t.dur) * Math.max(0, Math.min(b, t.ts + t.dur) - Math.max(a, t.ts)) / (t.dur || 1);
+    }
+    wall = Math.max(wall, b - a);
+    cpu = Math.max(cpu, used);
+  }
+  return `${ticks.length - 1} frames in the trace: the longest ${Math.round(wall / 1000)} ms; at most ${Math.round(cpu / 1000)} ms of main-thread CPU in one`;
 }
 
 const bare = await bareClient();

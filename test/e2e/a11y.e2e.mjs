@@ -23,7 +23,8 @@ const CHANGED_NOTES = 'first\nSECOND\n';
 export const workspaceFiles = { 'list.txt': BEFORE, 'notes.txt': NOTES };
 
 const FIRST = 'The first part of the answer, with **bold** text and `code`. It ends here.';
-const SECOND = 'Second message, after the edit.';
+// Two paragraphs and a list: read apart ("edit.one item.two" would be read as run-together words).
+const SECOND = 'Second message, after the edit.\n\n- one item.\n- two';
 
 export const settings = ({ workspace, repoRoot, node24 }) => {
   const list = path.join(workspace, 'list.txt');
@@ -133,7 +134,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   log(`announced: ${JSON.stringify(announced)}`);
   await check('each finished message is announced once, in full', async () => {
     const messages = announced.filter(a => a.kind === 'message').map(a => a.text);
-    assert.deepEqual(messages, [`Agent: ${FIRST.replace(/\*\*|`/g, '')}`, `Agent: ${SECOND}`]);
+    assert.deepEqual(messages, [`Agent: ${FIRST.replace(/\*\*|`/g, '')}`, 'Agent: Second message, after the edit. one item. two']);
   });
   await check('each permission request is announced', async () => {
     const permissions = announced.filter(a => a.kind === 'permission').map(a => a.text);
