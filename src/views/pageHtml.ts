@@ -17,12 +17,14 @@ export interface PageParts {
  * The page whose stylesheet and script are `dist/webview/<name>.css` and `<name>.js`. With
  * `inline`, both are written into the page (with the nonce) instead of fetched: a webview fetches
  * each file through its service worker and the workbench, a round trip before the page can run
- * (the chat's first paint). Codicons stay a stylesheet (their font is named relative to it).
+ * (the chat's first paint). Codicons too, their font named by its webview URL: a stylesheet linked
+ * before the page's script holds the script until it has loaded.
  */
 export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
   const nonce = randomBytes(16).toString('base64');
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, file)).toString();
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
+  const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
   const csp = [
     `default-src 'none'`,
@@ -40,7 +42,7 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicon.css')}">
+${codicons === undefined ? `<link rel="stylesheet" href="${asset('codicon.css')}">` : `<style nonce="${nonce}">${codicons}</style>`}
 ${css === undefined ? `<link rel="stylesheet" href="${asset(`${name}.css`)}">` : `<style nonce="${nonce}">${css}</style>`}
 <title>${attr(title)}</title>
 <script type="application/json" id="l10n">${l10nData}</script>

@@ -67,6 +67,13 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   const inline = await view.locator('body').evaluate(() => [...document.scripts].filter(s => !s.src && s.type !== 'application/json').map(s => s.text).join('\n'));
   assert.ok(inline.includes('view/ready'), `the chat's script is in the page (${inline.length} characters of inline script)`);
   assert.ok(!/SAFE_FOR_TEMPLATES|linkify/.test(inline), 'the chat\'s script holds DOMPurify or markdown-it');
+  // Codicons are in the page too, their font named by its webview URL: the icons are drawn.
+  const codicon = await view.locator('body').evaluate(async () => {
+    await document.fonts.ready;
+    const icon = document.querySelector('#parallel .codicon');
+    return { loaded: [...document.fonts].some(f => f.family.replace(/["']/g, '') === 'codicon' && f.status === 'loaded'), width: icon?.getBoundingClientRect().width ?? 0 };
+  });
+  assert.ok(codicon.loaded && codicon.width > 0, `the codicon font is loaded and the Run in Parallel icon drawn: ${JSON.stringify(codicon)}`);
   for (const f of first) {
     const text = fs.readFileSync(path.join(repoRoot, 'dist/webview', f), 'utf8');
     assert.ok(!/SAFE_FOR_TEMPLATES|linkify/.test(text), `${f}, loaded by an empty chat, holds DOMPurify or markdown-it`);
