@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 
 /** A page's head (up to `</head>`), its script element (for the end of its body), and asset URLs. */
 export interface PageParts {
-  readonly nonce: string;
   readonly head: string;
   readonly script: string;
   asset(name: string): string;
@@ -23,6 +22,9 @@ export interface PageParts {
 export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
   const nonce = randomBytes(16).toString('base64');
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(distUri, file)).toString();
+  // A stylesheet written into the page (`text`: when asked and possible), else linked.
+  const styleOf = (file: string, text: string | undefined) =>
+    (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
   const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
@@ -42,13 +44,13 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${codicons === undefined ? `<link rel="stylesheet" href="${asset('codicon.css')}">` : `<style nonce="${nonce}">${codicons}</style>`}
-${css === undefined ? `<link rel="stylesheet" href="${asset(`${name}.css`)}">` : `<style nonce="${nonce}">${css}</style>`}
+${styleOf('codicon.css', codicons)}
+${styleOf(`${name}.css`, css)}
 <title>${attr(title)}</title>
 <script type="application/json" id="l10n">${l10nData}</script>
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
-  return { nonce, head, script, asset };
+  return { head, script, asset };
 }
 
 /** The built files read so far (they change only with a new build, which a reload of the window loads). */

@@ -65,6 +65,11 @@ interface Turn {
   readonly since: number;
 }
 
+/** A turn's entry with nothing named or checked yet (`working`: copied, the caller's stays its own). */
+function newTurn(changes: TurnChanges, t: { tabId: string; agentName: string; running: boolean; started: number; since: number; working?: readonly string[] }): Turn {
+  return { changes, tabId: t.tabId, agentName: t.agentName, running: t.running, named: new Set(), inflight: new Set(), started: t.started, since: t.since, ...(t.working ? { working: [...t.working] } : {}) };
+}
+
 /** Saved before the one history: read once (users upgrading keep their pending reviews), then cleared. */
 const OLD_STATE_KEY = 'switchboard.review.v1';
 const STATE_KEY = 'switchboard.review.v2';
@@ -114,7 +119,7 @@ export class ChangeTracker extends Disposable {
     this.snapshots = this.register(new FileSnapshots());
     const saved = loadSaved(state.get(STATE_KEY), state.get(OLD_STATE_KEY));
     for (const t of saved.turns) {
-      this.turns.set(t.turnId, { changes: new TurnChanges(t.turnId, undefined, history), tabId: t.tabId, agentName: t.agentName, running: false, named: new Set(), inflight: new Set(), started: 0, since: 0, ...(t.working ? { working: [...t.working] } : {}) });
+      this.turns.set(t.turnId, newTurn(new TurnChanges(t.turnId, undefined, history), { ...t, running: false, started: 0, since: 0 }));
       this.nextTurn = Math.max(this.nextTurn, Number(t.turnId.replace(/\D/g, '')) + 1);
     }
     // In the order they were first changed: a file's stacked entries keep theirs.
@@ -203,7 +208,7 @@ export class ChangeTracker extends Disposable {
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId, undefined, this.history), tabId, agentName, running: true, named: new Set(), inflight: new Set(), started: Date.now(), since: this.history.lastSeq };
+    const turn = newTurn(new TurnChanges(turnId, undefined, this.history), { tabId, agentName, running: true, started: Date.now(), since: this.history.lastSeq });
     this.turns.set(turnId, turn);
     for (const id of this.runningTurn.values()) {
       const other = this.turns.get(id);
@@ -389,7 +394,7 @@ export class ChangeTracker extends Disposable {
     let shared = this.shared;
     if (!shared) {
       const turnId = `turn${this.nextTurn++}`;
-      shared = { changes: new TurnChanges(turnId, undefined, this.history), tabId: '', agentName: '', running: false, named: new Set(), inflight: new Set(), started: Math.min(...running.map(t => t.started)), since: Math.min(...running.map(t => t.since)), working: [] };
+      shared = newTurn(new TurnChanges(turnId, undefined, this.history), { tabId: '', agentName: '', running: false, started: Math.min(...running.map(t => t.started)), since: Math.min(...running.map(t => t.since)), working: [] });
       this.shared = shared;
     }
     // Kept while empty (its checks are waited for), listed once it holds a change.
@@ -871,7 +876,7 @@ export class ChangeTracker extends Disposable {
    */
   private entryAgain(turn: Turn): Turn {
     const turnId = `turn${this.nextTurn++}`;
-    return { changes: new TurnChanges(turnId, undefined, this.history), tabId: turn.tabId, agentName: turn.agentName, running: false, named: new Set(), inflight: new Set(), started: turn.started, since: turn.since, ...(turn.working ? { working: [...turn.working] } : {}) };
+    return newTurn(new TurnChanges(turnId, undefined, this.history), { ...turn, running: false });
   }
 
   /** The file's latest entry (the top of its stack): its current text is the file's. */
@@ -976,7 +981,7 @@ export class ChangeTracker extends Disposable {
     // A write outside a turn (late, or from a restored tab): keep it in a turn of its own.
     if (!tabId) return undefined;
     const turnId = `turn${this.nextTurn++}`;
-    const turn: Turn = { changes: new TurnChanges(turnId, undefined, this.history), tabId, agentName: 'agent', running: false, named: new Set(), inflight: new Set(), started: Date.now(), since: this.history.lastSeq };
+    const turn = newTurn(new TurnChanges(turnId, undefined, this.history), { tabId, agentName: 'agent', running: false, started: Date.now(), since: this.history.lastSeq });
     this.turns.set(turnId, turn);
     return turn;
   }
