@@ -280,6 +280,10 @@ function finish() {
   }
   const ok = results.length > 0 && results.every(r => r.result === 'PASS');
   console.log(`\ntotal ${secs(t0)}s; peak memory (PSS of runner + servers + Chromium) ${peakMemoryMiB()} MiB`);
+  // The failed parts again, last: a CI log is often read from its tail.
+  for (const r of results.filter(r => r.result !== 'PASS')) {
+    console.log(`${r.result} ${r.part}${r.detail ? ': ' + r.detail.slice(0, 400) : ''}`);
+  }
   console.log(ok ? 'ALL PASSED' : 'FAILED');
   process.exit(ok ? 0 : 1);
 }
