@@ -85,13 +85,15 @@ async function extensionClient() {
       await prompt.fill(text);
       // In the webview: when this turn's end shows, and the longest frame until then.
       // Installed before the prompt is sent (else the new turn could already be the live one).
-      await view.locator('#transcript').evaluate(el => { window.sbTurnDone = new Promise(resolve => {
-        // The host's messages to the view while the turn streams: how many, how many operations each.
-        const messages = { count: 0, ops: 0, most: 0, first: 0, last: 0 };
+      await view.locator('#transcript').evaluate((el, countBytes) => { window.sbTurnDone = new Promise(resolve => {
+        // The host's messages to the view while the turn streams: how many, how many operations each
+        // (and with --messages their size as JSON, which costs the page the time to measure it).
+        const messages = { count: 0, ops: 0, most: 0, first: 0, last: 0, bytes: 0 };
         const onMessage = e => {
           const ops = e.data?.type === 'transcript/ops' ? e.data.ops.length : -1;
           if (ops < 0) return;
           messages.count++; messages.ops += ops; messages.most = Math.max(messages.most, ops);
+          if (countBytes) messages.bytes += JSON.stringify(e.data).length;
           messages.last = Date.now(); messages.first ||= messages.last;
         };
         window.addEventListener('message', onMessage);
@@ -112,7 +114,7 @@ async function extensionClient() {
           resolve({ at: Date.now(), longest: Math.round(longest), messages });
         });
         obs.observe(el, { childList: true, subtree: true });
-      }); });
+      }); }, !!values.messages);
       const done = view.locator('#transcript').evaluate(() => window.sbTurnDone);
       if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
       const tracing = values.trace && r === 0 ? wb.page.context().browser() : undefined;
@@ -134,7 +136,7 @@ async function extensionClient() {
         await new Promise(res => setTimeout(res, 1500));
         await tracing.stopTracing();
       }
-      if (values.messages) console.log(`  ${name} round ${r}: the view received ${messages.count} messages of ${messages.ops} operations (at most ${messages.most} in one), the first ${messages.first - t0} ms after the prompt, the last ${messages.last - t0} ms; the turn's end on screen ${at - t0} ms`);
+      if (values.messages) console.log(`  ${name} round ${r}: the view received ${messages.count} messages of ${messages.ops} operations (at most ${messages.most} in one; ${(messages.bytes / 1048576).toFixed(1)} MiB as JSON), the first ${messages.first - t0} ms after the prompt, the last ${messages.last - t0} ms; the turn's end on screen ${at - t0} ms`);
       turns++;
       if (profilers) {
         const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
