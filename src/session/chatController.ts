@@ -371,7 +371,8 @@ export class ChatController extends Disposable {
       // Closed while its agent started or its session opened: the prompt goes to no one (the view gives it back).
       if (!this.tabs.get(tab.id)) {
         if (held) this.releaseUnsent(tab.id, held, true);
-        if (tab.sessionId) runtime.releaseSession(tab.sessionId);
+        // The session opened for no one: closed where the agent offers it, then released.
+        if (tab.sessionId) await this.endSession(runtime, tab.sessionId, true);
         return 'closed';
       }
       // On its way to the agent: from here on the conversation holds it.
@@ -489,13 +490,16 @@ export class ChatController extends Disposable {
     const effects = this.decide({ type: 'closed', conversation: id }).effects;
     if (effects.some(e => e.type === 'cancelTurn' || e.type === 'cancelRequests')) await tab.cancel();
     const runtime = tab.runtime;
-    if (runtime && tab.sessionId) {
-      if (effects.some(e => e.type === 'closeSession') && runtime.capabilities.sessionCapabilities?.close) {
-        await runtime.connection.closeSession(tab.sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
-      }
-      runtime.releaseSession(tab.sessionId);
-    }
+    if (runtime && tab.sessionId) await this.endSession(runtime, tab.sessionId, effects.some(e => e.type === 'closeSession'));
     this.tabs.remove(tab);
+  }
+
+  /** A conversation's session ends: `session/close` (`close`, where the agent offers it), then released. */
+  private async endSession(runtime: AgentRuntime, sessionId: string, close: boolean): Promise<void> {
+    if (close && runtime.capabilities.sessionCapabilities?.close) {
+      await runtime.connection.closeSession(sessionId).catch(err => this.log.warn(`session/close failed: ${describe(err)}`));
+    }
+    runtime.releaseSession(sessionId);
   }
 
   /**

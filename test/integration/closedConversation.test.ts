@@ -50,9 +50,9 @@ describe('A conversation closed meanwhile', () => {
     }
   });
 
-  it('closed while its agent still opens the session for its prompt: the prompt goes back, the agent never gets it', async () => {
+  it('closed while its agent still opens the session for its prompt: the prompt goes back, the agent never gets it, the session is closed', async () => {
     const go = gate('closed-conversation-session');
-    const { log } = await useScriptedAgent({ turns: [], gates: { 'session/new': go.path } });
+    const { log } = await useScriptedAgent({ agentCapabilities: { sessionCapabilities: { close: {} } }, turns: [], gates: { 'session/new': go.path } });
     const tab = sb.chat.activeTab;
     const sending = sb.chat.sendPrompt('for the closing one');
     try {
@@ -61,6 +61,11 @@ describe('A conversation closed meanwhile', () => {
       go.open();
       assert.equal(await sending, 'closed');
       assert.deepEqual(prompts(log), [], 'the agent got no prompt');
+      // The session the agent opened for no one is closed (it offers session/close): it holds nothing.
+      const opened = agentEvents(log).filter(e => e.event === 'session/new').length;
+      assert.equal(opened, 1);
+      const closes = agentEvents(log).filter(e => e.event === 'session/close');
+      assert.equal(closes.length, 1, `session/close sent ${closes.length} times`);
     } finally {
       go.open();
     }
