@@ -39,3 +39,49 @@ export function extHostRss(serverPid) {
   return 0;
 }
 
+
+/**
+ * CPU time (user + system, ms) used so far by this process and each of its descendants (the
+ * workbench server and everything under it, Chromium, the bare client's agent), summed by role:
+ * `host` (extension host), `agent` (the scripted agent under the server), `bareAgent` (the one this
+ * process spawned for the bare client), `renderer` (Chromium's renderers: the workbench and its
+ * webviews), `server` (the rest of the server's tree), `browser` (Chromium's other processes), `bench`
+ * (this process: the bare client itself, and playwright). Two snapshots' difference is what a round
+ * cost each side, whatever else loads the machine.
+ */
+export function cpuByRole() {
+  const tick = 1000 / 100; // ms per clock tick (CLK_TCK is 100 on Linux)
+  const procs = new Map();
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      procs.set(Number(p), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) * tick });
+    } catch { /* gone */ }
+  }
+  const roles = { bench: 0, bareAgent: 0, host: 0, agent: 0, server: 0, renderer: 0, browser: 0 };
+  for (const [pid, p] of procs) {
+    const chain = [];
+    for (let q = pid; q > 1 && chain.length < 30; q = procs.get(q)?.ppid ?? 0) chain.push(q);
+    if (!chain.includes(process.pid)) continue;
+    let cmd = '';
+    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    const underServer = chain.some(q => q !== pid && /server-main|code-server|--connection-token|--without-connection-token/.test(safeCmd(q)));
+    const role = pid === process.pid ? 'bench'
+      : cmd.includes('extensionHost') ? 'host'
+      : cmd.includes('scripted-agent') ? (underServer ? 'agent' : 'bareAgent')
+      : /chrom/i.test(cmd) ? (cmd.includes('--type=renderer') ? 'renderer' : 'browser')
+      : 'server';
+    roles[role] += p.cpu;
+  }
+  return roles;
+}
+
+function safeCmd(pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; }
+}
+
+/** `after - before`, role by role, rounded to ms. */
+export function cpuSpent(before, after) {
+  return Object.fromEntries(Object.keys(after).map(k => [k, Math.round(after[k] - (before[k] ?? 0))]));
+}

@@ -11,7 +11,8 @@
 //  - `varied`: 20,000 updates mixing tool cards (some updated late), odd unicode, messageId
 //    switches and 4–64 KB strings: prints `ratio burst` (target ≤ 1.5).
 // Each case also prints the webview's DOM element count and JS heap, and the extension host's
-// resident memory (from /proc: the workbench server's child run with --type=extensionHost).
+// resident memory (from /proc: the workbench server's child run with --type=extensionHost), and the CPU
+// time each side's processes used per round, by role (agent, extension host, Chromium's renderer…).
 //
 // `--profile <dir>` also takes a CPU profile of the extension host and of the webview during each
 // extension round (bench/profile.mjs) and prints the heaviest functions of each case's first round.
@@ -28,7 +29,7 @@ import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
-import { extHostRss, warmChat } from '../chatWorkbench.mjs';
+import { cpuByRole, cpuSpent, extHostRss, warmChat } from '../chatWorkbench.mjs';
 import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '../profile.mjs';
 
 const { values } = parseArgs({ options: {
@@ -187,11 +188,16 @@ try {
     const e = [];
     const frames = [];
     let received = 0;
+    const cpu = { bare: [], ext: [] };
     for (let r = 0; r < RUNS; r++) {
+      let before = cpuByRole();
       const br = await bare.round(name);
+      cpu.bare.push(cpuSpent(before, cpuByRole()));
       b.push(br.ms);
       received = br.received;
+      before = cpuByRole();
       const er = await ext.round(name, r);
+      cpu.ext.push(cpuSpent(before, cpuByRole()));
       e.push(er.ms);
       frames.push(er.longest);
     }
@@ -202,6 +208,10 @@ try {
     console.log(`    bare SDK client (receive only):        ${median(b)} ms   [${b.join(', ')}]`);
     console.log(`    Switchboard (turn end on screen):      ${median(e)} ms   [${e.join(', ')}]`);
     console.log(`    longest webview frame while streaming: ${median(frames)} ms   [${frames.join(', ')}]`);
+    // CPU time each side's processes used in a round (medians by role): what the wall-clock ratio
+    // costs on a machine of few cores, whatever else loads it.
+    const used = (rounds, roles) => roles.map(k => `${k} ${median(rounds.map(x => x[k]))}`).join(', ');
+        console.log(`    CPU per round (ms): bare: ${used(cpu.bare, ['bareAgent', 'bench'])}; Switchboard: ${used(cpu.ext, ['agent', 'host', 'renderer', 'browser', 'server', 'bench'])}`);
     console.log(`    after ${RUNS} such turns: webview ${after.dom} DOM elements, ${mib(after.heap)} MiB JS heap; extension host RSS ${mib(after.rss)} MiB (${after.rss >= start.rss ? '+' : ''}${mib(after.rss - start.rss)} MiB since the start)`);
     if (name === 'tools') {
       lines.push(`ratio tool-calls-5k: ${ratio.toFixed(2)}  (target ≤ 1.3; DOM ${after.dom} elements, heap ${mib(after.heap)} MiB, host RSS ${mib(after.rss)} MiB)`);

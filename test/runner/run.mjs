@@ -26,7 +26,7 @@ import path from 'node:path';
 import util, { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import {
-  repoRoot, ensureTools, ensureAdapters, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB,
+  repoRoot, ensureTools, ensureAdapters, startWorkbench, waitForWorkbench, installVsix, readZipEntries, peakMemoryMiB, trackPeakMemory,
 } from './workbench.mjs';
 import { writeFailureReport } from './diagnostics.mjs';
 
@@ -114,6 +114,7 @@ const screenshotOnFailure = async (page, name) => {
 
 // ---------------------------------------------------------------------------------------- setup
 heading('setup');
+trackPeakMemory();
 let tools;
 await part('tools', async () => {
   tools = ensureTools({ log });

@@ -15,6 +15,7 @@
 //   installVsix({ tools, vsix, extensionsDir })
 //   linkExtension({ extensionPath, extensionsDir }) -> symlink a folder in as an installed extension
 //   readZipEntries(file)          -> [{ name, size }] of a .vsix/.zip
+//   trackPeakMemory(everyMs?)     -> from now on, sample the peak (the test runner does)
 //   peakMemoryMiB()               -> peak PSS of everything this process started
 //   closeAll()                    -> stop every live server/browser (also done on exit/SIGINT/SIGTERM)
 //   stopping()                    -> true while a signal-triggered shutdown is under way
@@ -161,12 +162,23 @@ function sampleMemory() {
   }
   peakKiB = Math.max(peakKiB, kib);
 }
+/**
+ * Samples the peak from now on, every `everyMs` while a session is live (the test runner does; the
+ * benches do not). A sample reads every process's smaps_rollup, which makes the kernel walk its page
+ * tables: ~40–80 ms of CPU with a workbench and Chromium up — every 500 ms, that was a tenth of a
+ * core of a 2-core machine taken from the tests, and from the benches' rounds.
+ */
+export function trackPeakMemory(everyMs = 2000) {
+  memEveryMs = everyMs;
+  if (live.size) trackMemory();
+}
+let memEveryMs = 0;
 function trackMemory() {
-  if (memTimer || !fs.existsSync('/proc/self/smaps_rollup')) return;
+  if (!memEveryMs || memTimer || !fs.existsSync('/proc/self/smaps_rollup')) return;
   memTimer = setInterval(() => {
     if (!live.size) { clearInterval(memTimer); memTimer = undefined; return; }
     try { sampleMemory(); } catch { /* ignore */ }
-  }, 500);
+  }, memEveryMs);
   memTimer.unref();
 }
 /** Peak PSS (MiB) of this process plus everything it started, while sessions were live. */
