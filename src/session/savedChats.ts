@@ -1,7 +1,8 @@
 // Conversations survive a window reload (and a crash): each conversation's kept items (bounded) are
 // written to a file of its own in the extension's storage, `<dir>/<uuid>.chat.json` (a temporary
 // file, then a rename: a crash never leaves half a file), a little after each change — also while
-// its agent streams — and on shutdown; an unchanged conversation is not written again. The
+// its agent streams, the bytes written in the thread pool — and at once at a turn's end and on
+// shutdown; an unchanged conversation is not written again. The
 // workspace state keeps only a small index (common/conversation/savedIndex): it is the window's,
 // and each update of it is sent to the window's main thread. The turns a tab no longer keeps in
 // memory (see common/turns) go to a file of their own, `<dir>/<archiveKey>.jsonl`, one JSON line
@@ -96,6 +97,10 @@ export class SavedChats implements TurnArchive {
   private indexText: string | undefined;
   /** A write failed and was logged (logged once until one succeeds). */
   private failing = false;
+  /** Files being written in the thread pool (writeLater): the number of the latest write of each. */
+  private readonly inFlight = new Map<string, number>();
+  private generation = 0;
+  private readonly pending = new Set<Promise<void>>();
 
   /**
    * `dir`: the folder of the conversations' files and of old turns (none: nothing is saved).
@@ -130,15 +135,20 @@ export class SavedChats implements TurnArchive {
   /** Saves within a second (more for a large conversation: saveDelay); a burst of changes (a streamed answer) costs one write per delay. */
   schedule(sessions: () => readonly SavableChat[]): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(sessions()), this.delay);
+    this.timer = setTimeout(() => this.save(sessions(), false), this.delay);
   }
 
   /**
-   * Saves now (synchronously: it also runs as the window closes): the files of the conversations
-   * that changed since their last save, the index if it changed; the files of tabs no longer saved
-   * are removed.
+   * Saves now, synchronously (it also runs as the window closes): the files of the conversations
+   * that changed since their last save (or whose write is still under way), the index if it
+   * changed; the files of tabs no longer saved are removed.
    */
   flush(sessions: readonly SavableChat[]): void {
+    this.save(sessions, true);
+  }
+
+  /** `now`: the files are written before it returns; else their writing (not their content) is left to the thread pool. */
+  private save(sessions: readonly SavableChat[], now: boolean): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.dir) return;
@@ -149,8 +159,8 @@ export class SavedChats implements TurnArchive {
     for (const s of kept) {
       const before = this.written.get(s.id);
       const queue = s.queue.size ? s.queue.items : NO_QUEUE;
-      let now = before;
-      if (!before || before.items.length !== s.items.length || before.items.some((item, i) => item !== s.items[i])
+      let after = before;
+      if (!before || (now && this.inFlight.has(before.file)) || before.items.length !== s.items.length || before.items.some((item, i) => item !== s.items[i])
         || before.archived !== s.archived.length || before.lastArchived !== s.archived.at(-1)?.id || before.queue !== queue) {
         const { items, chars: n } = keptItems(s.items);
         chars += n;
@@ -160,13 +170,17 @@ export class SavedChats implements TurnArchive {
           ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
           ...(queue.length ? { queued: queue.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
         };
-        if (this.writeChat(file, splitChat(chat, file).content)) {
-          now = { file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue };
-          this.written.set(s.id, now);
-        } else failed = true;
+        const text = JSON.stringify(splitChat(chat, file).content);
+        if (now ? this.writeChat(file, text) : this.writeLater(s.id, file, text)) {
+          after = { file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue };
+          this.written.set(s.id, after);
+        } else {
+          failed = true;
+          if (before) this.unsaved(s.id, before.file);
+        }
       }
       // Never written (its write failed): not listed, the index names no file that is not there.
-      if (now) entries.push(splitChat({ id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title, items: [], ...(s.archived.length ? { archiveKey: s.archiveKey } : {}) }, now.file).entry);
+      if (after) entries.push(splitChat({ id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title, items: [], ...(s.archived.length ? { archiveKey: s.archiveKey } : {}) }, after.file).entry);
     }
     this.delay = saveDelay(chars);
     this.writeIndex(entries, failed);
@@ -186,7 +200,7 @@ export class SavedChats implements TurnArchive {
     for (const chat of chats.slice(-MAX_TABS)) {
       const file = randomUUID();
       const { entry, content } = splitChat(chat, file);
-      if (!this.writeChat(file, content)) return [];
+      if (!this.writeChat(file, JSON.stringify(content))) return [];
       this.written.set(chat.id, { file, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE });
       entries.push(entry);
     }
@@ -233,27 +247,83 @@ export class SavedChats implements TurnArchive {
     return chats;
   }
 
-  /** Writes a conversation's file: a temporary file, then a rename (a crash leaves the old file or the new, never half of one). */
-  private writeChat(key: string, content: unknown): boolean {
+  /** Writes a conversation's file now: a temporary file, then a rename (a crash leaves the old file or the new, never half of one). */
+  private writeChat(key: string, text: string): boolean {
     if (!this.dir || !STORE_KEY.test(key)) return false;
+    // A write still under way for this file is older: it will not replace this one (writeLater).
+    this.inFlight.delete(key);
     const file = path.join(this.dir, chatFileName(key));
     const tmp = `${file}.tmp`;
     try {
       fsSync.mkdirSync(this.dir, { recursive: true });
-      fsSync.writeFileSync(tmp, JSON.stringify(content), 'utf8');
+      fsSync.writeFileSync(tmp, text, 'utf8');
       fsSync.renameSync(tmp, file);
       this.failing = false;
       return true;
     } catch (err) {
-      if (!this.failing) this.log?.warn(`Could not save a conversation to ${file}: ${err instanceof Error ? err.message : String(err)}`);
-      this.failing = true;
+      this.writeFailed(file, err);
       try { fsSync.rmSync(tmp, { force: true }); } catch { /* the folder is gone: nothing to remove */ }
       return false;
     }
   }
 
+  /**
+   * Writes a conversation's file in the thread pool (the extension host goes on with the agent's
+   * updates meanwhile), to a temporary file of its own, renamed on this thread only if no later
+   * write of the file started (a later one, or the synchronous one at shutdown, always wins). A
+   * failed write makes the next save write the conversation again.
+   */
+  private writeLater(tab: string, key: string, text: string): boolean {
+    if (!this.dir || !STORE_KEY.test(key)) return false;
+    const dir = this.dir;
+    const generation = ++this.generation;
+    this.inFlight.set(key, generation);
+    const file = path.join(dir, chatFileName(key));
+    const tmp = `${file}.${generation}.tmp`;
+    const superseded = () => this.inFlight.get(key) !== generation;
+    const job = (async () => {
+      try {
+        await fs.mkdir(dir, { recursive: true });
+        await fs.writeFile(tmp, text, 'utf8');
+        if (!superseded()) {
+          fsSync.renameSync(tmp, file);
+          this.inFlight.delete(key);
+          this.failing = false;
+          return;
+        }
+      } catch (err) {
+        if (!superseded()) {
+          this.inFlight.delete(key);
+          this.writeFailed(file, err);
+          this.unsaved(tab, key);
+        }
+      }
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+    })();
+    this.pending.add(job);
+    void job.finally(() => this.pending.delete(job));
+    return true;
+  }
+
+  /** Tab `tab`'s last write to `key` failed: its next save writes it again. */
+  private unsaved(tab: string, key: string): void {
+    const w = this.written.get(tab);
+    if (w?.file === key) this.written.set(tab, { ...w, items: [], archived: -1 });
+  }
+
+  /** Done when the writes under way are (tests). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+
+  private writeFailed(file: string, err: unknown): void {
+    if (!this.failing) this.log?.warn(`Could not save a conversation to ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    this.failing = true;
+  }
+
   private removeChat(key: string): void {
     if (!this.dir || !STORE_KEY.test(key)) return;
+    this.inFlight.delete(key);
     try { fsSync.rmSync(path.join(this.dir, chatFileName(key)), { force: true }); } catch (err) {
       this.log?.warn(`Could not remove a closed conversation's file: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -340,7 +410,7 @@ export class SavedChats implements TurnArchive {
       const archive = name.replace(/\.jsonl$/, '');
       const chat = chatFileKey(name);
       const stale = STORE_KEY.test(archive) ? !archives.has(archive) && !this.writing.has(archive)
-        : chat !== undefined && (name.endsWith('.tmp') || (!chats.has(chat) && !written().has(chat)));
+        : chat !== undefined && !this.inFlight.has(chat) && (name.endsWith('.tmp') || (!chats.has(chat) && !written().has(chat)));
       if (stale) await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }
   }

@@ -58,7 +58,7 @@ describe('savedChats in files', () => {
     assert.deepEqual(back[0].items.at(-1), long.at(-1));
   });
 
-  it('saves within the delay while an agent streams (no wait for the turn\'s end); an unchanged conversation is not written again', () => {
+  it('saves within the delay while an agent streams (no wait for the turn\'s end); an unchanged conversation is not written again', async () => {
     mock.timers.enable({ apis: ['setTimeout', 'Date'] });
     const { state, updates } = store();
     const saved = new SavedChats(state, dir);
@@ -67,6 +67,7 @@ describe('savedChats in files', () => {
     const tabs = () => [idle, chat('tab2', streaming, { sessionId: 's2' })];
     saved.schedule(tabs);
     mock.timers.tick(1000);
+    await saved.settled();
     const [, second] = new SavedChats(state, dir).peek();
     assert.deepEqual(second.items.map(i => i.id), ['a1']);
     const file = (id: string) => path.join(dir, chatFiles(dir).find(n => fs.readFileSync(path.join(dir, n), 'utf8').includes(`"id":"${id}"`))!);
@@ -75,9 +76,26 @@ describe('savedChats in files', () => {
     streaming.push(agent('a2', 'second'));
     saved.schedule(tabs);
     mock.timers.tick(1000);
+    await saved.settled();
     assert.deepEqual(new SavedChats(state, dir).peek()[1].items.map(i => i.id), ['a1', 'a2'], 'saved mid-turn');
     assert.equal(fs.statSync(file('tab1')).ino, idleInode, 'the unchanged conversation was not rewritten');
     assert.equal(updates.length, indexUpdates, 'the unchanged index was not sent to the window again');
+  });
+
+  it('a save at shutdown (synchronous) wins over a write still under way; a conversation closed meanwhile leaves no file', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const { state } = store();
+    const saved = new SavedChats(state, dir);
+    const items: Item[] = [agent('a1', 'first')];
+    const kept = chat('tab1', items);
+    const closing = chat('tab2', [agent('b', 'soon closed')]);
+    saved.schedule(() => [kept, closing]);
+    mock.timers.tick(1000); // both written in the thread pool, not done yet
+    items.push(agent('a2', 'at shutdown'));
+    saved.flush([kept]);
+    await saved.settled();
+    assert.deepEqual(new SavedChats(state, dir).peek().map(c => [c.id, c.items.map(i => i.id)]), [['tab1', ['a1', 'a2']]]);
+    assert.equal(fs.readdirSync(dir).length, 1, fs.readdirSync(dir).join());
   });
 
   it('removes the file of a conversation no longer saved (closed), and files no index lists at load', async () => {

@@ -56,6 +56,8 @@ describe('saved conversations: index and files', () => {
   it('knows its own file names and their temporary files, nothing else', () => {
     assert.equal(chatFileKey(`${KEY}.chat.json`), KEY);
     assert.equal(chatFileKey(`${KEY}.chat.json.tmp`), KEY);
+    assert.equal(chatFileKey(`${KEY}.chat.json.12.tmp`), KEY);
+    assert.equal(chatFileKey(`${KEY}.chat.json.12`), undefined);
     assert.equal(chatFileKey(`${KEY}.jsonl`), undefined);
     assert.equal(chatFileKey(`x${KEY}.chat.json`), undefined);
     assert.equal(chatFileKey('notes.chat.json'), undefined);

@@ -47,13 +47,13 @@ export interface ChatFile {
 
 /** The names of our files in the storage: random UUIDs we made, never a name read unchecked. */
 export const STORE_KEY = /^[0-9a-f-]{36}$/;
-const CHAT_FILE = /^([0-9a-f-]{36})\.chat\.json(\.tmp)?$/;
+const CHAT_FILE = /^([0-9a-f-]{36})\.chat\.json(?:(?:\.[0-9]+)?\.tmp)?$/;
 
 export function chatFileName(key: string): string {
   return `${key}.chat.json`;
 }
 
-/** The key of a conversation's file name (or of its temporary file), else undefined. */
+/** The key of a conversation's file name (or of one of its temporary files), else undefined. */
 export function chatFileKey(name: string): string | undefined {
   return CHAT_FILE.exec(name)?.[1];
 }
