@@ -183,7 +183,8 @@ export class SavedChats implements TurnArchive {
       if (after) entries.push(splitChat({ id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title, items: [], ...(s.archived.length ? { archiveKey: s.archiveKey } : {}) }, after.file).entry);
     }
     this.delay = saveDelay(chars);
-    this.writeIndex(entries, failed);
+    // An older version's conversations are cleared only once their files are surely written.
+    this.writeIndex(entries, failed || !now);
     for (const [id, w] of this.written) {
       if (entries.some(e => e.id === id)) continue;
       this.written.delete(id);
