@@ -85,7 +85,8 @@ export class ChatController extends Disposable {
     private readonly log: Logger,
     private readonly showLog: () => void,
     services: ConnectionServicesFactory,
-    private readonly saved: SavedChats,
+    /** Where the conversations are kept across a reload (tests read it as a new window would). */
+    readonly saved: SavedChats,
     diffs: ToolDiffs,
     private readonly signIn: SignIn,
     private readonly modeChoices?: ModeChoices,

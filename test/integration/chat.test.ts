@@ -221,8 +221,7 @@ describe('Chat panel model', () => {
   });
 
   it('restores saved conversations as tabs after a reload, without live permission prompts', async () => {
-    const memento = memoryMemento();
-    const saved = new SavedChats(memento);
+    const saved = new SavedChats(memoryMemento(), fs.mkdtempSync(path.join(os.tmpdir(), 'sb-saved-')));
     const session = new ChatSession('tab7', 'Scripted', quietLogger, 'sess-9',
       { items: [{ kind: 'user', id: 'i1', text: 'hello' }, { kind: 'permission', id: 'i2', permission: { requestId: 'x', title: 'Run?', options: [] } }] });
     saved.flush([session]);
@@ -235,8 +234,7 @@ describe('Chat panel model', () => {
   });
 
   it('restores every item of a long live turn (thousands of items) after a reload', async () => {
-    const memento = memoryMemento();
-    const saved = new SavedChats(memento);
+    const saved = new SavedChats(memoryMemento(), fs.mkdtempSync(path.join(os.tmpdir(), 'sb-saved-')));
     const items: Item[] = [{ kind: 'user', id: 'u', text: 'run every step' }];
     for (let n = 0; n < 2000; n++) items.push({ kind: 'agent', id: `a${n}`, text: `step ${n}: looking at file${n % 50}` });
     const session = new ChatSession('tab9', 'Scripted', quietLogger, 'sess-10', { items });
@@ -281,7 +279,7 @@ describe('Chat panel model', () => {
     assert.deepEqual((await restored.turnItems('i1')).map(i => i.id), ['i1', 'i2']);
     saved.forget(key);
     await saved.read(key, 'i1'); // waits for the removal
-    assert.deepEqual(fs.readdirSync(dir), []);
+    assert.deepEqual(fs.readdirSync(dir).filter(n => n.endsWith('.jsonl')), [], "the old turns' file is gone");
     session.dispose();
     restored.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
