@@ -61,8 +61,17 @@ const KEY_V2 = 'switchboard.chats.v2';
 const KEY_V1 = 'switchboard.chats.v1';
 /** Before issue 19's drafts per conversation: the one draft of the window. Read, then cleared. */
 const DRAFT_KEY_V1 = 'switchboard.draft.v1';
-/** Each conversation's draft: [tab, draft] pairs, changed last at the end. */
+/** Before issue 23's drafts in a file: each conversation's draft in the workspace state. Read, then cleared. */
 const DRAFTS_KEY = 'switchboard.drafts.v2';
+/**
+ * Each conversation's draft ([tab, draft, surface?] triples, changed last at the end), in a file of
+ * the storage folder: a draft is saved at each keystroke (a little after: DRAFTS_DELAY_MS), and in
+ * the workspace state every save of the pasted images (up to MAX_SAVED_IMAGES) went to the window.
+ */
+const DRAFTS_FILE = '.drafts.json';
+/** The name of this window's drafts file (a uuid: windows without a folder share one storage folder). */
+const DRAFTS_FILE_KEY = 'switchboard.draftsFile';
+const DRAFTS_DELAY_MS = 300;
 const DELAY_MS = 1000;
 /** The longest wait before a change is saved (a large conversation while it streams). */
 const MAX_DELAY_MS = 5000;
@@ -145,6 +154,7 @@ export class SavedChats implements TurnArchive {
    */
   flush(sessions: readonly SavableChat[]): void {
     this.save(sessions, true);
+    this.flushDrafts();
   }
 
   /** `now`: the files are written before it returns; else their writing (not their content) is left to the thread pool. */
@@ -254,9 +264,14 @@ export class SavedChats implements TurnArchive {
     // A write still under way for this file is older: it will not replace this one (writeLater).
     this.inFlight.delete(key);
     const file = path.join(this.dir, chatFileName(key));
+    return this.writeNow(file, text);
+  }
+
+  /** Writes `file` in the storage folder now: a temporary file, then a rename. */
+  private writeNow(file: string, text: string): boolean {
     const tmp = `${file}.tmp`;
     try {
-      fsSync.mkdirSync(this.dir, { recursive: true });
+      fsSync.mkdirSync(path.dirname(file), { recursive: true });
       fsSync.writeFileSync(tmp, text, 'utf8');
       fsSync.renameSync(tmp, file);
       this.failing = false;
@@ -332,17 +347,60 @@ export class SavedChats implements TurnArchive {
 
   /** The drafts of the conversations (tab → draft and the surface it was typed in, changed last at the end), and the one draft of an older version. */
   loadDrafts(): { drafts: [string, Draft, string?][]; legacy?: Draft } {
-    const raw = this.state.get<unknown>(DRAFTS_KEY);
+    let raw: unknown = this.state.get<unknown>(DRAFTS_KEY);
+    const file = this.draftsFile(false);
+    if (file && fsSync.existsSync(file)) {
+      try { raw = JSON.parse(fsSync.readFileSync(file, 'utf8')); } catch (err) {
+        this.log?.warn(`Could not read the saved drafts (${file}): ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     const drafts = Array.isArray(raw) ? raw.filter((e): e is [string, Draft, string?] => Array.isArray(e) && typeof e[0] === 'string' && isPrompt(e[1]) && (e[2] === undefined || typeof e[2] === 'string')) : [];
     const legacy = this.state.get<unknown>(DRAFT_KEY_V1);
     return { drafts, ...(isPrompt(legacy) && !isEmptyPrompt(legacy) ? { legacy } : {}) };
   }
 
-  /** Saves each conversation's draft (pasted images up to MAX_SAVED_IMAGES characters in all); the older version's one draft is then cleared. */
-  saveDrafts(drafts: DraftBook): void {
+  private draftsTimer: NodeJS.Timeout | undefined;
+  private draftsText: string | undefined;
+
+  /**
+   * Saves each conversation's draft (pasted images up to MAX_SAVED_IMAGES characters in all) a
+   * little later (a burst of keystrokes: one write), or at once (`now`); an older version's drafts
+   * in the workspace state are then cleared. Without a storage folder, in the workspace state.
+   */
+  saveDrafts(drafts: DraftBook, now = false): void {
     const all = drafts.toSave(MAX_SAVED_IMAGES);
-    void this.state.update(DRAFTS_KEY, all.length ? all : undefined);
+    if (!this.dir) {
+      void this.state.update(DRAFTS_KEY, all.length ? all : undefined);
+      if (this.state.get(DRAFT_KEY_V1) !== undefined) void this.state.update(DRAFT_KEY_V1, undefined);
+      return;
+    }
+    this.draftsText = JSON.stringify(all);
+    if (now) this.flushDrafts();
+    else this.draftsTimer ??= setTimeout(() => this.flushDrafts(), DRAFTS_DELAY_MS);
+  }
+
+  /** Writes the drafts now if a save of them waits. */
+  flushDrafts(): void {
+    clearTimeout(this.draftsTimer);
+    this.draftsTimer = undefined;
+    const text = this.draftsText;
+    const file = text === undefined ? undefined : this.draftsFile(true);
+    this.draftsText = undefined;
+    if (!file || text === undefined || !this.writeNow(file, text)) return;
+    if (this.state.get(DRAFTS_KEY) !== undefined) void this.state.update(DRAFTS_KEY, undefined);
     if (this.state.get(DRAFT_KEY_V1) !== undefined) void this.state.update(DRAFT_KEY_V1, undefined);
+  }
+
+  /** This window's drafts file; `create`: named now if it has no name yet. */
+  private draftsFile(create: boolean): string | undefined {
+    if (!this.dir) return undefined;
+    let key = this.state.get<unknown>(DRAFTS_FILE_KEY);
+    if (typeof key !== 'string' || !STORE_KEY.test(key)) {
+      if (!create) return undefined;
+      key = randomUUID();
+      void this.state.update(DRAFTS_FILE_KEY, key);
+    }
+    return path.join(this.dir, `${key as string}${DRAFTS_FILE}`);
   }
 
   newKey(): string {
@@ -410,7 +468,9 @@ export class SavedChats implements TurnArchive {
     for (const name of names) {
       const archive = name.replace(/\.jsonl$/, '');
       const chat = chatFileKey(name);
-      const stale = STORE_KEY.test(archive) ? !archives.has(archive) && !this.writing.has(archive)
+      const drafts = name.endsWith(DRAFTS_FILE) ? name.slice(0, -DRAFTS_FILE.length) : undefined;
+      const stale = drafts !== undefined ? STORE_KEY.test(drafts) && drafts !== this.state.get(DRAFTS_FILE_KEY)
+        : STORE_KEY.test(archive) ? !archives.has(archive) && !this.writing.has(archive)
         : chat !== undefined && !this.inFlight.has(chat) && (name.endsWith('.tmp') || (!chats.has(chat) && !written().has(chat)));
       if (stale) await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }

@@ -68,4 +68,18 @@ describe('Saved conversations', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps a draft with a pasted image in a file, not in the workspace state (each keystroke would send the image to the window): a new window gets it back', async () => {
+    await useScriptedAgent({ turns: [] });
+    await sb.chat.newConversation();
+    const tab = sb.chat.activeTab;
+    const image = { mimeType: 'image/png', data: 'A'.repeat(1_000_000) };
+    sb.chat.setDraft({ text: 'look at this', mentions: [], images: [image] }, tab);
+    sb.chat.setDraft({ text: 'look at this picture', mentions: [], images: [image] }, tab);
+    const stateChars = () => sb.chat.saved.state.keys().reduce((n, k) => n + (JSON.stringify(sb.chat.saved.state.get(k)) ?? '').length, 0);
+    const reloaded = () => new SavedChats(sb.chat.saved.state, sb.chat.saved.dir, quietLogger).loadDrafts().drafts.find(d => d[0] === tab)?.[1];
+    const back = await waitFor(() => `the draft saved for a new window: ${JSON.stringify(reloaded())?.slice(0, 200)}`, () => reloaded()?.text === 'look at this picture' && reloaded(), 5000);
+    assert.equal(back.images[0]?.data.length, 1_000_000, 'the image comes back whole');
+    assert.ok(stateChars() < 100_000, `the workspace state holds ${stateChars()} characters`);
+  });
 });

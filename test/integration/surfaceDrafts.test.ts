@@ -11,14 +11,16 @@ import { api, useScriptedAgent, waitFor } from './helpers';
 describe('Two surfaces showing one conversation', () => {
   let sb: SwitchboardApi;
   before(async () => { sb = await api(); });
-  after(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); });
+  let tab = '';
+  // The conversation is closed (with its drafts): an empty conversation is the next test's too (newConversation keeps it).
+  after(async () => { await vscode.commands.executeCommand('workbench.action.closeAllEditors'); if (tab) await sb.chat.closeTab(tab); });
 
   it('each keeps its own unsent text: a new page gets its own back, and a prompt sent from the other does not clear it', async () => {
     await useScriptedAgent({ turns: [] });
     await sb.chat.newConversation();
     await vscode.commands.executeCommand('switchboard.openChat');
     await waitFor('the side bar\'s page is ready', () => sb.view.surfaceList.find(s => s.id === 'view' && s.ready));
-    const tab = sb.chat.activeTab;
+    tab = sb.chat.activeTab;
     await vscode.commands.executeCommand('switchboard.openChatInEditor');
     const editor = await waitFor('an editor tab showing the same conversation', () => sb.view.surfaceList.find(s => s.id !== 'view' && s.ready && s.shows === tab)?.id);
     assert.equal(sb.view.surfaceList.find(s => s.id === 'view')?.shows, tab);
