@@ -161,7 +161,10 @@ function toBuffer(b: Uint8Array | undefined): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
-/** The runner for this platform: the helper where spawning forks this process. */
-export function createGitRunner(options: HelperOptions = {}): GitRunner {
-  return process.platform === 'win32' ? directRunner : new HelperRunner(options);
+/**
+ * The runner for this platform: the helper where spawning forks this process. The environment
+ * variable SWITCHBOARD_CHECKPOINTS_GIT=direct runs git directly (bench/checkpoint compares both).
+ */
+export function createGitRunner(options: HelperOptions = {}, env: Readonly<Record<string, string | undefined>> = process.env): GitRunner {
+  return process.platform === 'win32' || env.SWITCHBOARD_CHECKPOINTS_GIT === 'direct' ? directRunner : new HelperRunner(options);
 }
