@@ -20,6 +20,9 @@
 //
 //   npm run bench:checkpoint      (env: BENCH_FILES=10000 BENCH_CHANGED=10 BENCH_ROUNDS=15 BENCH_HOST_MB=300)
 //
+// The same, as the user and the agent see it in a real VS Code (Enter → session/prompt, checkpoints
+// off / direct / helper): node bench/checkpoint/prompt.mjs.
+//
 // Prints `ratio checkpoint: <median helper checkpoint / median stash create>` (target ≤ 2) with the
 // old way's ratio in the same run, the prompt's delay checkpoints on vs off, the host's blocked
 // time per git process, the first (cold) checkpoint, and the storage the shadow directory takes.
