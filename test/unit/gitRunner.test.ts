@@ -111,6 +111,17 @@ if (process.env.SB_RUNNER_PARENT) {
       assert.ok(h.pid && h.pid !== pid, 'a new helper');
     });
 
+    it('dispose (the extension deactivating) ends the helper; a command after it still runs, directly', async () => {
+      const h = helper();
+      await h.run('git', ['--version'], { cwd: work, env: process.env, maxBuffer: 1024 });
+      const pid = h.pid!;
+      h.dispose();
+      await until('the helper to end', () => !alive(pid), 10_000);
+      const after = await h.run('git', ['--version'], { cwd: work, env: process.env, maxBuffer: 1024 });
+      assert.match(after.stdout.toString('utf8'), /^git version /);
+      assert.equal(h.pid, undefined, 'no new helper after dispose');
+    });
+
     for (const mode of ['exit', 'wait'] as const) {
       it(mode === 'exit' ? 'never keeps its host alive, and ends with it' : 'ends when its host is killed (SIGKILL: no exit handler runs)', async () => {
         const host = spawn(process.execPath, [__filename], { env: { ...process.env, SB_RUNNER_PARENT: mode }, stdio: ['ignore', 'pipe', 'inherit'] });
