@@ -6,6 +6,8 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { processGuard } from '../../acp/processGuard';
+import { PROC_TAG_VAR } from '../../acp/processTree';
 import { fileLabel } from '../../common/bidi';
 import { foldersToRemove, parseRawDiff, restorePlan, restoreScope, toPrune, type FileOp, type TurnSpan } from '../../common/checkpoints/plan';
 import { Disposable } from '../../common/disposable';
@@ -13,6 +15,7 @@ import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
 import { reconcileDirtyBuffer } from '../review/bufferReconcile';
 import { gitProgram } from '../review/diskSources';
+import { createGitRunner } from './gitRunner';
 import { ShadowRepo, type KeptFile } from './shadowRepo';
 
 export const CHECKPOINT_SCHEME = 'switchboard-checkpoint';
@@ -68,6 +71,8 @@ export class Checkpoints extends Disposable {
   private saveTimer: NodeJS.Timeout | undefined;
   private git: Promise<string | undefined> | undefined;
   private offNoted = false;
+  /** Starts every git process of the checkpoints, off the extension host's thread where that matters (gitRunner.ts). */
+  private readonly runner = createGitRunner({ env: { [PROC_TAG_VAR]: processGuard.newTag() } });
   /** Checkpoints being taken, by conversation key: a restore or the turn's end waits for them. */
   private readonly pending = new Map<string, Promise<void>>();
   private readonly docEmitter = this.register(new vscode.EventEmitter<vscode.Uri>());
@@ -106,7 +111,7 @@ export class Checkpoints extends Disposable {
     const git = await (this.git ??= gitProgram());
     if (!git || !this.dir) return undefined;
     const id = crypto.createHash('sha256').update(folder).digest('hex').slice(0, 16);
-    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: this.maxFileBytes() });
+    const repo = new ShadowRepo({ git, gitDir: path.join(this.dir, `${id}.git`), workTree: folder, maxFileBytes: this.maxFileBytes(), runner: this.runner });
     this.repos.set(folder, repo);
     return repo;
   }
@@ -523,6 +528,7 @@ export class Checkpoints extends Disposable {
 
   override dispose(): void {
     if (this.saveTimer) this.flush();
+    this.runner.dispose();
     super.dispose();
   }
 }

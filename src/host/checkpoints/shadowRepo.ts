@@ -3,10 +3,10 @@
 // `git write-tree`: a tree object, never a commit, stash or branch, and nothing of the user's
 // repository (its index, refs, hooks, config) is read or written. Node only (no `vscode`): the
 // benchmark runs it as it is.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitEnv } from '../../common/gitEnv';
+import { directRunner, type GitRunner } from './gitRunner';
 
 /** Output a git command may print (a raw diff of a large workspace; a blob up to the size cap). */
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -26,6 +26,8 @@ export interface ShadowRepoOptions {
   readonly workTree: string;
   /** Files larger than this are left out of checkpoints (bytes); 0: no cap. */
   readonly maxFileBytes: number;
+  /** Who starts git (gitRunner.ts); directly from this process by default. */
+  readonly runner?: GitRunner;
 }
 
 /** A file's bytes as stored in the shadow repository; `sha` null: no file there. */
@@ -60,17 +62,12 @@ export class ShadowRepo {
     return this.gitRaw(args, opts).then(b => b.toString('utf8'));
   }
 
-  gitRaw(args: readonly string[], opts: { input?: string; bare?: boolean } = {}): Promise<Buffer> {
-    const { git, gitDir, workTree } = this.options;
+  async gitRaw(args: readonly string[], opts: { input?: string; bare?: boolean } = {}): Promise<Buffer> {
+    const { git, gitDir, workTree, runner = directRunner } = this.options;
     const env = gitEnv(process.env, { GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' });
-    return new Promise((resolve, reject) => {
-      const child = execFile(git, opts.bare ? args : [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: opts.bare ? path.dirname(gitDir) : workTree, env, encoding: 'buffer', maxBuffer: MAX_BUFFER, windowsHide: true },
-        (err, stdout, stderr) => (err ? reject(new Error(`git ${args[0]} failed: ${(stderr.toString('utf8').trim() || err.message).slice(0, 500)}`)) : resolve(stdout)));
-      // A git that exits before reading all of its input closes the pipe: the write's EPIPE is not
-      // news (git's own exit status and stderr are, above), and unhandled it ends the extension host.
-      child.stdin?.on('error', () => { /* reported by the exit */ });
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
-    });
+    const r = await runner.run(git, opts.bare ? args : [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args], { cwd: opts.bare ? path.dirname(gitDir) : workTree, env, input: opts.input, maxBuffer: MAX_BUFFER });
+    if (r.error !== undefined) throw new Error(`git ${args[0]} failed: ${(r.stderr.toString('utf8').trim() || r.error).slice(0, 500)}`);
+    return r.stdout;
   }
 
   /** Creates the shadow directory once: its own config (no gc of our trees, fast status) and attributes. */
