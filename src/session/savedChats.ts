@@ -86,13 +86,15 @@ export function saveDelay(chars: number): number {
 
 const NO_QUEUE: readonly NewPrompt[] = [];
 
-/** A conversation as last written: its file, and what it held then (the same items, summaries and queue: not written again). */
+/** A conversation as last written: its file, and what it held then (the same items, summaries, queue, session and title: not written again). */
 interface Written {
   readonly file: string;
   readonly items: readonly Item[];
   readonly archived: number;
   readonly lastArchived: string | undefined;
   readonly queue: readonly NewPrompt[];
+  readonly sessionId?: string;
+  readonly title?: string;
 }
 
 export class SavedChats implements TurnArchive {
@@ -171,18 +173,19 @@ export class SavedChats implements TurnArchive {
       const queue = s.queue.size ? s.queue.items : NO_QUEUE;
       let after = before;
       if (!before || (now && this.inFlight.has(before.file)) || before.items.length !== s.items.length || before.items.some((item, i) => item !== s.items[i])
-        || before.archived !== s.archived.length || before.lastArchived !== s.archived.at(-1)?.id || before.queue !== queue) {
+        || before.archived !== s.archived.length || before.lastArchived !== s.archived.at(-1)?.id || before.queue !== queue
+        || before.sessionId !== s.sessionId || before.title !== s.meta.title) {
         const { items, chars: n } = keptItems(s.items);
         chars += n;
         const file = before?.file ?? randomUUID();
         const chat: SavedChat = {
-          id: s.id, agentName: s.agentName, items,
+          id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title, items,
           ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
           ...(queue.length ? { queued: queue.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
         };
         const text = JSON.stringify(splitChat(chat, file).content);
         if (now ? this.writeChat(file, text) : this.writeLater(s.id, file, text)) {
-          after = { file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue };
+          after = { file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue, sessionId: s.sessionId, title: s.meta.title };
           this.written.set(s.id, after);
         } else {
           failed = true;

@@ -20,6 +20,20 @@ describe('saved conversations: index and files', () => {
     assert.deepEqual(parseChatFile(entry, JSON.stringify(content)), { chat });
   });
 
+  it('takes the session, title and old turns\' file from the conversation\'s file when its index entry is older (its update lost as the window closed)', () => {
+    const chat: SavedChat = {
+      id: 'tab3', agentName: 'A', sessionId: 's2', title: 'Later title', items: [agent('a', 'x')], archiveKey: KEY2,
+      archived: [{ id: 'u0', prompt: 'p', answer: 'a', tools: 1, items: 3 }],
+    };
+    const { content } = splitChat(chat, KEY);
+    // The index as saved before the first turn left memory and the title was set.
+    const older: IndexEntry = { id: 'tab3', agentName: 'A', file: KEY, sessionId: 's1' };
+    assert.deepEqual(parseChatFile(older, JSON.stringify(content)), { chat });
+    // A file naming an old turns' file that is not one of ours is not followed.
+    const bad = parseChatFile(older, JSON.stringify({ ...content, archiveKey: '../../x', sessionId: 7 }));
+    assert.ok('chat' in bad && bad.chat.archiveKey === undefined && bad.chat.sessionId === 's1', JSON.stringify(bad));
+  });
+
   it('reads an index entry only with its own kind of file name, each id and file once', () => {
     const ok: IndexEntry = { id: 'tab1', agentName: 'A', file: KEY };
     const entries = parseIndex([

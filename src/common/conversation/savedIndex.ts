@@ -36,13 +36,20 @@ export interface IndexEntry {
   readonly archiveKey?: string;
 }
 
-/** A conversation's file: what is not in the index. */
+/**
+ * A conversation's file: its transcript, and again what changes over its life (its session, title
+ * and old turns' file). The file and the index are written apart (the index's update goes to the
+ * window, which may close before it lands): what the file says wins, it is the newer.
+ */
 export interface ChatFile {
   /** The conversation's id, checked against the index's. */
   readonly id: string;
   readonly items: readonly Item[];
   readonly archived?: readonly TurnSummary[];
   readonly queued?: readonly NewPrompt[];
+  readonly sessionId?: string;
+  readonly title?: string;
+  readonly archiveKey?: string;
 }
 
 /** The names of our files in the storage: random UUIDs we made, never a name read unchecked. */
@@ -129,6 +136,9 @@ export function splitChat(chat: SavedChat, file: string): { entry: IndexEntry; c
       id: chat.id, items: chat.items,
       ...(chat.archived?.length ? { archived: chat.archived } : {}),
       ...(chat.queued?.length ? { queued: chat.queued } : {}),
+      ...(chat.sessionId !== undefined ? { sessionId: chat.sessionId } : {}),
+      ...(chat.title !== undefined ? { title: chat.title } : {}),
+      ...(chat.archiveKey !== undefined ? { archiveKey: chat.archiveKey } : {}),
     },
   };
 }
@@ -171,13 +181,17 @@ export function parseChatFile(entry: IndexEntry, text: string): { chat: SavedCha
   if (f.id !== entry.id) return { problem: 'otherConversation', detail: JSON.stringify(f.id) };
   const archived = Array.isArray(f.archived) ? f.archived.filter(isSummary) : [];
   const queued = Array.isArray(f.queued) ? f.queued.filter(isPrompt) : [];
+  // The file's own, where valid (it is the newer); else the index's.
+  const sessionId = typeof f.sessionId === 'string' ? f.sessionId : entry.sessionId;
+  const title = typeof f.title === 'string' ? f.title : entry.title;
+  const archiveKey = typeof f.archiveKey === 'string' && STORE_KEY.test(f.archiveKey) ? f.archiveKey : entry.archiveKey;
   return { chat: {
     id: entry.id, agentName: entry.agentName,
-    ...(entry.sessionId !== undefined ? { sessionId: entry.sessionId } : {}),
-    ...(entry.title !== undefined ? { title: entry.title } : {}),
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    ...(title !== undefined ? { title } : {}),
     items: f.items.filter(isItem),
     ...(archived.length ? { archived } : {}),
-    ...(entry.archiveKey !== undefined ? { archiveKey: entry.archiveKey } : {}),
+    ...(archiveKey !== undefined ? { archiveKey } : {}),
     ...(queued.length ? { queued } : {}),
   } };
 }
