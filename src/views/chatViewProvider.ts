@@ -422,8 +422,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.flush(s);
     const tab = this.chat.sessions.find(t => t.id === this.shownIn(s)) ?? this.chat.active;
     if (s.key !== undefined) this.shownMemory.set(s.key, tab.id);
-    const messages = this.snapshot(s, tab, newPage);
-    if (!shown) for (const message of messages) this.send(s, message);
+    if (!shown) for (const message of this.snapshot(s, tab, newPage)) this.send(s, message);
     if (newPage) this.postWelcome(s);
   }
 
