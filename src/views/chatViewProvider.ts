@@ -39,6 +39,8 @@ export interface PendingWrites {
 }
 
 const TAIL_BYTES = 4096;
+/** The largest first state written into a chat page (its JSON, in characters). */
+const FIRST_STATE_MAX_CHARS = 1_000_000;
 
 /**
  * A place the chat is shown: the side-bar view, or an editor tab. Each shows its own conversation
@@ -454,15 +456,18 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
    * What the page of new surface `s` (its page's key `key`) shows as it loads, written into it: the
    * state of the conversation it will show (the one remembered for its key, else `saved`, as
    * ChatController.surfaces.attach decides). Its `view/ready` then needs no answer but the welcome,
-   * unless something changed meanwhile.
+   * unless something changed meanwhile. None for a conversation too large (FIRST_STATE_MAX_CHARS).
    */
-  private firstState(s: Surface, key: string, saved: string | undefined): FirstState {
+  private firstState(s: Surface, key: string, saved: string | undefined): FirstState | undefined {
     s.key = key;
     const remembered = this.shownMemory.get(key) ?? saved;
     const tab = this.chat.sessions.find(t => t.id === remembered) ?? this.chat.active;
     const id = randomUUID();
     s.first = { id, tab: tab.id, version: this.version };
     const messages = this.snapshot(s, tab, true);
+    // A conversation too large to carry in the HTML (which VS Code keeps as long as the view
+    // lives) is sent once the page is ready, as to a page made again.
+    if (JSON.stringify(messages).length > FIRST_STATE_MAX_CHARS) { s.first = undefined; return undefined; }
     // Sent with the page itself (tests read what each page was sent).
     for (const message of messages) this.postEmitter.fire({ surface: s.id, message });
     return { id, key, messages };

@@ -44,6 +44,18 @@ describe('A chat page written with its first state', () => {
     } finally { page.dispose(); }
   });
 
+  it('a conversation too large for the page\'s HTML is sent once the page is ready', async () => {
+    await sb.chat.newConversation();
+    sb.chat.active.addNotice(`A long notice: ${'x'.repeat(1_100_000)}`);
+    const page = openEditorPage();
+    try {
+      assert.equal(resets(page.got).length, 0, 'not written into the page');
+      await waitFor('the editor tab\'s page is ready', () => sb.view.surfaceList.find(s => s.id === page.id && s.ready));
+      const sent = await waitFor('the state sent', () => resets(page.got)[0]);
+      assert.ok(sent.items.some(i => i.kind === 'notice' && i.text.startsWith('A long notice')), 'with the conversation');
+    } finally { page.dispose(); }
+  });
+
   it('a change before the page is ready: the page is sent its state again, with the change', async () => {
     await sb.chat.newConversation();
     const page = openEditorPage();
