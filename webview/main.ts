@@ -22,6 +22,7 @@ import { initTabs, redrawTabs, setTabs, setShownTab, shownTab } from './tabs';
 import { initStatus, renderStatus, setStatus } from './status';
 import { currentMeta, initMeta, setMeta, updateMeta } from './meta';
 import { Surface, type VsCodeApi } from './surface';
+import { readFirstState } from './firstState';
 import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities, showDraftOf } from './composer';
 import './chat.css';
 
@@ -30,8 +31,10 @@ const vscode = acquireVsCodeApi();
 const childTab = document.body.classList.contains('child-tab');
 // A helper's tab keeps which conversation and helper it shows: VS Code restores it after a reload.
 if (childTab) vscode.setState({ tab: document.body.dataset.tab, childId: document.body.dataset.child });
+// The state the host wrote into the page, shown below once the page is built (firstState.ts).
+const first = childTab ? undefined : readFirstState(vscode.getState());
 // This page's own conversation: named in what it sends, kept for a reload (surface.ts).
-const surface = new Surface(vscode, shownTab, childTab);
+const surface = new Surface(vscode, shownTab, childTab, first);
 const send = surface.send;
 // Asked first: the host's answer (the page's state) is on its way while the page builds itself
 // below, and is only read once this script has run (the listener is added further down).
@@ -66,8 +69,7 @@ document.addEventListener('keydown', e => {
 initTabs(send, $('tabs'), $('tab-actions'), renderStatus);
 initStatus(send, { status: $('status'), send: $('send'), stop: $('stop'), agent: $('agent') }, pickerOpen);
 
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
-  const msg = event.data;
+function onHostMessage(msg: HostMessage): void {
   switch (msg.type) {
     case 'state/reset':
       setRoots(msg.roots ?? []);
@@ -139,7 +141,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       terminalTail(msg.terminalId, msg.text, msg.exited);
       break;
   }
-});
+}
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => onHostMessage(event.data));
 
 // Text shown plain while the markdown renderer loaded is rendered when it arrives; the transcript
 // keeps to its end if it was there.
@@ -179,3 +182,5 @@ new ResizeObserver(() => {
 initQueue(send);
 surface.onUse(() => send({ type: 'view/focus' }));
 promptBox().focus();
+// The state the host wrote into the page, shown now: the first paint waits for no answer.
+for (const message of first?.messages ?? []) onHostMessage(message);

@@ -2,7 +2,7 @@
 // its own conversation. What it shows is kept in the page's state, which VS Code keeps across a
 // window reload (and hands back to an editor tab it restores), and named again in `view/ready`; every
 // message that acts on a conversation goes out naming the one shown here (protocol.ts stampTab).
-import { stampTab, type ViewMessage } from '../src/common/protocol';
+import { stampTab, type FirstState, type ViewMessage } from '../src/common/protocol';
 
 export interface VsCodeApi {
   postMessage(message: ViewMessage): void;
@@ -16,18 +16,24 @@ export class Surface {
   /** This page's own id, kept in its state from its first load on. */
   private readonly key: string;
   private readonly savedTab: string | undefined;
+  /** The first state written into this page, shown by it now or by an earlier page made from the same HTML. */
+  private readonly firstId: string | undefined;
 
-  constructor(private readonly api: VsCodeApi, private readonly shownTab: () => string | undefined, childTab: boolean) {
+  /** `first`: the state written into the page, which it shows now (webview/firstState.ts). */
+  constructor(private readonly api: VsCodeApi, private readonly shownTab: () => string | undefined, childTab: boolean, private readonly first?: FirstState) {
     this.keepsOwnState = childTab;
-    const state = (childTab ? undefined : api.getState()) as { tab?: unknown; key?: unknown } | undefined;
+    const state = (childTab ? undefined : api.getState()) as { tab?: unknown; key?: unknown; first?: unknown } | undefined;
     this.savedTab = typeof state?.tab === 'string' ? state.tab : undefined;
-    this.key = typeof state?.key === 'string' ? state.key : randomKey();
+    this.key = typeof state?.key === 'string' ? state.key : first?.key ?? randomKey();
+    this.firstId = first?.id ?? (typeof state?.first === 'string' ? state.first : undefined);
     this.remember();
   }
 
-  /** What `view/ready` says of this page: its id, and the conversation it showed before a reload. */
+  /** What `view/ready` says of this page: its id, the conversation it showed before a reload, the first state it shows. */
   ready(): ViewMessage {
-    return this.keepsOwnState ? { type: 'view/ready' } : { type: 'view/ready', key: this.key, ...(this.savedTab === undefined ? {} : { tab: this.savedTab }) };
+    return this.keepsOwnState ? { type: 'view/ready' } : {
+      type: 'view/ready', key: this.key, ...(this.savedTab === undefined ? {} : { tab: this.savedTab }), ...(this.first ? { first: this.first.id } : {}),
+    };
   }
 
   /** Sends `m`, naming the conversation shown here when it acts on one. */
@@ -48,7 +54,7 @@ export class Surface {
   /** Remembers the conversation shown now (for a reload). */
   remember(): void {
     const tab = this.shownTab() ?? this.savedTab;
-    if (!this.keepsOwnState) this.api.setState(tab === undefined ? { key: this.key } : { key: this.key, tab });
+    if (!this.keepsOwnState) this.api.setState({ key: this.key, ...(tab === undefined ? {} : { tab }), ...(this.firstId === undefined ? {} : { first: this.firstId }) });
   }
 }
 

@@ -7,14 +7,16 @@
 // bench/activation/probe.cjs running in its extension host. The probe fails the round if the
 // extension is already active (something activated it at start-up), then times activate() (loading
 // the bundle and running activate()), and opens the view; the page then waits for the view's webview
-// to report ready (`body[data-ready="true"]`: page loaded, `ready` posted, state received). Rounds
+// to report ready (`body[data-ready="true"]`: page loaded, its first state shown: Switchboard's is
+// written into its page, the empty extension's is the answer to its `ready`). Rounds
 // alternate (empty, Switchboard, empty, …) so both see the same machine load. Switchboard is
 // measured as users get it: the production build (`--production`, built into a temporary copy of
 // the repository); each --ext adds another extension folder to the rounds (e.g. an older
 // production build, to compare before and after in the same run).
 //
 // Prints the medians, the ratios to the empty extension (`ratio activation: <x>`, view ready over the
-// empty extension's, is the line `npm run bench` sums up), and the size and require() time of the
+// empty extension's, is the line `npm run bench` sums up; "paired": the median of each round's own
+// ratio, which load changing between rounds moves less), and the size and require() time of the
 // bundle activation loads (and of the SDK file loaded with the first agent).
 // Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]…
 import { spawnSync } from 'node:child_process';
@@ -112,7 +114,8 @@ try {
     const main = path.join(ext, JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')).main);
     const sdkFile = path.join(path.dirname(main), 'acp-sdk.js');
     console.log(`  ${label(ext)}: activate ${a.toFixed(1)} ms, view ready ${v} ms`);
-    console.log(`    ratio to the empty extension: view ready ${(v / er).toFixed(2)}x (+${v - er} ms); activate ${(a / ea).toFixed(1)}x (+${(a - ea).toFixed(1)} ms)`);
+    const paired = median(runs[i].map((x, r) => x.readyMs / emptyRuns[r].readyMs));
+    console.log(`    ratio to the empty extension: view ready ${(v / er).toFixed(2)}x (+${v - er} ms; paired ${paired.toFixed(2)}x); activate ${(a / ea).toFixed(1)}x (+${(a - ea).toFixed(1)} ms)`);
     // The line `npm run bench` collects: activation cost (bundle load to view ready) over the empty extension's.
     console.log(`ratio activation${i ? `-ext${i}` : ''}: ${(v / er).toFixed(2)}`);
     console.log(`    activation loads ${path.basename(main)} (${kb(main)})`);

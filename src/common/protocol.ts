@@ -134,6 +134,19 @@ export type HostMessage =
   | { readonly type: 'queue'; readonly tab: string; readonly queue: QueueView }
   | { readonly type: 'welcome'; readonly welcome: WelcomeView };
 
+/**
+ * What the host writes into a chat page as it makes it (views/pageHtml.ts dataElement), so the page
+ * shows its conversation as it loads, without waiting for the answer to `view/ready`: the messages
+ * that answer would hold (`state/reset` first), in order.
+ */
+export interface FirstState {
+  /** New for each page made: a page made again from the same HTML (the view hidden, then shown) has shown it already and waits for the host's answer instead. */
+  readonly id: string;
+  /** The page's own id, for a page that has none in its state yet. */
+  readonly key: string;
+  readonly messages: readonly HostMessage[];
+}
+
 /** An image pasted into the prompt box, as the browser read it. */
 export interface PastedImage {
   readonly mimeType: string;
@@ -148,9 +161,10 @@ export interface PastedImage {
 export type ViewMessage =
   /**
    * The page is live; `tab`: the conversation it showed before (its saved state, after a reload);
-   * `key`: the page's own id, kept in its state (the host remembers each page's conversation by it).
+   * `key`: the page's own id, kept in its state (the host remembers each page's conversation by it);
+   * `first`: the id of the FirstState the page showed (the host then sends only what changed since).
    */
-  | { readonly type: 'view/ready'; readonly tab?: string; readonly key?: string }
+  | { readonly type: 'view/ready'; readonly tab?: string; readonly key?: string; readonly first?: string }
   /** The user clicked in the page or typed in it: its surface is the one used last (commands act on its conversation). */
   | { readonly type: 'view/focus' }
   | { readonly type: 'prompt/send'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
@@ -237,7 +251,7 @@ function parseFields(raw: unknown): ViewMessage | undefined {
   const m = raw as Record<string, unknown>;
   switch (m.type) {
     case 'view/ready':
-      return { type: 'view/ready', ...(str(m.tab) ? { tab: m.tab } : {}), ...(str(m.key, 100) ? { key: m.key } : {}) };
+      return { type: 'view/ready', ...(str(m.tab) ? { tab: m.tab } : {}), ...(str(m.key, 100) ? { key: m.key } : {}), ...(str(m.first, 100) ? { first: m.first } : {}) };
     case 'view/focus':
     case 'turn/cancel':
     case 'agent/pick':

@@ -1,11 +1,12 @@
 // The chat webview: strict CSP with a per-load nonce, validated messages, and transcript changes
 // coalesced into one postMessage per frame (a 10,000-chunk answer must not cost 10,000 IPC hops),
 // one operation per item (common/opQueue.ts); a permission request or a question is posted at once.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HostMessage, parseViewMessage, type ReceivedViewMessage } from '../common/protocol';
+import { HostMessage, parseViewMessage, type FirstState, type ReceivedViewMessage } from '../common/protocol';
 import { searchableText, searchTurns } from '../common/conversationSearch';
 import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
@@ -17,8 +18,9 @@ import type { ChangeTracker } from '../host/review/changeTracker';
 import type { TerminalView } from '../host/terminal/terminalService';
 import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
+import type { ChatSession } from '../session/chatSession';
 import { ChildTabs, type ChildPage } from './childTabs';
-import { attr, pageHead } from './pageHtml';
+import { attr, dataElement, pageHead } from './pageHtml';
 import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
@@ -37,6 +39,8 @@ export interface PendingWrites {
 }
 
 const TAIL_BYTES = 4096;
+/** The largest first state written into a chat page (its JSON, in characters). */
+const FIRST_STATE_MAX_CHARS = 1_000_000;
 
 /**
  * A place the chat is shown: the side-bar view, or an editor tab. Each shows its own conversation
@@ -58,6 +62,8 @@ interface Surface {
   key?: string;
   /** The plans last sent to it (for one tab): unchanged, they are not sent again with every usage or mode change. */
   sentPlans?: { tab: string; plans: SessionMeta['plans'] };
+  /** The state written into its page (FirstState `id`), of conversation `tab`, as of `version` of the provider. */
+  first?: { id: string; tab: string; version: number };
 }
 
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -71,10 +77,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** Child agents' own tabs ("Open in tab" on a child's card). */
   readonly childTabs: ChildTabs;
   private readonly postEmitter = this.register(new vscode.EventEmitter<{ surface: string; message: HostMessage }>());
-  /** Every message posted to a surface's page (tests read what each surface was sent). */
+  /** Every message posted to a surface's page, or written into it as its first state (tests read what each surface was sent). */
   readonly onDidPost = this.postEmitter.event;
   private editors = 0;
   private readonly shownMemory: ShownMemory;
+  /** Counts the changes of what a page's first state holds: a page made before one gets its state anew when ready. */
+  private version = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -113,9 +121,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(writes.onDidChangeReviews(() => { for (const s of this.ready()) this.postWrites(s); }));
     // An editor tab of the chat open when the window reloaded comes back with the conversation it showed.
     this.register(vscode.window.registerWebviewPanelSerializer(EDITOR_VIEW_TYPE, {
-      deserializeWebviewPanel: async panel => this.attachPanel(panel),
+      deserializeWebviewPanel: async (panel, state) => this.attachPanel(panel, state),
     }));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
+    const stale: vscode.Event<unknown>[] = [chat.onOps, chat.onMeta, chat.onStatus, chat.onTabs, chat.onQueue, chat.onReset, chat.onShown,
+      terminals.onDidChangeOutput, changes.onDidChange, writes.onDidChangeReviews, vscode.workspace.onDidChangeWorkspaceFolders];
+    for (const changed of stale) this.register(changed(() => this.version++));
   }
 
   /** True when the chat is on screen somewhere (side bar or editor tab). */
@@ -165,7 +176,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.attach('view', view.webview, () => view.visible, () => view.show(false), view.onDidChangeVisibility, view.onDidDispose);
+    this.attach('view', view.webview, () => view.visible, () => view.show(false), view.onDidChangeVisibility, view.onDidDispose, { key: 'view' });
   }
 
   /** Opens the chat in a new editor tab beside the editor; it shows the current conversation, then its own. */
@@ -175,21 +186,30 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }));
   }
 
-  private attachPanel(panel: vscode.WebviewPanel): void {
+  /** An editor tab of the chat; `state`: its page's saved state (a tab VS Code restores after a reload). */
+  private attachPanel(panel: vscode.WebviewPanel, state?: unknown): void {
     panel.title = editorTitle();
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    const surface = this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, () => panel.reveal(panel.viewColumn, false), panel.onDidChangeViewState, panel.onDidDispose);
+    const saved = (typeof state === 'object' && state !== null ? state : {}) as { key?: unknown; tab?: unknown };
+    const page = typeof saved.key === 'string' && saved.key.length <= 100
+      ? { key: saved.key, saved: typeof saved.tab === 'string' ? saved.tab : undefined }
+      : { key: randomUUID() };
+    const surface = this.attach(`editor${++this.editors}`, panel.webview, () => panel.visible, () => panel.reveal(panel.viewColumn, false), panel.onDidChangeViewState, panel.onDidDispose, page);
     surface.isActive = () => panel.active;
     // Brought to front: the conversation it shows is the one commands act on.
     panel.onDidChangeViewState(() => { if (panel.active && surface.ready) this.chat.surfaces.use(surface.id); });
   }
 
-  private attach(id: string, webview: vscode.Webview, isVisible: () => boolean, reveal: () => void, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>): Surface {
+  /**
+   * A new surface, its page written with the state of the conversation it will show (`page`: its
+   * key, and the conversation its saved state names), which it shows as it loads.
+   */
+  private attach(id: string, webview: vscode.Webview, isVisible: () => boolean, reveal: () => void, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>, page: { key: string; saved?: string }): Surface {
     const surface: Surface = { id, webview, ready: false, isVisible, reveal };
     this.surfaces.add(surface);
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [distUri] };
-    webview.html = renderHtml(webview, distUri);
+    webview.html = renderHtml(webview, distUri, undefined, this.firstState(surface, page.key, page.saved));
     const subs = [
       webview.onDidReceiveMessage(raw => this.onMessage(surface, raw)),
       onVisibility(() => this.visibilityEmitter.fire(this.visible)),
@@ -272,8 +292,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       // open: as remembered here at each change, else as its own state says (which a browser window
       // may not have saved since its last change).
       surface.key = surface.id === 'view' ? 'view' : msg.key ?? surface.id;
-      this.chat.surfaces.attach(surface.id, this.shownMemory.get(surface.key) ?? msg.tab);
-      this.replay(surface, true);
+      const shown = this.chat.surfaces.attach(surface.id, this.shownMemory.get(surface.key) ?? msg.tab);
+      // The page showed the state written into it, and nothing changed since: what it shows is current.
+      const first = surface.first;
+      surface.first = undefined;
+      this.replay(surface, true, first !== undefined && msg.first === first.id && first.tab === shown && first.version === this.version);
       return;
     }
     // Anything done in a surface makes it the one used last: commands act on its conversation.
@@ -391,43 +414,83 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /**
    * Sends surface `s` the whole state of the conversation it shows: its page was (re)created
    * (`newPage`), it shows another conversation, or that conversation's transcript was replaced.
+   * `shown`: its page shows that state already (written into it, see firstState); only the welcome
+   * is still to come.
    */
-  private replay(s: Surface, newPage = false): void {
-    const chat = this.chat;
+  private replay(s: Surface, newPage = false, shown = false): void {
     // Changes queued before this snapshot go out first (to the surfaces already showing them): the
     // snapshot holds them, and nothing posted after it repeats them.
     clearTimeout(this.flushTimer);
     this.flush(s);
-    const tab = chat.sessions.find(t => t.id === this.shownIn(s)) ?? chat.active;
-    s.sentPlans = { tab: tab.id, plans: tab.meta.plans };
+    const tab = this.chat.sessions.find(t => t.id === this.shownIn(s)) ?? this.chat.active;
     if (s.key !== undefined) this.shownMemory.set(s.key, tab.id);
-    this.send(s, {
+    if (!shown) for (const message of this.snapshot(s, tab, newPage)) this.send(s, message);
+    if (newPage) this.postWelcome(s);
+  }
+
+  /** The messages that bring the page of surface `s` to conversation `tab` as it is now (replay). */
+  private snapshot(s: Surface, tab: ChatSession, newPage: boolean): HostMessage[] {
+    const chat = this.chat;
+    s.sentPlans = { tab: tab.id, plans: tab.meta.plans };
+    const messages: HostMessage[] = [{
       type: 'state/reset', tabs: chat.tabInfos, activeTab: tab.id, items: tab.items, archived: tab.archived,
       meta: tab.meta, status: chat.statusOf(tab.id), abilities: chat.abilitiesOf(tab.id),
       roots: (vscode.workspace.workspaceFolders ?? []).filter(f => f.uri.scheme === 'file').map(f => f.uri.fsPath),
-    });
+    }];
     // A new page (the view was hidden, the window reloaded), or one now showing another conversation
     // (its prompt box emptied), gets back what was typed for this conversation and not sent.
     const draft = newPage || s.draftOf !== tab.id ? chat.draftOf(tab.id, s.key) : undefined;
     s.draftOf = tab.id;
-    if (draft) this.send(s, { ...draft, type: 'composer/restore', tab: tab.id });
-    this.postTails(tab.id, tab.items);
-    this.postChanges(s);
-    this.postWrites(s);
-    this.postQueue(s);
-    if (newPage) this.postWelcome(s);
+    if (draft) messages.push({ ...draft, type: 'composer/restore', tab: tab.id });
+    for (const id of this.terminalsOf(tab.id, tab.items)) {
+      const tail = this.tailMessage(id);
+      if (tail) messages.push(tail);
+    }
+    messages.push(this.changesMessage(tab.id), this.writesMessage(tab.id));
+    const queue = this.queueMessage(tab.id);
+    if (queue) messages.push(queue);
+    return messages;
+  }
+
+  /**
+   * What the page of new surface `s` (its page's key `key`) shows as it loads, written into it: the
+   * state of the conversation it will show (the one remembered for its key, else `saved`, as
+   * ChatController.surfaces.attach decides). Its `view/ready` then needs no answer but the welcome,
+   * unless something changed meanwhile. None for a conversation too large (FIRST_STATE_MAX_CHARS).
+   */
+  private firstState(s: Surface, key: string, saved: string | undefined): FirstState | undefined {
+    s.key = key;
+    const remembered = this.shownMemory.get(key) ?? saved;
+    const tab = this.chat.sessions.find(t => t.id === remembered) ?? this.chat.active;
+    const id = randomUUID();
+    s.first = { id, tab: tab.id, version: this.version };
+    const messages = this.snapshot(s, tab, true);
+    // A conversation too large to carry in the HTML (which VS Code keeps as long as the view
+    // lives) is sent once the page is ready, as to a page made again.
+    if (JSON.stringify(messages).length > FIRST_STATE_MAX_CHARS) { s.first = undefined; return undefined; }
+    // Sent with the page itself (tests read what each page was sent).
+    for (const message of messages) this.postEmitter.fire({ surface: s.id, message });
+    return { id, key, messages };
   }
 
   /** The queued messages (typed while the agent works) of the conversation `s` shows. */
   private postQueue(s: Surface): void {
-    const tab = this.shownIn(s);
+    const message = this.queueMessage(this.shownIn(s));
+    if (message) this.send(s, message);
+  }
+
+  private queueMessage(tab: string): HostMessage | undefined {
     const queue = this.chat.queueView(tab);
-    if (queue) this.send(s, { type: 'queue', tab, queue });
+    return queue && { type: 'queue', tab, queue };
   }
 
   /** Writes of the session of the conversation `s` shows, waiting for Accept / Reject. */
   private postWrites(s: Surface): void {
-    this.send(s, { type: 'writes', writes: this.shownWrites(this.shownIn(s)).map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })) });
+    this.send(s, this.writesMessage(this.shownIn(s)));
+  }
+
+  private writesMessage(tab: string): HostMessage {
+    return { type: 'writes', writes: this.shownWrites(tab).map(r => ({ id: r.id, agentName: r.agentName, path: r.path, isNewFile: r.isNewFile, conflicts: r.conflicts })) };
   }
 
   /** The writes waiting for review that conversation `tab` (default: the current one) lists (tests read it). */
@@ -437,24 +500,36 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** The undecided changes of the conversation `s` shows, per turn. */
   private postChanges(s: Surface): void {
-    const tab = this.shownIn(s);
-    this.send(s, { type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) });
+    this.send(s, this.changesMessage(this.shownIn(s)));
+  }
+
+  private changesMessage(tab: string): HostMessage {
+    return { type: 'changes', turns: this.changes.views().filter(t => t.tabId === tab).map(t => ({ turnId: t.turnId, files: t.files })) };
   }
 
   /** The output of the terminals that `items` of conversation `tab` show. */
   private postTails(tab: string, items: readonly Item[]): void {
+    for (const id of this.terminalsOf(tab, items)) this.postTail(id);
+  }
+
+  /** The terminals that `items` of conversation `tab` show. */
+  private *terminalsOf(tab: string, items: readonly Item[]): Iterable<string> {
     for (const item of items) {
-      if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') this.postTail(c.terminalId);
-      if (item.kind === 'tool' && item.tool.agentTerminal) this.postTail(`${tab}/${item.tool.agentTerminal.key}`);
+      if (item.kind === 'tool') for (const c of item.tool.content) if (c.type === 'terminal') yield c.terminalId;
+      if (item.kind === 'tool' && item.tool.agentTerminal) yield `${tab}/${item.tool.agentTerminal.key}`;
     }
   }
 
   private postTail(terminalId: string): void {
-    const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true, colors: true });
-    if (text === undefined) return;
-    const message: HostMessage = { type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running };
+    const message = this.tailMessage(terminalId);
+    if (!message) return;
     this.post(message);
     this.childTabs.post(message);
+  }
+
+  private tailMessage(terminalId: string): HostMessage | undefined {
+    const text = this.terminals.getTail(terminalId, TAIL_BYTES, { plain: true, colors: true });
+    return text === undefined ? undefined : { type: 'terminal/tail', terminalId, text, exited: !this.terminals.getInfo(terminalId)?.running };
   }
 
   /** Transcript changes of conversation `tab`, for the surfaces that show it (none: replayed in full when one does). */
@@ -492,7 +567,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
  * The chat's page; with `child`, a child agent's read-only tab (views/childTabs.ts) saying so, its
  * body naming the conversation and the child (the page keeps them as its state, for a reload).
  */
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage): string {
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage, first?: FirstState): string {
   const { head, script, asset } = pageHead(webview, distUri, 'chat', 'Switchboard', { inline: true });
   return `${head}
 <body data-markdown="${attr(asset('markdown.js'))}"${child === undefined ? '' : ` class="child-tab" data-tab="${attr(child.tab)}" data-child="${attr(child.childId)}"`}>
@@ -523,6 +598,7 @@ ${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}
     <button type="submit" id="send" title="${attr(vscode.l10n.t('Send (Enter)'))}">${attr(vscode.l10n.t('Send'))}</button>
   </div>
 </form>
+${first === undefined ? '' : dataElement('first-state', first)}
 ${script}
 </body>
 </html>`;

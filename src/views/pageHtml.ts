@@ -35,9 +35,7 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
     `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource} data:`,
   ].join('; ');
-  // The webview's translations: a JSON data element (not run, so no nonce), `<` escaped so nothing
-  // in it can close the element. No bundle (English): the webview keeps its own text.
-  const l10nData = JSON.stringify({ lang: vscode.env.language, bundle: vscode.l10n.bundle }).replace(/</g, '\\u003c');
+  // The webview's translations as data (no bundle: English, the webview keeps its own text).
   const head = `<!DOCTYPE html>
 <html lang="${attr(vscode.env.language)}">
 <head>
@@ -47,7 +45,7 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
 ${styleOf('codicon.css', codicons)}
 ${styleOf(`${name}.css`, css)}
 <title>${attr(title)}</title>
-<script type="application/json" id="l10n">${l10nData}</script>
+${dataElement('l10n', { lang: vscode.env.language, bundle: vscode.l10n.bundle })}
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
   return { head, script, asset };
@@ -69,6 +67,14 @@ function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | 
     files.set(key, text !== undefined && !closes.test(text) ? text : undefined);
   }
   return files.get(key);
+}
+
+/**
+ * `value` as a JSON data element the page reads (the webview's translations, the chat's first
+ * state): not run, so no nonce; `<` escaped so nothing in it can close the element.
+ */
+export function dataElement(id: string, value: unknown): string {
+  return `<script type="application/json" id="${attr(id)}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
 }
 
 /** Text for an HTML attribute or element. */

@@ -1,7 +1,8 @@
 // The markdown renderer (markdown-it + DOMPurify, most of the webview's code) is not loaded with the
 // chat: an empty chat runs without it, and it loads (dist/webview/markdown.js) when the first agent
 // markdown needs it. Text that arrives before it is shown as plain text (never as HTML) and rendered
-// when it arrives; a restored conversation (the view hidden and shown: a new page) renders as before.
+// when it arrives; a restored conversation (the view hidden and shown: a new page) renders as before,
+// and that new page never shows the older state written into its HTML (the chat as it was first made).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,14 +25,16 @@ const scriptsLoaded = view => view.locator('body').evaluate(() => performance.ge
 
 /**
  * In every webview page from its start: whether agent text was ever shown plain (before the
- * renderer), rendered, or as live HTML it should never be (the agent's raw <b> and <img onerror>).
+ * renderer), rendered, or as live HTML it should never be (the agent's raw <b> and <img onerror>);
+ * and whether it was ever ready (its state shown) without the answer.
  * VS Code writes the page into the frame after this runs (document.open drops observers and
  * listeners), so a timer attaches the observer to #transcript as soon as it exists.
  */
 function watchTranscript() {
   if (window === window.top) return;
-  const seen = window.mdSeen = { plain: false, rendered: false, unsafe: [] };
+  const seen = window.mdSeen = { plain: false, rendered: false, unsafe: [], readyWithoutAnswer: false };
   const check = t => {
+    if (document.body.dataset.ready === 'true' && !t.textContent.includes('Done.')) seen.readyWithoutAnswer = true;
     for (const el of t.querySelectorAll('.message.agent .md-plain')) if (el.textContent.includes('**bold**')) seen.plain = true;
     if (t.querySelector('.message.agent strong')) seen.rendered = true;
     for (const el of t.querySelectorAll('b, script, [onerror]')) seen.unsafe.push(el.outerHTML);
@@ -42,6 +45,7 @@ function watchTranscript() {
     clearInterval(timer);
     check(t);
     new MutationObserver(() => check(t)).observe(t, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => check(t)).observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
   }, 0);
 }
 
@@ -100,6 +104,7 @@ export default async function ({ page, log, shotsDir, repoRoot }) {
   assert.ok(seen, 'the transcript watcher ran in the new page');
   assert.ok(seen.plain && seen.rendered, `restored text was shown plain first, then rendered: ${JSON.stringify(seen)}`);
   assert.deepEqual(seen.unsafe, [], 'no agent HTML was ever live in the page');
+  assert.equal(seen.readyWithoutAnswer, false, 'the new page never showed the empty chat its HTML was first written with');
   await page.screenshot({ path: path.join(shotsDir, 'lazy-markdown-restored.png') });
   log('restored conversation: plain at once, then rendered; no agent HTML ever live');
 }

@@ -1,6 +1,7 @@
 // The smallest extension with what bench/activation measures: activated by opening its view, it
-// renders a webview that says "ready" and marks itself ready once the host answers (the same round
-// trip as Switchboard's chat: page loads, posts `ready`, receives its state).
+// renders a webview that says "ready" and marks itself ready once the host answers (page loads,
+// posts `ready`, receives its state: how a webview usually gets its state; Switchboard's chat, since
+// decision 0030, has its first state written into its page and waits for no answer).
 const vscode = require('vscode');
 
 exports.activate = function activate(context) {
