@@ -72,6 +72,13 @@ const DRAFTS_FILE = '.drafts.json';
 /** The name of this window's drafts file (a uuid: windows without a folder share one storage folder). */
 const DRAFTS_FILE_KEY = 'switchboard.draftsFile';
 const DRAFTS_DELAY_MS = 300;
+/** A file no index lists is removed at load only once nothing wrote it for this long. */
+const PRUNE_AFTER_MS = 60_000;
+
+async function untouchedFor(file: string, ms: number): Promise<boolean> {
+  const st = await fs.stat(file).catch(() => undefined);
+  return !!st && Date.now() - st.mtimeMs > ms;
+}
 const DELAY_MS = 1000;
 /** The longest wait before a change is saved (a large conversation while it streams). */
 const MAX_DELAY_MS = 5000;
@@ -475,7 +482,9 @@ export class SavedChats implements TurnArchive {
       const stale = drafts !== undefined ? STORE_KEY.test(drafts) && drafts !== this.state.get(DRAFTS_FILE_KEY)
         : STORE_KEY.test(archive) ? !archives.has(archive) && !this.writing.has(archive)
         : chat !== undefined && !this.inFlight.has(chat) && (name.endsWith('.tmp') || (!chats.has(chat) && !written().has(chat)));
-      if (stale) await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
+      // Only a file left alone for a while: as a window reloads, its old extension host may still be
+      // writing (a temporary file about to be renamed, a new conversation its index does not list yet).
+      if (stale && (await untouchedFor(path.join(this.dir, name), PRUNE_AFTER_MS))) await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }
   }
 

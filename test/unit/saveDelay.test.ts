@@ -109,10 +109,28 @@ describe('savedChats in files', () => {
     fs.writeFileSync(path.join(dir, `${stray}.chat.json`), '{}');
     fs.writeFileSync(path.join(dir, `${chatFiles(dir)[0]}.tmp`), '{"half');
     fs.writeFileSync(path.join(dir, 'notes.txt'), 'not ours');
+    // Left there long ago (files being written as the load runs are another test's).
+    const old = new Date(Date.now() - 10 * 60_000);
+    for (const n of [`${stray}.chat.json`, `${chatFiles(dir)[0]}.tmp`]) fs.utimesSync(path.join(dir, n), old, old);
     const again = new SavedChats(state, dir);
     assert.deepEqual(again.load().map(c => c.id), ['tab2']);
     await again.pruned;
     assert.deepEqual(fs.readdirSync(dir).filter(n => n !== chatFiles(dir)[0]), ['notes.txt']);
+  });
+
+  it('keeps the files another window of this workspace is writing as it loads (a reload: the old extension host still saves)', async () => {
+    const { state } = store();
+    new SavedChats(state, dir).flush([chat('tab1', [agent('a', 'one')])]);
+    // The old host, still saving as the new one loads: a temporary file about to be renamed, and a
+    // new conversation's file whose index entry is not written yet.
+    const listed = chatFiles(dir)[0];
+    const fresh = '00000000-0000-0000-0000-000000000000';
+    fs.writeFileSync(path.join(dir, `${listed}.tmp`), '{"id":"tab1","items":[]}');
+    fs.writeFileSync(path.join(dir, `${fresh}.chat.json`), '{"id":"tab2","items":[]}');
+    const loading = new SavedChats(state, dir);
+    loading.load();
+    await loading.pruned;
+    assert.deepEqual(fs.readdirSync(dir).sort(), [`${fresh}.chat.json`, listed, `${listed}.tmp`].sort());
   });
 
   it('keeps files no index lists in a folder shared with other windows', async () => {
