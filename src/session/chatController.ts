@@ -60,6 +60,9 @@ export class ChatController extends Disposable {
   };
   private readonly queue: QueueRunner<ChatSession>;
   readonly onStatus = this.statusEmitter.event;
+  private readonly draftsEmitter = this.register(new vscode.EventEmitter<void>());
+  /** A draft changed (typed, held, given back, forgotten). */
+  readonly onDrafts = this.draftsEmitter.event;
   /** The queued messages of a tab changed (its id). */
   get onQueue(): vscode.Event<string> { return this.tabs.onQueue; }
   /** Turns starting and ending in any tab. */
@@ -111,7 +114,7 @@ export class ChatController extends Disposable {
     this.tabs.restore();
     const { drafts, legacy } = saved.loadDrafts();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
-    this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) saved.saveDrafts(this.drafts); }));
+    this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) this.draftsChanged(); }));
   }
 
   // ---- what the view and the tests read -------------------------------------------------------
@@ -124,19 +127,24 @@ export class ChatController extends Disposable {
     // A page's last text for a conversation closed meanwhile is not kept.
     if (!this.tabs.get(tab)) return;
     this.drafts.set(tab, draft, surface);
-    this.saved.saveDrafts(this.drafts);
+    this.draftsChanged();
   }
 
   /** A prompt sent from the prompt box waits for its agent (a choice, a start): a reload or a window close brings it back. */
   private holdUnsent(tab: string, prompt: Draft): Draft {
     this.drafts.hold(tab, prompt);
-    this.saved.saveDrafts(this.drafts);
+    this.draftsChanged();
     return prompt;
   }
 
   /** The held prompt reached its agent (`sent`), or goes back into the prompt box (the view restores it, the draft keeps it). */
   private releaseUnsent(tab: string, prompt: Draft, sent: boolean): void {
-    if (this.drafts.release(tab, prompt, sent)) this.saved.saveDrafts(this.drafts);
+    if (this.drafts.release(tab, prompt, sent)) this.draftsChanged();
+  }
+
+  private draftsChanged(): void {
+    this.saved.saveDrafts(this.drafts);
+    this.draftsEmitter.fire();
   }
 
   /** The agent picker; while it is open the status says it waits for the user's choice. */

@@ -124,7 +124,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       deserializeWebviewPanel: async (panel, state) => this.attachPanel(panel, state),
     }));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
-    const stale: vscode.Event<unknown>[] = [chat.onOps, chat.onMeta, chat.onStatus, chat.onTabs, chat.onQueue, chat.onReset, chat.onShown,
+    const stale: vscode.Event<unknown>[] = [chat.onOps, chat.onMeta, chat.onStatus, chat.onTabs, chat.onQueue, chat.onReset, chat.onShown, chat.onDrafts,
       terminals.onDidChangeOutput, changes.onDidChange, writes.onDidChangeReviews, vscode.workspace.onDidChangeWorkspaceFolders];
     for (const changed of stale) this.register(changed(() => this.version++));
   }

@@ -68,4 +68,19 @@ describe('A chat page written with its first state', () => {
       assert.ok(again.items.some(i => i.kind === 'notice' && i.text === 'Added after the page was written.'), `the change is in it: ${JSON.stringify(again.items.map(i => i.kind))}`);
     } finally { page.dispose(); }
   });
+
+  it('a draft changed before the page is ready: the page gets it', async () => {
+    await sb.chat.newConversation();
+    const tab = sb.chat.activeTab;
+    const page = openEditorPage();
+    try {
+      assert.equal(resets(page.got).length, 1, 'written with its state');
+      // Before the page can have loaded: text typed for the conversation elsewhere (another page, a prompt given back).
+      sb.chat.setDraft({ text: 'typed while the page loaded', mentions: [], images: [] }, tab);
+      await waitFor('the editor tab\'s page is ready', () => sb.view.surfaceList.find(s => s.id === page.id && s.ready));
+      const restored = await waitFor(() => `the draft sent: ${JSON.stringify(page.got.map(m => m.type))}`,
+        () => page.got.filter(m => m.type === 'composer/restore').find(m => m.type === 'composer/restore' && m.text === 'typed while the page loaded'), 5000);
+      assert.equal(restored.type, 'composer/restore');
+    } finally { page.dispose(); }
+  });
 });
