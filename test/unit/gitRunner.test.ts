@@ -111,6 +111,27 @@ if (process.env.SB_RUNNER_PARENT) {
       assert.ok(h.pid && h.pid !== pid, 'a new helper');
     });
 
+    it('a helper ending (the extension deactivating, the helper killed) ends the commands it still runs: none outlives it', async () => {
+      const h = helper();
+      await h.run('git', ['--version'], { cwd: work, env: process.env, maxBuffer: 1024 });
+      const pid = h.pid!;
+      // A command that would run on for a minute (git's stand-in here: the helper runs what it is given).
+      void h.run('sleep', ['60'], { cwd: work, env: process.env, maxBuffer: 1024 });
+      const childrenOf = (parent: number) => fs.readdirSync('/proc').filter(n => /^\d+$/.test(n)).map(Number)
+        .filter(n => { try { return parseProcStat(fs.readFileSync(`/proc/${n}/stat`, 'utf8'))?.ppid === parent; } catch { return false; } });
+      let sleeper = 0;
+      await until('the helper to start the command', () => !!(sleeper = childrenOf(pid)[0] ?? 0), 10_000);
+      const mine = new Set(childrenOf(process.pid));
+      try {
+        process.kill(pid, 'SIGTERM');
+        await until('the command to end with its helper', () => !alive(sleeper), 10_000);
+      } finally {
+        // What the helper had not answered runs again directly, from here: not this test's subject.
+        for (const n of childrenOf(process.pid)) if (!mine.has(n)) try { process.kill(n, 'SIGKILL'); } catch { /* gone */ }
+        try { process.kill(sleeper, 'SIGKILL'); } catch { /* gone */ }
+      }
+    });
+
     it('dispose (the extension deactivating) ends the helper; a command after it still runs, directly', async () => {
       const h = helper();
       await h.run('git', ['--version'], { cwd: work, env: process.env, maxBuffer: 1024 });

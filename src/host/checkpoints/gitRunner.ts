@@ -10,6 +10,7 @@
 // add, write-tree, update-ref, hash-object, diff-tree, cat-file). Windows creates processes without
 // a fork: there git runs directly. Node only (no `vscode`): the benchmark and unit tests run it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { PROC_TAG_VAR } from '../../acp/processTree';
 
 export interface GitRun {
   readonly cwd: string;
@@ -54,11 +55,20 @@ export const directRunner: GitRunner = { run: runDirect, dispose: () => undefine
 export const HELPER_SOURCE = String.raw`
 const runWith = (${runWith.toString()});
 const { execFile } = require('child_process');
+const running = new Set();
+// Each command's git is tracked (ended with the helper) and carries the helper's process tag (the
+// watchdog's sweep finds it too).
+const tracked = (...a) => { const c = execFile(...a); running.add(c); c.on('exit', () => running.delete(c)); return c; };
+const tag = process.env.${PROC_TAG_VAR};
 process.on('message', m => {
-  runWith(execFile, m.file, m.args, m).then(r => { if (process.connected) process.send({ id: m.id, ...r }); });
+  const env = tag ? { ...m.env, ${PROC_TAG_VAR}: tag } : m.env;
+  runWith(tracked, m.file, m.args, { ...m, env }).then(r => { if (process.connected) process.send({ id: m.id, ...r }); });
 });
-// The host is gone (however it ended: the kernel closes the channel): nothing more to run.
-process.on('disconnect', () => process.exit(0));
+// The host is gone (however it ended: the kernel closes the channel), or ends the helper: so do the
+// commands still running (SIGTERM: git removes its lock files on it), then the helper.
+const end = () => { for (const c of running) c.kill('SIGTERM'); process.exit(0); };
+process.on('disconnect', end);
+process.on('SIGTERM', end);
 `;
 
 interface Pending {
