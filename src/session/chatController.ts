@@ -112,7 +112,7 @@ export class ChatController extends Disposable {
     });
     this.queue = new QueueRunner(async (tab, p) => ((await this.sendIn(tab, p.text, p.mentions, p.images)) === 'sent' ? 'sent' : 'notSent'), log);
     this.tabs.restore();
-    const { drafts, legacy } = saved.loadDrafts();
+    const { drafts, legacy } = saved.drafts.load();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
     this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) this.draftsChanged(); }));
   }
@@ -143,7 +143,7 @@ export class ChatController extends Disposable {
   }
 
   private draftsChanged(): void {
-    this.saved.saveDrafts(this.drafts);
+    this.saved.drafts.save(this.drafts);
     this.draftsEmitter.fire();
   }
 

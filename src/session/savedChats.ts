@@ -6,19 +6,19 @@
 // workspace state keeps only a small index (common/conversation/savedIndex): it is the window's,
 // and each update of it is sent to the window's main thread. The turns a tab no longer keeps in
 // memory (see common/turns) go to a file of their own, `<dir>/<archiveKey>.jsonl`, one JSON line
-// per turn, read back when the chat view shows one of them again.
+// per turn, read back when the chat view shows one of them again. The drafts: savedDrafts.ts.
 import { randomUUID } from 'node:crypto';
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
+import { SavedDrafts, writeAtomically } from './savedDrafts';
 import type { NewPrompt } from '../common/promptQueue';
-import type { DraftBook } from '../common/conversation/drafts';
 import type { Item } from '../common/transcript';
 import type { TurnSummary } from '../common/turns';
 import {
-  chatFileKey, chatFileName, historyItem, isEmptyPrompt, isPrompt, keepable, keptItems, legacyChats, MAX_SAVED_IMAGES, MAX_TABS, parseChatFile,
+  chatFileKey, chatFileName, historyItem, isEmptyPrompt, isPrompt, keepable, keptItems, legacyChats, MAX_TABS, parseChatFile,
   parseIndex, splitChat, STORE_KEY, type IndexEntry, type SavedChat,
 } from '../common/conversation/savedIndex';
 
@@ -59,19 +59,6 @@ const INDEX_KEY = 'switchboard.chats.v3';
 const KEY_V2 = 'switchboard.chats.v2';
 /** Before 0.3.x's issue 23: the conversations as an array of objects. Moved to files, then cleared. */
 const KEY_V1 = 'switchboard.chats.v1';
-/** Before issue 19's drafts per conversation: the one draft of the window. Read, then cleared. */
-const DRAFT_KEY_V1 = 'switchboard.draft.v1';
-/** Before issue 23's drafts in a file: each conversation's draft in the workspace state. Read, then cleared. */
-const DRAFTS_KEY = 'switchboard.drafts.v2';
-/**
- * Each conversation's draft ([tab, draft, surface?] triples, changed last at the end), in a file of
- * the storage folder: a draft is saved at each keystroke (a little after: DRAFTS_DELAY_MS), and in
- * the workspace state every save of the pasted images (up to MAX_SAVED_IMAGES) went to the window.
- */
-const DRAFTS_FILE = '.drafts.json';
-/** The name of this window's drafts file (a uuid: windows without a folder share one storage folder). */
-const DRAFTS_FILE_KEY = 'switchboard.draftsFile';
-const DRAFTS_DELAY_MS = 300;
 /** A file no index lists is removed at load only once nothing wrote it for this long. */
 const PRUNE_AFTER_MS = 60_000;
 
@@ -126,7 +113,12 @@ export class SavedChats implements TurnArchive {
    * a folder shared by windows (VS Code's global storage for windows without a folder) keeps them,
    * they may be another window's.
    */
-  constructor(readonly state: vscode.Memento, readonly dir?: string, private readonly log?: Logger, private readonly ownsDir = true) {}
+  constructor(readonly state: vscode.Memento, readonly dir?: string, private readonly log?: Logger, private readonly ownsDir = true) {
+    this.drafts = new SavedDrafts(state, dir, log);
+  }
+
+  /** What is typed and not sent, kept in a file of the same folder (savedDrafts.ts). */
+  readonly drafts: SavedDrafts;
 
   /**
    * The conversations of the last window, read from their files (synchronously: the tabs are
@@ -163,7 +155,7 @@ export class SavedChats implements TurnArchive {
    */
   flush(sessions: readonly SavableChat[]): void {
     this.save(sessions, true);
-    this.flushDrafts();
+    this.drafts.flush();
   }
 
   /** `now`: the files are written before it returns; else their writing (not their content) is left to the thread pool. */
@@ -277,18 +269,13 @@ export class SavedChats implements TurnArchive {
     return this.writeNow(file, text);
   }
 
-  /** Writes `file` in the storage folder now: a temporary file, then a rename. */
   private writeNow(file: string, text: string): boolean {
-    const tmp = `${file}.tmp`;
     try {
-      fsSync.mkdirSync(path.dirname(file), { recursive: true });
-      fsSync.writeFileSync(tmp, text, 'utf8');
-      fsSync.renameSync(tmp, file);
+      writeAtomically(file, text);
       this.failing = false;
       return true;
     } catch (err) {
       this.writeFailed(file, err);
-      try { fsSync.rmSync(tmp, { force: true }); } catch { /* the folder is gone: nothing to remove */ }
       return false;
     }
   }
@@ -353,64 +340,6 @@ export class SavedChats implements TurnArchive {
     try { fsSync.rmSync(path.join(this.dir, chatFileName(key)), { force: true }); } catch (err) {
       this.log?.warn(`Could not remove a closed conversation's file: ${err instanceof Error ? err.message : String(err)}`);
     }
-  }
-
-  /** The drafts of the conversations (tab → draft and the surface it was typed in, changed last at the end), and the one draft of an older version. */
-  loadDrafts(): { drafts: [string, Draft, string?][]; legacy?: Draft } {
-    let raw: unknown = this.state.get<unknown>(DRAFTS_KEY);
-    const file = this.draftsFile(false);
-    if (file && fsSync.existsSync(file)) {
-      try { raw = JSON.parse(fsSync.readFileSync(file, 'utf8')); } catch (err) {
-        this.log?.warn(`Could not read the saved drafts (${file}): ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    const drafts = Array.isArray(raw) ? raw.filter((e): e is [string, Draft, string?] => Array.isArray(e) && typeof e[0] === 'string' && isPrompt(e[1]) && (e[2] === undefined || typeof e[2] === 'string')) : [];
-    const legacy = this.state.get<unknown>(DRAFT_KEY_V1);
-    return { drafts, ...(isPrompt(legacy) && !isEmptyPrompt(legacy) ? { legacy } : {}) };
-  }
-
-  private draftsTimer: NodeJS.Timeout | undefined;
-  private draftsText: string | undefined;
-
-  /**
-   * Saves each conversation's draft (pasted images up to MAX_SAVED_IMAGES characters in all) a
-   * little later (a burst of keystrokes: one write), or at once (`now`); an older version's drafts
-   * in the workspace state are then cleared. Without a storage folder, in the workspace state.
-   */
-  saveDrafts(drafts: DraftBook, now = false): void {
-    const all = drafts.toSave(MAX_SAVED_IMAGES);
-    if (!this.dir) {
-      void this.state.update(DRAFTS_KEY, all.length ? all : undefined);
-      if (this.state.get(DRAFT_KEY_V1) !== undefined) void this.state.update(DRAFT_KEY_V1, undefined);
-      return;
-    }
-    this.draftsText = JSON.stringify(all);
-    if (now) this.flushDrafts();
-    else this.draftsTimer ??= setTimeout(() => this.flushDrafts(), DRAFTS_DELAY_MS);
-  }
-
-  /** Writes the drafts now if a save of them waits. */
-  flushDrafts(): void {
-    clearTimeout(this.draftsTimer);
-    this.draftsTimer = undefined;
-    const text = this.draftsText;
-    const file = text === undefined ? undefined : this.draftsFile(true);
-    this.draftsText = undefined;
-    if (!file || text === undefined || !this.writeNow(file, text)) return;
-    if (this.state.get(DRAFTS_KEY) !== undefined) void this.state.update(DRAFTS_KEY, undefined);
-    if (this.state.get(DRAFT_KEY_V1) !== undefined) void this.state.update(DRAFT_KEY_V1, undefined);
-  }
-
-  /** This window's drafts file; `create`: named now if it has no name yet. */
-  private draftsFile(create: boolean): string | undefined {
-    if (!this.dir) return undefined;
-    let key = this.state.get<unknown>(DRAFTS_FILE_KEY);
-    if (typeof key !== 'string' || !STORE_KEY.test(key)) {
-      if (!create) return undefined;
-      key = randomUUID();
-      void this.state.update(DRAFTS_FILE_KEY, key);
-    }
-    return path.join(this.dir, `${key as string}${DRAFTS_FILE}`);
   }
 
   newKey(): string {
@@ -478,8 +407,8 @@ export class SavedChats implements TurnArchive {
     for (const name of names) {
       const archive = name.replace(/\.jsonl$/, '');
       const chat = chatFileKey(name);
-      const drafts = name.endsWith(DRAFTS_FILE) ? name.slice(0, -DRAFTS_FILE.length) : undefined;
-      const stale = drafts !== undefined ? STORE_KEY.test(drafts) && drafts !== this.state.get(DRAFTS_FILE_KEY)
+      const drafts = this.drafts.isDraftsFile(name);
+      const stale = drafts !== undefined ? !drafts
         : STORE_KEY.test(archive) ? !archives.has(archive) && !this.writing.has(archive)
         : chat !== undefined && !this.inFlight.has(chat) && (name.endsWith('.tmp') || (!chats.has(chat) && !written().has(chat)));
       // Only a file left alone for a while: as a window reloads, its old extension host may still be

@@ -20,7 +20,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 import type { ChatSession } from '../session/chatSession';
 import { ChildTabs, type ChildPage } from './childTabs';
-import { attr, dataElement, pageHead } from './pageHtml';
+import { attr, jsonElement, pageHead } from './pageHtml';
 import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
@@ -458,7 +458,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
    * ChatController.surfaces.attach decides). Its `view/ready` then needs no answer but the welcome,
    * unless something changed meanwhile. None for a conversation too large (FIRST_STATE_MAX_CHARS).
    */
-  private firstState(s: Surface, key: string, saved: string | undefined): FirstState | undefined {
+  private firstState(s: Surface, key: string, saved: string | undefined): string | undefined {
     s.key = key;
     const remembered = this.shownMemory.get(key) ?? saved;
     const tab = this.chat.sessions.find(t => t.id === remembered) ?? this.chat.active;
@@ -467,10 +467,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const messages = this.snapshot(s, tab, true);
     // A conversation too large to carry in the HTML (which VS Code keeps as long as the view
     // lives) is sent once the page is ready, as to a page made again.
-    if (JSON.stringify(messages).length > FIRST_STATE_MAX_CHARS) { s.first = undefined; return undefined; }
+    const first: FirstState = { id, key, messages };
+    const json = JSON.stringify(first);
+    if (json.length > FIRST_STATE_MAX_CHARS) { s.first = undefined; return undefined; }
     // Sent with the page itself (tests read what each page was sent).
     for (const message of messages) this.postEmitter.fire({ surface: s.id, message });
-    return { id, key, messages };
+    return json;
   }
 
   /** The queued messages (typed while the agent works) of the conversation `s` shows. */
@@ -565,9 +567,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
 /**
  * The chat's page; with `child`, a child agent's read-only tab (views/childTabs.ts) saying so, its
- * body naming the conversation and the child (the page keeps them as its state, for a reload).
+ * body naming the conversation and the child (the page keeps them as its state, for a reload);
+ * `first`: the JSON of the FirstState written into the page.
  */
-function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage, first?: FirstState): string {
+function renderHtml(webview: vscode.Webview, distUri: vscode.Uri, child?: ChildPage, first?: string): string {
   const { head, script, asset } = pageHead(webview, distUri, 'chat', 'Switchboard', { inline: true });
   return `${head}
 <body data-markdown="${attr(asset('markdown.js'))}"${child === undefined ? '' : ` class="child-tab" data-tab="${attr(child.tab)}" data-child="${attr(child.childId)}"`}>
@@ -598,7 +601,7 @@ ${child === undefined ? '' : `<p id="child-note" role="note">${attr(child.note)}
     <button type="submit" id="send" title="${attr(vscode.l10n.t('Send (Enter)'))}">${attr(vscode.l10n.t('Send'))}</button>
   </div>
 </form>
-${first === undefined ? '' : dataElement('first-state', first)}
+${first === undefined ? '' : jsonElement('first-state', first)}
 ${script}
 </body>
 </html>`;

@@ -74,7 +74,12 @@ function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | 
  * state): not run, so no nonce; `<` escaped so nothing in it can close the element.
  */
 export function dataElement(id: string, value: unknown): string {
-  return `<script type="application/json" id="${attr(id)}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>`;
+  return jsonElement(id, JSON.stringify(value));
+}
+
+/** dataElement of a value already written as JSON (`json`). */
+export function jsonElement(id: string, json: string): string {
+  return `<script type="application/json" id="${attr(id)}">${json.replace(/</g, '\\u003c')}</script>`;
 }
 
 /** Text for an HTML attribute or element. */

@@ -77,7 +77,7 @@ describe('Saved conversations', () => {
     sb.chat.setDraft({ text: 'look at this', mentions: [], images: [image] }, tab);
     sb.chat.setDraft({ text: 'look at this picture', mentions: [], images: [image] }, tab);
     const stateChars = () => sb.chat.saved.state.keys().reduce((n, k) => n + (JSON.stringify(sb.chat.saved.state.get(k)) ?? '').length, 0);
-    const reloaded = () => new SavedChats(sb.chat.saved.state, sb.chat.saved.dir, quietLogger).loadDrafts().drafts.find(d => d[0] === tab)?.[1];
+    const reloaded = () => new SavedChats(sb.chat.saved.state, sb.chat.saved.dir, quietLogger).drafts.load().drafts.find(d => d[0] === tab)?.[1];
     const back = await waitFor(() => `the draft saved for a new window: ${JSON.stringify(reloaded())?.slice(0, 200)}`, () => reloaded()?.text === 'look at this picture' && reloaded(), 5000);
     assert.equal(back.images[0]?.data.length, 1_000_000, 'the image comes back whole');
     assert.ok(stateChars() < 100_000, `the workspace state holds ${stateChars()} characters`);
