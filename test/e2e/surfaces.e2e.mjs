@@ -74,7 +74,10 @@ export default async function ({ page, log, shotsDir }) {
 
   // A window reload (Developer: Reload Window, which saves the workbench's state first): each
   // surface comes back with its own conversation.
+  // The new page, not the old one still on screen while it unloads (its webviews' frames are not the new ones).
+  const reloaded = page.waitForEvent('load', { timeout: 120_000 });
   await runCommand(page, 'Developer: Reload Window');
+  await reloaded;
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   ({ side, editor } = await surfaces(page));
   await editor.locator('.message.agent', { hasText: 'Answer for beta.' }).waitFor({ timeout: 30_000 });
