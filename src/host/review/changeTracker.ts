@@ -460,6 +460,24 @@ export class ChangeTracker extends Disposable {
     });
   }
 
+  /**
+   * What the Diff of a turn's change compares. The top entry of the file's stack, or one alone: its
+   * baseline against the file. A lower entry (changes of later turns stacked on it): the file with
+   * this change taken out (as its Undo would write it) against the file, so only its own lines show;
+   * where a later change overlaps it, its change as it made it (its baseline against its own text).
+   */
+  diffSides(turnId: string, filePath: string): { left: string | null; right: 'file' | string | null } | undefined {
+    const turn = this.turns.get(turnId);
+    const entry = turn?.changes.get(filePath);
+    if (!turn || !entry) return undefined;
+    const stack = this.stackOf(filePath);
+    const above = stack.includes(turn) ? stack.slice(stack.indexOf(turn) + 1).map(t => t.changes.get(filePath)) : [];
+    if (!above.length) return { left: entry.baseline, right: 'file' };
+    const carried = entry.binary || above.some(c => !c || c.binary) ? undefined
+      : carryUnder(entry.current, entry.baseline, above.flatMap(c => [c!.baseline, c!.current]));
+    return carried ? { left: carried.at(-1) ?? null, right: 'file' } : { left: entry.baseline, right: entry.current };
+  }
+
   /** Undecided changes of `filePath` in any turn (the editor decorates them). */
   changesOf(filePath: string): { turnId: string; change: FileChange }[] {
     const out: { turnId: string; change: FileChange }[] = [];
