@@ -12,6 +12,7 @@ import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { bytesOf, FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import type { SomeText } from '../../common/fs/lazyText';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
@@ -304,7 +305,7 @@ export class ChangeTracker extends Disposable {
   }
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
-  rememberRead(filePath: string, text: string, form?: TextForm): void {
+  rememberRead(filePath: string, text: SomeText, form?: TextForm): void {
     const p = normalize(filePath);
     // A read of a tab with unsaved edits is not the file's baseline: the disk is (FileSnapshots).
     this.snapshots.rememberRead(p, text);
