@@ -450,25 +450,20 @@ export class SavedChats implements TurnArchive {
     // A write still under way for this file is older: it will not replace this one (writeLater).
     this.inFlight.delete(key);
     const file = path.join(this.dir, chatFileName(key));
-    if (!this.writeNow(file, text)) return false;
-    this.wrote(key);
-    return true;
+    const written = this.writeNow(file, text);
+    // The version this host wrote (another host's write since shows as another).
+    if (written) this.stamps.set(key, stampOf(written));
+    return !!written;
   }
 
-  /** This host just wrote file `key`: the version there now is its own. */
-  private wrote(key: string): void {
-    const stamp = this.dir && statFile(path.join(this.dir, chatFileName(key)));
-    if (stamp) this.stamps.set(key, stamp);
-  }
-
-  private writeNow(file: string, text: string): boolean {
+  private writeNow(file: string, text: string): fsSync.Stats | undefined {
     try {
-      writeAtomically(file, text);
+      const written = writeAtomically(file, text);
       this.failing = false;
-      return true;
+      return written;
     } catch (err) {
       this.writeFailed(file, err);
-      return false;
+      return undefined;
     }
   }
 
@@ -491,15 +486,14 @@ export class SavedChats implements TurnArchive {
         await fs.mkdir(dir, { recursive: true });
         await fs.writeFile(tmp, text, 'utf8');
         // Another host wrote the file meanwhile: not written over, the tab's next save keeps both (save).
-        const known = this.stamps.get(key);
-        const found = known && statFile(file);
-        if (!superseded() && known && found && !sameStamp(known, found)) {
+        if (!superseded() && whoseFile(this.stamps.get(key), statFile(file), true) === 'keepBoth') {
           this.inFlight.delete(key);
           this.unsaved(tab, key);
           if (this.sessions) this.schedule(this.sessions);
         } else if (!superseded()) {
+          const written = statFile(tmp);
           fsSync.renameSync(tmp, file);
-          this.wrote(key);
+          if (written) this.stamps.set(key, written);
           this.inFlight.delete(key);
           this.failing = false;
           return;
