@@ -175,13 +175,14 @@ describe('Saved conversations across a reload, while the old window still writes
 
   it('restores a conversation the old window writes after the new one loaded, which no index lists; never in a folder shared by windows', async () => {
     const { memento, old } = oldWindow(chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
     const neu = window(copy(memento));
     neu.restore();
-    const shared = window(copy(memento), false);
-    shared.restore();
     old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload')]);
     await waitFor(() => `the new window to show the new conversation: ${neu.infos.map(t => t.title).join()}`, () => neu.infos.length === 2, 5000);
     assert.deepEqual(answers(neu.all[1].items), ['an answer just before the reload']);
+    const shared = window(lost, false);
+    shared.restore();
     assert.deepEqual(shared.infos.map(t => t.title), ['First'], 'a folder shared by windows: another window\'s conversation is not taken');
   });
 });
