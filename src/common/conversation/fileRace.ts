@@ -39,6 +39,6 @@ export const UNLISTED_RECENT_MS = 60_000;
  * workspace owns: in a folder shared by windows, such a file may be another window's.
  */
 export function recentUnlisted(files: readonly { readonly key: string; readonly mtimeMs: number }[], listed: ReadonlySet<string>, now: number): string[] {
-  return files.filter(f => !listed.has(f.key) && now - f.mtimeMs <= UNLISTED_RECENT_MS && f.mtimeMs <= now + UNLISTED_RECENT_MS)
+  return files.filter(f => !listed.has(f.key) && now - f.mtimeMs <= UNLISTED_RECENT_MS)
     .sort((a, b) => a.mtimeMs - b.mtimeMs).map(f => f.key);
 }
