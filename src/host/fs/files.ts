@@ -5,8 +5,10 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
-import { chooseForm, encodingLabel, TextForm, UTF8 } from '../../common/fs/encoding';
-import { CachedText, FileStamp, FileTextCache } from '../../common/fs/readCache';
+import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
+import { LazyText } from '../../common/fs/lazyText';
+import { sliceUtf8Lines } from '../../common/fs/byteLines';
+import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
 export interface Target {
@@ -105,7 +107,7 @@ export async function readCurrentData(target: Target): Promise<CurrentText & { b
 async function readDisk(target: Target, doc: vscode.TextDocument | undefined): Promise<CurrentText & { binaryReason?: 'binary' | 'encoding'; binaryEncoding?: string }> {
   // Kept per encoding: another files.encoding (or document encoding) reads the same bytes anew.
   const choice = choiceFor(target.real, doc);
-  const key = `${pathKey(target.real)}\0${choice.document ?? ''}\0${choice.configured ?? ''}`;
+  const key = cacheKey(target, choice);
   const statAt = Date.now();
   let stamp: FileStamp | undefined;
   let special = false;
@@ -139,6 +141,48 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   const memo: CachedText | { jsonBytes?: number } = stamp ? diskTexts.set(key, stamp, statAt, decoded.text) : {};
   if (stamp) formsOf.set(memo as CachedText, decoded.form);
   return { exists: true, text: decoded.text, source: 'disk', form: decoded.form, memo };
+}
+
+function cacheKey(target: Target, choice: ReturnType<typeof choiceFor>): string {
+  return `${pathKey(target.real)}\0${choice.document ?? ''}\0${choice.configured ?? ''}`;
+}
+
+/** Files from this size on are read by range from their bytes (readRange). */
+const RANGE_MIN_BYTES = 1024 * 1024;
+
+/**
+ * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open and whose text is
+ * not kept: its lines are decoded from the file's bytes, and its whole text (what the agent saw of
+ * the file) is decoded only when something needs it (LazyText). A file that stays unchanged is kept
+ * decoded for the next reads, once this answer is on its way. Undefined: the whole-text path
+ * (readCurrent) serves the read (an open file, a small one, a kept text, not UTF-8 text, an error).
+ */
+export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
+  if ((line ?? 1) <= 1 && limit == null) return undefined;
+  if (findOpenDocument(target)) return undefined;
+  const choice = choiceFor(target.real, undefined);
+  const key = cacheKey(target, choice);
+  const statAt = Date.now();
+  let bytes: Uint8Array;
+  let stamp: FileStamp;
+  try {
+    const st = await fsp.stat(target.real, { bigint: true });
+    if (!st.isFile() || st.size < RANGE_MIN_BYTES) return undefined;
+    stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+    if (diskTexts.has(key, stamp)) return undefined;
+    diskTexts.misses++;
+    bytes = await fsp.readFile(target.real);
+  } catch {
+    return undefined;
+  }
+  const form = chooseForm(bytes, choice);
+  const body = utf8Body(bytes, form);
+  if (!body) return undefined;
+  const whole = new LazyText(body, decodeUtf8);
+  if (settled(stamp, statAt)) {
+    setImmediate(() => { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); });
+  }
+  return { content: sliceUtf8Lines(body, line, limit), whole, form };
 }
 
 /** The form each kept text was decoded from. */

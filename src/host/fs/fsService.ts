@@ -14,6 +14,7 @@ import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
+import type { SomeText } from '../../common/fs/lazyText';
 import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
@@ -32,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, resolveTarget, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -109,12 +110,12 @@ export class FsService extends Disposable {
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
-  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: string; readonly form: TextForm }>());
+  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: SomeText; readonly form: TextForm }>());
   /** The agent read a file (the whole text): the baseline of a change it may make on disk later. */
   readonly onDidRead = this.readEmitter.event;
 
   /** @internal AgentFs reports its reads through here. */
-  notifyRead(filePath: string, text: string, form: TextForm): void {
+  notifyRead(filePath: string, text: SomeText, form: TextForm): void {
     this.readEmitter.fire({ path: filePath, text, form });
   }
   /** Fired whenever a review starts or ends, with every pending review. */
@@ -343,6 +344,15 @@ class AgentFs implements FsHandlers {
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
     const target = await this.target(params.path);
     await this.checkAccess(target, 'read');
+    const range = await readRange(target, params.line, params.limit);
+    if (range) {
+      this.lastRead.set(this.key(params.sessionId, target), range.whole);
+      this.service.notifyRead(params.path, range.whole, range.form);
+      if (jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) {
+        throw FsErrors.tooLarge(params.path, jsonStringBytes(range.content), MAX_READ_REPLY_BYTES, countLines(range.whole.text));
+      }
+      return { content: range.content };
+    }
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
     this.lastRead.set(this.key(params.sessionId, target), current.text);
