@@ -115,6 +115,18 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     ]);
   });
 
+  it('a ranged read of a large file answers its lines when they are text, though a NUL byte comes later; the whole file is refused as binary', async () => {
+    const file = path.join(dir, 'ranged-then-binary.bin');
+    const lines = Array.from({ length: 12_000 }, (_, i) => `line ${i + 1} ${'y'.repeat(100)}\n`);
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(lines.join('')), Buffer.from([0, 1, 2, 0])]));
+    const [ranged, whole] = await turns([
+      [{ type: 'read', path: file, line: 3, limit: 2, quiet: true }],
+      [{ type: 'read', path: file, quiet: true }],
+    ]);
+    assert.equal(ranged[0].result?.content, lines[2] + lines[3]);
+    assert.match(whole[0].error?.message ?? '', /binary/i, JSON.stringify(whole[0]));
+  });
+
   // A large file's range is read from its bytes (files.ts readRange), its whole text decoded later.
   for (const [size, pad] of [['a small file', ''], ['a 1.3 MB file', ` ${'x'.repeat(110)}`]] as const) {
     it(`a ranged read keeps the whole text as the merge base (${size}): a change made on disk after it survives the agent's write`, async () => {

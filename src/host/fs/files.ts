@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
 import { LazyText } from '../../common/fs/lazyText';
-import { sliceUtf8Lines } from '../../common/fs/byteLines';
+import { utf8WindowIn } from '../../common/fs/byteLines';
 import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
@@ -149,40 +149,107 @@ function cacheKey(target: Target, choice: ReturnType<typeof choiceFor>): string 
 
 /** Files from this size on are read by range from their bytes (readRange). */
 const RANGE_MIN_BYTES = 1024 * 1024;
+/** How much of such a file is read at a time until the window is found. */
+const RANGE_CHUNK_BYTES = 128 * 1024;
+
+/** A ranged read answered from the first bytes of a file; the whole text follows (readRange). */
+export interface RangeRead {
+  readonly content: string;
+  readonly form: TextForm;
+  /**
+   * The whole text the answer was read from, once the rest of the file is read through the same
+   * open file (a file renamed over it meanwhile is not read); undefined when it is not text or was
+   * changed in place meanwhile.
+   */
+  readonly whole: Promise<LazyText | undefined>;
+}
 
 /**
- * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open and whose text is
- * not kept: its lines are decoded from the file's bytes, and its whole text (what the agent saw of
- * the file) is decoded only when something needs it (LazyText). A file that stays unchanged is kept
- * decoded for the next reads, once this answer is on its way. Undefined: the whole-text path
- * (readCurrent) serves the read (an open file, a small one, a kept text, not UTF-8 text, an error).
+ * A ranged read (`line`/`limit`) of a large file that no editor has open and whose text is not
+ * kept: read from the start only until the window's lines are there (as a bare reader would), those
+ * lines decoded once they are UTF-8 text (no NUL byte, valid) and answered; the rest of the file is
+ * then read through the same open file, and the whole text (what the agent saw: the base of its next
+ * write, the baseline of its later disk changes) is kept as bytes, decoded when first needed
+ * (LazyText); a file that stays unchanged is kept decoded for the next reads. Undefined: the
+ * whole-text path (readCurrent) serves the read (an open file, a small one, a kept text, a window
+ * that is not UTF-8 text, an error).
  */
-export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
-  if ((line ?? 1) <= 1 && limit == null) return undefined;
+export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<RangeRead | undefined> {
+  if (limit == null) return undefined;
   if (findOpenDocument(target)) return undefined;
   const choice = choiceFor(target.real, undefined);
   const key = cacheKey(target, choice);
-  const statAt = Date.now();
-  let bytes: Uint8Array;
-  let stamp: FileStamp;
+  let fh: fsp.FileHandle;
+  try { fh = await fsp.open(target.real, 'r'); } catch { return undefined; }
+  let rest: Promise<LazyText | undefined> | undefined;
   try {
-    const st = await fsp.stat(target.real, { bigint: true });
+    const statAt = Date.now();
+    const st = await fh.stat({ bigint: true });
     if (!st.isFile() || st.size < RANGE_MIN_BYTES) return undefined;
-    stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+    const stamp: FileStamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
     if (diskTexts.has(key, stamp)) return undefined;
     diskTexts.misses++;
-    bytes = await fsp.readFile(target.real);
+    const size = Number(st.size);
+    let prefix = Buffer.allocUnsafe(Math.min(size, RANGE_CHUNK_BYTES));
+    let filled = 0;
+    let at: ReturnType<typeof utf8WindowIn> = 'more';
+    while (at === 'more') {
+      if (filled === prefix.length) {
+        const grown = Buffer.allocUnsafe(Math.min(size, prefix.length * 2));
+        prefix.copy(grown, 0, 0, filled);
+        prefix = grown;
+      }
+      const { bytesRead } = await fh.read(prefix, filled, prefix.length - filled, filled);
+      filled += bytesRead;
+      const complete = bytesRead === 0 || filled >= size;
+      at = utf8WindowIn(bomless(prefix.subarray(0, filled), choice), complete, line, limit);
+      if (complete && at === 'more') return undefined;
+    }
+    const form = chooseForm(prefix.subarray(0, filled), choice);
+    const bom = filled - bomless(prefix.subarray(0, filled), choice).length;
+    // The bytes up to the window's end are whole characters (it ends at a line break, or at the end).
+    const read = utf8Body(prefix.subarray(0, bom + (at ? at[1] : filled - bom)), form);
+    if (!read) return undefined;
+    const content = at ? decodeUtf8(read.subarray(at[0], at[1])) : '';
+    rest = readRest(fh, prefix.subarray(0, filled), size, stamp, form).then(whole => {
+      if (whole && settled(stamp, statAt)) setImmediate(() => { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); });
+      return whole;
+    });
+    return { content, form, whole: rest };
   } catch {
     return undefined;
+  } finally {
+    if (!rest) await fh.close().catch(() => undefined);
   }
+}
+
+/** The bytes after a UTF-8 BOM, where the file's form would have one. */
+function bomless(bytes: Buffer, choice: ReturnType<typeof choiceFor>): Buffer {
   const form = chooseForm(bytes, choice);
-  const body = utf8Body(bytes, form);
-  if (!body) return undefined;
-  const whole = new LazyText(body, decodeUtf8);
-  if (settled(stamp, statAt)) {
-    setImmediate(() => { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); });
+  return form.encoding === 'utf8' && form.bom && bytes.length >= 3 ? bytes.subarray(3) : bytes;
+}
+
+/** The rest of a file after `head`, through its open handle (then closed): its whole text, unless it changed meanwhile or is not UTF-8 text. */
+async function readRest(fh: fsp.FileHandle, head: Buffer, size: number, stamp: FileStamp, form: TextForm): Promise<LazyText | undefined> {
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    head.copy(bytes);
+    let filled = head.length;
+    while (filled < size) {
+      const { bytesRead } = await fh.read(bytes, filled, size - filled, filled);
+      if (!bytesRead) break;
+      filled += bytesRead;
+    }
+    const st = await fh.stat({ bigint: true });
+    // Changed in place since the answer was read (a rename over it leaves this file as it was).
+    if (filled !== size || st.size !== stamp.size || st.mtimeNs !== stamp.mtimeNs || st.ctimeNs !== stamp.ctimeNs) return undefined;
+    const body = utf8Body(bytes, form);
+    return body ? new LazyText(body, decodeUtf8) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
   }
-  return { content: sliceUtf8Lines(body, line, limit), whole, form };
 }
 
 /** The form each kept text was decoded from. */
