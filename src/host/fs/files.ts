@@ -1,7 +1,7 @@
 // Reading what the user sees: an open buffer with unsaved edits, else the file on disk. Paths are
 // resolved (symlinks, `..`) before any policy decision; missing tails of a path (a file about to be
 // created) are resolved through their nearest existing ancestor.
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
@@ -149,6 +149,8 @@ function cacheKey(target: Target, choice: ReturnType<typeof choiceFor>): string 
 
 /** Files from this size on are read by range from their bytes (readRange). */
 const RANGE_MIN_BYTES = 1024 * 1024;
+/** Read-only, and an open that never waits (a FIFO put in the file's place): O_NONBLOCK where there is one. */
+const OPEN_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 /** How much of such a file is read at a time until the window is found. */
 const RANGE_CHUNK_BYTES = 128 * 1024;
 
@@ -179,13 +181,17 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
   if (findOpenDocument(target)) return undefined;
   const choice = choiceFor(target.real, undefined);
   const key = cacheKey(target, choice);
+  const statAt = Date.now();
+  // Only a regular file is opened (a FIFO's open waits for a writer forever), and never blocking:
+  // what is opened must be what the stat saw.
+  const seen = await fsp.stat(target.real, { bigint: true }).catch(() => undefined);
+  if (!seen?.isFile() || seen.size < RANGE_MIN_BYTES) return undefined;
   let fh: fsp.FileHandle;
-  try { fh = await fsp.open(target.real, 'r'); } catch { return undefined; }
+  try { fh = await fsp.open(target.real, OPEN_NONBLOCKING); } catch { return undefined; }
   let rest: Promise<LazyText | undefined> | undefined;
   try {
-    const statAt = Date.now();
     const st = await fh.stat({ bigint: true });
-    if (!st.isFile() || st.size < RANGE_MIN_BYTES) return undefined;
+    if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size < RANGE_MIN_BYTES) return undefined;
     const stamp: FileStamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
     if (diskTexts.has(key, stamp)) return undefined;
     diskTexts.misses++;
