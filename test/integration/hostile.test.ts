@@ -328,6 +328,30 @@ describe('Hostile agent', function () {
     }
   });
 
+  it('a ranged read of a 3 GiB sparse file (zeros, no line break) is refused at once, nothing of it held in memory', async function () {
+    if (process.platform === 'win32') this.skip();
+    const sparse = path.join(ws, `sparse-${Date.now()}.bin`);
+    fs.writeFileSync(sparse, '');
+    fs.truncateSync(sparse, 3 * 1024 ** 3);
+    // This test runs in the extension host: its resident memory is sampled while the agent reads.
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
+    try {
+      const { log, done } = await turn([
+        { type: 'read', path: sparse, line: 1, limit: 5 },
+        { type: 'text', text: 'still here' },
+      ]);
+      await done;
+      assert.match((await outcome(log, 0)).error?.message ?? '', /greater than 2 GiB/, JSON.stringify(outcomes(log)));
+      assert.match(lastOf(sb.chat.items, 'agent')?.text ?? '', /still here$/, 'the turn went on to its end');
+      assert.ok(peak - before < 256 * 1024 ** 2, `the extension host grew by ${Math.round((peak - before) / 1024 ** 2)} MiB`);
+    } finally {
+      clearInterval(sampler);
+      fs.rmSync(sparse, { force: true });
+    }
+  });
+
   it('a refusal by policy or by the user carries the documented code and data.reason', async () => {
     const outside = path.join(tmpDir, 'secret.txt');
     fs.writeFileSync(outside, 'secret\n');

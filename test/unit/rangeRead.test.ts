@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { BoundedTextMap } from '../../src/common/boundedTextMap';
 import { chooseForm, decodeBytes, decodeUtf8, formOf, utf8Body } from '../../src/common/fs/encoding';
 import { LazyText, textOf } from '../../src/common/fs/lazyText';
-import { sliceUtf8Lines, utf8WindowIn } from '../../src/common/fs/byteLines';
+import { sliceUtf8Lines } from '../../src/common/fs/byteLines';
 import { sliceLines } from '../../src/common/fs/lines';
 
 /** A small seeded generator: the same cases on every run. */
@@ -79,30 +79,5 @@ describe('LazyText', () => {
     map.set('c', 'z'.repeat(20));
     assert.equal(map.get('a'), undefined, 'over the budget: the oldest goes');
     assert.equal(map.totalSize, 50);
-  });
-});
-
-describe('utf8WindowIn: a window found in the first bytes of a file', () => {
-  it('is final only when the rest of the file cannot change it, and then equals the window of the whole', () => {
-    const next = rng(11);
-    for (let c = 0; c < 300; c++) {
-      let text = '';
-      const n = 5 + Math.floor(next() * 80);
-      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
-      const bytes = Buffer.from(text, 'utf8');
-      const line = 1 + Math.floor(next() * 12);
-      const limit = Math.floor(next() * 4);
-      const whole = sliceUtf8Lines(bytes, line, limit);
-      for (let cut = 0; cut <= bytes.length; cut++) {
-        const at = utf8WindowIn(bytes.subarray(0, cut), cut === bytes.length, line, limit);
-        if (at === 'more') { assert.ok(cut < bytes.length); continue; }
-        assert.equal(at ? bytes.subarray(at[0], at[1]).toString('utf8') : '', whole, `${JSON.stringify(text)} cut at ${cut}, line ${line} limit ${limit}`);
-      }
-    }
-  });
-
-  it('asks for all of the file when there is no limit', () => {
-    assert.equal(utf8WindowIn(Buffer.from('a\nb\nc\n'), false, 2, null), 'more');
-    assert.deepEqual(utf8WindowIn(Buffer.from('a\nb\nc\n'), true, 2, null), [2, 6]);
   });
 });

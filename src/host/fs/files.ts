@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
 import { LazyText } from '../../common/fs/lazyText';
-import { utf8WindowIn } from '../../common/fs/byteLines';
+import { sliceUtf8Lines } from '../../common/fs/byteLines';
 import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
@@ -127,13 +127,14 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   if (special) throw FsErrors.notRegular(target.requested);
   const kept = stamp && diskTexts.get(key, stamp);
   if (kept) return { exists: true, text: kept.text, source: 'disk', form: formsOf.get(kept) ?? UTF8, memo: kept };
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
   try {
-    bytes = await fsp.readFile(target.real);
+    bytes = await readRegularFile(target.real);
   } catch (e) {
     if (isMissing(e)) return { exists: false, text: '', source: 'none', form: UTF8 };
     throw fromNodeError(e, target.requested) ?? FsErrors.io(target.requested, `Cannot read the file (${(e as Error).message})`);
   }
+  if (!bytes) throw FsErrors.notRegular(target.requested);
   const decoded = await decodeGuessing(target.real, bytes, doc);
   if (decoded.kind === 'binary') {
     return { exists: true, text: '', source: 'disk', form: chooseForm(bytes, choice), binary: bytes, binaryReason: decoded.reason, binaryEncoding: decoded.encoding };
@@ -149,110 +150,70 @@ function cacheKey(target: Target, choice: ReturnType<typeof choiceFor>): string 
 
 /** Files from this size on are read by range from their bytes (readRange). */
 const RANGE_MIN_BYTES = 1024 * 1024;
+/** Larger files take the whole-text path: their text could not be kept as the agent's last read anyway. */
+const RANGE_MAX_BYTES = 64 * 1024 * 1024;
 /** Read-only, and an open that never waits (a FIFO put in the file's place): O_NONBLOCK where there is one. */
 const OPEN_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
-/** How much of such a file is read at a time until the window is found. */
-const RANGE_CHUNK_BYTES = 128 * 1024;
-
-/** A ranged read answered from the first bytes of a file; the whole text follows (readRange). */
-export interface RangeRead {
-  readonly content: string;
-  readonly form: TextForm;
-  /**
-   * The whole text the answer was read from, once the rest of the file is read through the same
-   * open file (a file renamed over it meanwhile is not read); undefined when it is not text or was
-   * changed in place meanwhile.
-   */
-  readonly whole: Promise<LazyText | undefined>;
-}
 
 /**
- * A ranged read (`line`/`limit`) of a large file that no editor has open and whose text is not
- * kept: read from the start only until the window's lines are there (as a bare reader would), those
- * lines decoded once they are UTF-8 text (no NUL byte, valid) and answered; the rest of the file is
- * then read through the same open file, and the whole text (what the agent saw: the base of its next
- * write, the baseline of its later disk changes) is kept as bytes, decoded when first needed
- * (LazyText); a file that stays unchanged is kept decoded for the next reads. Undefined: the
- * whole-text path (readCurrent) serves the read (an open file, a small one, a kept text, a window
- * that is not UTF-8 text, an error).
+ * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open and whose text is not
+ * kept: the file's bytes are read and checked as a whole read checks them (text: no NUL byte, valid
+ * UTF-8), and only the window's lines are decoded; the whole text (what the agent saw of the file:
+ * the base of its next write, the baseline of its later disk changes) is kept as those bytes and
+ * decoded when first needed (LazyText). A file that stays unchanged is kept decoded for the next
+ * reads, once this answer is on its way. Undefined: the whole-text path (readCurrent) serves the
+ * read (an open file, a small or huge one, a kept text, not UTF-8 text, an error).
  */
-export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<RangeRead | undefined> {
-  if (limit == null) return undefined;
+export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
+  if ((line ?? 1) <= 1 && limit == null) return undefined;
   if (findOpenDocument(target)) return undefined;
+  // VS Code's guess of an encoding goes through the whole-text path (decodeGuessing).
+  if (vscode.workspace.getConfiguration('files', vscode.Uri.file(target.real)).get<boolean>('autoGuessEncoding')) return undefined;
   const choice = choiceFor(target.real, undefined);
   const key = cacheKey(target, choice);
   const statAt = Date.now();
-  // Only a regular file is opened (a FIFO's open waits for a writer forever), and never blocking:
-  // what is opened must be what the stat saw.
+  // Only a regular file is opened (a FIFO's open waits for a writer forever), never blocking, and
+  // it must be the file the stat saw.
   const seen = await fsp.stat(target.real, { bigint: true }).catch(() => undefined);
-  if (!seen?.isFile() || seen.size < RANGE_MIN_BYTES) return undefined;
-  let fh: fsp.FileHandle;
-  try { fh = await fsp.open(target.real, OPEN_NONBLOCKING); } catch { return undefined; }
-  let rest: Promise<LazyText | undefined> | undefined;
+  if (!seen?.isFile() || seen.size < RANGE_MIN_BYTES || seen.size > RANGE_MAX_BYTES) return undefined;
+  let stamp: FileStamp;
+  let bytes: Uint8Array;
   try {
-    const st = await fh.stat({ bigint: true });
-    if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size < RANGE_MIN_BYTES) return undefined;
-    const stamp: FileStamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
-    if (diskTexts.has(key, stamp)) return undefined;
-    diskTexts.misses++;
-    const size = Number(st.size);
-    let prefix = Buffer.allocUnsafe(Math.min(size, RANGE_CHUNK_BYTES));
-    let filled = 0;
-    let at: ReturnType<typeof utf8WindowIn> = 'more';
-    while (at === 'more') {
-      if (filled === prefix.length) {
-        const grown = Buffer.allocUnsafe(Math.min(size, prefix.length * 2));
-        prefix.copy(grown, 0, 0, filled);
-        prefix = grown;
-      }
-      const { bytesRead } = await fh.read(prefix, filled, prefix.length - filled, filled);
-      filled += bytesRead;
-      const complete = bytesRead === 0 || filled >= size;
-      at = utf8WindowIn(bomless(prefix.subarray(0, filled), choice), complete, line, limit);
-      if (complete && at === 'more') return undefined;
+    const fh = await fsp.open(target.real, OPEN_NONBLOCKING);
+    try {
+      const st = await fh.stat({ bigint: true });
+      if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size > RANGE_MAX_BYTES) return undefined;
+      stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+      if (diskTexts.has(key, stamp)) return undefined;
+      diskTexts.misses++;
+      bytes = await fh.readFile();
+    } finally {
+      await fh.close().catch(() => undefined);
     }
-    const form = chooseForm(prefix.subarray(0, filled), choice);
-    const bom = filled - bomless(prefix.subarray(0, filled), choice).length;
-    // The bytes up to the window's end are whole characters (it ends at a line break, or at the end).
-    const read = utf8Body(prefix.subarray(0, bom + (at ? at[1] : filled - bom)), form);
-    if (!read) return undefined;
-    const content = at ? decodeUtf8(read.subarray(at[0], at[1])) : '';
-    rest = readRest(fh, prefix.subarray(0, filled), size, stamp, form).then(whole => {
-      if (whole && settled(stamp, statAt)) setImmediate(() => { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); });
-      return whole;
-    });
-    return { content, form, whole: rest };
   } catch {
     return undefined;
-  } finally {
-    if (!rest) await fh.close().catch(() => undefined);
   }
-}
-
-/** The bytes after a UTF-8 BOM, where the file's form would have one. */
-function bomless(bytes: Buffer, choice: ReturnType<typeof choiceFor>): Buffer {
   const form = chooseForm(bytes, choice);
-  return form.encoding === 'utf8' && form.bom && bytes.length >= 3 ? bytes.subarray(3) : bytes;
+  const body = utf8Body(bytes, form);
+  if (!body) return undefined;
+  const whole = new LazyText(body, decodeUtf8);
+  if (whole.length <= DISK_CACHE_MAX_CHARS && settled(stamp, statAt)) {
+    setImmediate(() => { try { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); } catch { /* not kept */ } });
+  }
+  return { content: sliceUtf8Lines(body, line, limit), whole, form };
 }
 
-/** The rest of a file after `head`, through its open handle (then closed): its whole text, unless it changed meanwhile or is not UTF-8 text. */
-async function readRest(fh: fsp.FileHandle, head: Buffer, size: number, stamp: FileStamp, form: TextForm): Promise<LazyText | undefined> {
+/**
+ * A regular file's bytes; undefined when what the path names is not one (then never read: a FIFO
+ * put in the file's place after its stat would wait for a writer forever).
+ */
+async function readRegularFile(file: string): Promise<Uint8Array | undefined> {
+  const fh = await fsp.open(file, OPEN_NONBLOCKING);
   try {
-    const bytes = Buffer.allocUnsafe(size);
-    head.copy(bytes);
-    let filled = head.length;
-    while (filled < size) {
-      const { bytesRead } = await fh.read(bytes, filled, size - filled, filled);
-      if (!bytesRead) break;
-      filled += bytesRead;
-    }
-    const st = await fh.stat({ bigint: true });
-    // Changed in place since the answer was read (a rename over it leaves this file as it was).
-    if (filled !== size || st.size !== stamp.size || st.mtimeNs !== stamp.mtimeNs || st.ctimeNs !== stamp.ctimeNs) return undefined;
-    const body = utf8Body(bytes, form);
-    return body ? new LazyText(body, decodeUtf8) : undefined;
-  } catch {
-    return undefined;
+    const st = await fh.stat();
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) return undefined;
+    return await fh.readFile();
   } finally {
     await fh.close().catch(() => undefined);
   }
