@@ -6,8 +6,17 @@
 // waits for afterLoad: the first frame after the load event, where the browser lays the page out
 // anyway. The icons then appear when their font has come (codicon.css: font-display block).
 
-/** Runs `fn` at the first animation frame after the page's load event (at once when it has passed). */
+/** How long the page waits for its load event at most (VS Code shows the frame after 200 ms without one). */
+const LOAD_WAIT_MS = 200;
+
+/**
+ * Runs `fn` at the first animation frame after the page's load event (at once when it has passed),
+ * or after LOAD_WAIT_MS when the load event is late (an image of the first state still loading).
+ */
 export function afterLoad(fn: () => void): void {
-  if (document.readyState === 'complete') { requestAnimationFrame(fn); return; }
-  window.addEventListener('load', () => requestAnimationFrame(fn), { once: true });
+  let queued = false;
+  const run = (): void => { if (!queued) { queued = true; requestAnimationFrame(fn); } };
+  if (document.readyState === 'complete') { run(); return; }
+  window.addEventListener('load', run, { once: true });
+  setTimeout(run, LOAD_WAIT_MS);
 }
