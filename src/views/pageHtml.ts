@@ -16,11 +16,8 @@ export interface PageParts {
  * The page whose stylesheet and script are `dist/webview/<name>.css` and `<name>.js`. With
  * `inline`, both are written into the page (with the nonce) instead of fetched: a webview fetches
  * each file through its service worker and the workbench, a round trip before the page can run
- * (the chat's first paint). Codicons too (a stylesheet linked before the page's script holds the
- * script until it has loaded), and their font as a data: URL (`font-src data:`): VS Code shows a
- * webview's frame at the page's load event, which waits for the fonts the page asked for by then,
- * and the font fetched through the service worker kept the chat hidden 40-100 ms after its first
- * state (decision 0030).
+ * (the chat's first paint). Codicons too, their font named by its webview URL: a stylesheet linked
+ * before the page's script holds the script until it has loaded.
  */
 export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
   const nonce = randomBytes(16).toString('base64');
@@ -29,14 +26,13 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
   const styleOf = (file: string, text: string | undefined) =>
     (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
-  const font = options.inline ? fontDataUrl(distUri) : undefined;
-  const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf[^"')]*/g, (_, q: string) => `url(${q}${font ?? asset('codicon.ttf')}`) : undefined;
+  const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
   const csp = [
     `default-src 'none'`,
     `script-src 'nonce-${nonce}'`,
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}${font ? ' data:' : ''}`,
+    `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource} data:`,
   ].join('; ');
   // The webview's translations as data (no bundle: English, the webview keeps its own text).
@@ -69,17 +65,6 @@ function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | 
     let text: string | undefined;
     try { text = fs.readFileSync(key, 'utf8').replace(/\n\/[/*]# sourceMappingURL=\S+(?: \*\/)?\s*$/, '\n'); } catch { text = undefined; }
     files.set(key, text !== undefined && !closes.test(text) ? text : undefined);
-  }
-  return files.get(key);
-}
-
-/** The codicon font as a data: URL (undefined when it cannot be read). */
-function fontDataUrl(distUri: vscode.Uri): string | undefined {
-  const key = vscode.Uri.joinPath(distUri, 'codicon.ttf').fsPath;
-  if (!files.has(key)) {
-    let url: string | undefined;
-    try { url = `data:font/ttf;base64,${fs.readFileSync(key).toString('base64')}`; } catch { url = undefined; }
-    files.set(key, url);
   }
   return files.get(key);
 }
