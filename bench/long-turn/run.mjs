@@ -10,6 +10,7 @@
 //    (target ≤ 1);
 //  - `varied`: 20,000 updates mixing tool cards (some updated late), odd unicode, messageId
 //    switches and 4–64 KB strings: prints `ratio burst` (target ≤ 1.5).
+// Each case first runs a warm-up round on both sides (--warmup, not counted: printed apart).
 // Each case also prints the webview's DOM element count and JS heap, and the extension host's
 // resident memory (from /proc: the workbench server's child run with --type=extensionHost), and the CPU
 // time each side's processes used per round, by role (agent, extension host, Chromium's renderer…).
@@ -20,7 +21,7 @@
 // first round, and of 1.5 s after it, and prints the most main-thread CPU time one frame held. `--messages` prints how many messages the view received per
 // round, and how many transcript operations they held.
 //
-// Usage: node bench/long-turn/run.mjs [--runs 3] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir] [--trace dir] [--messages]
+// Usage: node bench/long-turn/run.mjs [--runs 3] [--warmup 1] [--calls 5000] [--updates 20000] [--cases tools,varied] [--profile dir] [--trace dir] [--messages]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,10 +34,12 @@ import { cpuByRole, cpuSpent, extHostRss, warmChat } from '../chatWorkbench.mjs'
 import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '../profile.mjs';
 
 const { values } = parseArgs({ options: {
-  runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
+  runs: { type: 'string', default: '3' }, warmup: { type: 'string', default: '1' }, calls: { type: 'string', default: '5000' }, updates: { type: 'string', default: '20000' },
   cases: { type: 'string', default: 'tools,varied' }, profile: { type: 'string' }, messages: { type: 'boolean' }, trace: { type: 'string' },
 } });
 const RUNS = Number(values.runs);
+/** Rounds of each case run first and not counted (both sides' code still being compiled): printed apart. */
+const WARMUP = Number(values.warmup);
 const CASES = {
   tools: { step: { type: 'burst', kind: 'tools', count: Number(values.calls) }, updates: 4 * Number(values.calls) },
   varied: { step: { type: 'burst', kind: 'varied', count: Number(values.updates) }, updates: 0 },
@@ -189,6 +192,11 @@ try {
     const frames = [];
     let received = 0;
     const cpu = { bare: [], ext: [] };
+    for (let w = 0; w < WARMUP; w++) {
+      const br = await bare.round(name);
+      const er = await ext.round(name, -1 - w);
+      console.log(`  ${name}: warm-up round ${w + 1} (not counted): bare SDK client ${br.ms} ms, Switchboard ${er.ms} ms`);
+    }
     for (let r = 0; r < RUNS; r++) {
       let before = cpuByRole();
       const br = await bare.round(name);
@@ -212,7 +220,7 @@ try {
     // costs on a machine of few cores, whatever else loads it.
     const used = (rounds, roles) => roles.map(k => `${k} ${median(rounds.map(x => x[k]))}`).join(', ');
         console.log(`    CPU per round (ms): bare: ${used(cpu.bare, ['bareAgent', 'bench'])}; Switchboard: ${used(cpu.ext, ['agent', 'host', 'renderer', 'browser', 'server', 'bench'])}`);
-    console.log(`    after ${RUNS} such turns: webview ${after.dom} DOM elements, ${mib(after.heap)} MiB JS heap; extension host RSS ${mib(after.rss)} MiB (${after.rss >= start.rss ? '+' : ''}${mib(after.rss - start.rss)} MiB since the start)`);
+    console.log(`    after ${RUNS + WARMUP} such turns: webview ${after.dom} DOM elements, ${mib(after.heap)} MiB JS heap; extension host RSS ${mib(after.rss)} MiB (${after.rss >= start.rss ? '+' : ''}${mib(after.rss - start.rss)} MiB since the start)`);
     if (name === 'tools') {
       lines.push(`ratio tool-calls-5k: ${ratio.toFixed(2)}  (target ≤ 1.3; DOM ${after.dom} elements, heap ${mib(after.heap)} MiB, host RSS ${mib(after.rss)} MiB)`);
       lines.push(`ratio long-turn-frame: ${(median(frames) / 50).toFixed(2)}  (target ≤ 1; longest frame ${median(frames)} ms / 50 ms)`);

@@ -1,11 +1,13 @@
 // Runs INSIDE the extension host (loaded as extensionTestsPath by run.mjs). The headline pair: the
 // same 100 MB command run by one ACP agent (terminal-agent.mjs: terminal/create → tool call showing
-// it → wait_for_exit → output → release, timed from the agent's side) through Switchboard (the
-// integrated terminal mirrored, the chat card shown) and through a bare SDK client serving it with a
-// plain child process (bareClient.mjs, in this same process), alternating. The second pair: the
-// extension's terminal handlers called directly against a bare child_process reader (no transport).
-// Each run also records the extension host's CPU time and peak extra memory. Then the full-flow pair
-// again with the other core busy (`yes > /dev/null` in its own session, as another program would be).
+// it → wait_for_exit → output → release, timed from the agent's side) through Switchboard with its
+// default settings (the integrated terminal mirrored but not shown, the chat card shown) and through
+// a bare SDK client serving it with a plain child process (bareClient.mjs, in this same process),
+// alternating. The second pair: the extension's terminal handlers called directly against a bare
+// child_process reader (no transport). The third: the headline pair with the integrated terminal
+// shown as it starts (`switchboard.terminal.reveal`: the workbench draws it). Each run also records
+// the extension host's CPU time and peak extra memory. Then the full-flow pair again with the other
+// core busy (`yes > /dev/null` in its own session, as another program would be).
 // Writes JSON to $SB_BENCH_OUT.
 const vscode = require('vscode');
 const { spawn } = require('node:child_process');
@@ -15,7 +17,8 @@ const path = require('node:path');
 
 const BYTES = Number(process.env.SB_BENCH_BYTES || 100 * 1024 * 1024);
 const LIMIT = 1024 * 1024;
-const ROUNDS = Number(process.env.SB_BENCH_ROUNDS || 5);
+const ROUNDS = Number(process.env.SB_BENCH_ROUNDS || 7);
+const SHOWN = process.env.SB_BENCH_SHOWN !== '0';
 const BUSY = process.env.SB_BENCH_BUSY !== '0';
 const COMMAND = `yes 'switchboard terminal bench: a line of output 0123456789' | head -c ${BYTES}`;
 
@@ -116,9 +119,10 @@ exports.run = async function run() {
   const config = vscode.workspace.getConfiguration('switchboard');
   await config.update('agents', { Bench: { command: node, args: [agentPath] } }, vscode.ConfigurationTarget.Global);
   await config.update('defaultAgent', 'Bench', vscode.ConfigurationTarget.Global);
-  const reveal = process.env.SB_BENCH_REVEAL !== '0';
+  // The headline runs with the default (the terminal not shown); the `shown` pair turns it on.
+  const reveal = (on) => vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', on, vscode.ConfigurationTarget.Global);
   const card = process.env.SB_BENCH_CARD !== '0';
-  await vscode.workspace.getConfiguration('switchboard.terminal').update('reveal', reveal, vscode.ConfigurationTarget.Global);
+  await reveal(false);
   // The bench measures the terminal, not the confirmation of a command nobody asked about.
   await vscode.workspace.getConfiguration('switchboard.terminal').update('confirmCommands', false, vscode.ConfigurationTarget.Global);
 
@@ -147,7 +151,7 @@ exports.run = async function run() {
     return {};
   };
 
-  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, reveal, card, busy: BUSY, rounds: [], overhead: [] };
+  const results = { bytes: BYTES, limit: LIMIT, command: COMMAND, shown: SHOWN, card, busy: BUSY, rounds: [], overhead: [] };
   try {
     await sb.chat.start();
     // Warm-up: agents, shell, code paths, JIT.
@@ -184,6 +188,12 @@ exports.run = async function run() {
         ...await pair(...order(['bareFlow', viaBareClient], ['agent', viaSwitchboard])),
         ...await pair(...order(['bare', () => bare()], ['extension', viaService])),
       };
+      if (SHOWN) {
+        await reveal(true);
+        try {
+          Object.assign(round, await pair(...order(['bareFlowShown', viaBareClient], ['agentShown', viaSwitchboard])));
+        } finally { await reveal(false); }
+      }
       if (BUSY) {
         const busy = busyLoop();
         try {

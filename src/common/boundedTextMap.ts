@@ -2,6 +2,8 @@
 // entries go first. For the texts an agent last read (the base of its next write), the texts behind
 // diffs and similar caches that must not grow with every file a long session touches. An entry
 // larger than the whole budget is not kept.
+import { textOf, type SomeText } from './fs/lazyText';
+
 export class BoundedMap<V> {
   private readonly values = new Map<string, { value: V; size: number }>();
   private total = 0;
@@ -51,9 +53,25 @@ export class BoundedMap<V> {
   }
 }
 
-/** Texts bounded by their total length in characters. */
-export class BoundedTextMap extends BoundedMap<string> {
+/**
+ * Texts bounded by their total length in characters; a text may be kept undecoded (LazyText,
+ * counted by its bytes) and is decoded when first read back.
+ */
+export class BoundedTextMap {
+  private readonly map: BoundedMap<SomeText>;
+
   constructor(maxChars: number) {
-    super(maxChars, text => text.length);
+    this.map = new BoundedMap<SomeText>(maxChars, text => text.length);
   }
+
+  get(key: string): string | undefined {
+    return textOf(this.map.get(key));
+  }
+
+  has(key: string): boolean { return this.map.has(key); }
+  set(key: string, text: SomeText): void { this.map.set(key, text); }
+  delete(key: string): void { this.map.delete(key); }
+  clear(): void { this.map.clear(); }
+  get size(): number { return this.map.size; }
+  get totalSize(): number { return this.map.totalSize; }
 }

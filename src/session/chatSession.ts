@@ -248,6 +248,21 @@ export class ChatSession extends Disposable implements SessionSink, ChildHost {
     this.resetEmitter.fire();
   }
 
+  /**
+   * A newer copy of this restored conversation (the window's previous extension host wrote it as
+   * this one started; savedChats.ts): it replaces the transcript, the surfaces re-render it.
+   */
+  replaceRestored(chat: { items: readonly Item[]; title?: string; archived?: readonly TurnSummary[]; archiveKey?: string; sessionId?: string }): void {
+    this.transcriptValue = Transcript.from(chat.items);
+    this.archivedValue = [...chat.archived ?? []];
+    this.archiveKeyValue = chat.archiveKey;
+    this.sessionId = chat.sessionId;
+    this.queue.update(q => { for (const p of [...q.items]) q.remove(p.id); });
+    this.setMeta({ ...this.metaValue, title: chat.title });
+    this.resetEmitter.fire();
+    this.stateEmitter.fire();
+  }
+
   onUpdate(update: acp.SessionUpdate, afterAnswer = false): void {
     // Sent after the agent answered the prompt, though the turn has not closed here yet: shown
     // after the turn's end, as late.

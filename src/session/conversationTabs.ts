@@ -17,7 +17,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import { completeWalkthroughStep } from '../host/walkthrough';
 import type { AgentQuestions } from './agentRuntime';
 import { ChatSession } from './chatSession';
-import { isPrompt, type SavedChats } from './savedChats';
+import { isPrompt, type SavedChat, type SavedChats } from './savedChats';
 
 /** What the tabs ask of the chat around them. */
 export interface TabHooks {
@@ -71,6 +71,7 @@ export class ConversationTabs extends Disposable {
     private readonly hooks: TabHooks,
   ) {
     super();
+    saved.onArrival = (chat, into) => this.arrive(chat, into);
   }
 
   /**
@@ -78,19 +79,41 @@ export class ConversationTabs extends Disposable {
    * not sent), and a notice that says so; the last one is shown. None saved: one empty tab.
    */
   restore(): void {
-    for (const chat of this.saved.load()) {
-      const tab = this.add(new ChatSession(chat.id, chat.agentName, this.log, chat.sessionId, { items: chat.items, title: chat.title, archived: chat.archived, archiveKey: chat.archiveKey }));
-      tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
-      const queued = (chat.queued ?? []).filter(isPrompt);
-      if (queued.length) {
-        tab.queue.update(q => { for (const p of queued) q.add(p); q.pause(); });
-        tab.addNotice(queued.length === 1
-          ? vscode.l10n.t('The message you queued before the reload was not sent: it stays queued and follows your next prompt, or use Send now.')
-          : vscode.l10n.t('The {0} messages you queued before the reload were not sent: they stay queued and follow your next prompt, or use Send now.', queued.length));
-      }
-      this.nextTab = Math.max(this.nextTab, Number(chat.id.replace(/\D/g, '')) + 1 || 1);
-    }
+    for (const chat of this.saved.load()) this.restored(this.add(new ChatSession(chat.id, chat.agentName, this.log, chat.sessionId, chat)), chat);
     this.selection.restore(this.tabs.size ? [...this.tabs.keys()].pop()! : this.add(this.newTab('')).id);
+    this.saved.loaded(() => this.all);
+  }
+
+  /** A restored conversation's notices and queued messages (held, not sent). */
+  private restored(tab: ChatSession, chat: SavedChat): void {
+    tab.addNotice(vscode.l10n.t('Restored from the previous window. Send a prompt to continue with the agent.'));
+    const queued = (chat.queued ?? []).filter(isPrompt);
+    if (queued.length) {
+      tab.queue.update(q => { for (const p of queued) q.add(p); q.pause(); });
+      tab.addNotice(queued.length === 1
+        ? vscode.l10n.t('The message you queued before the reload was not sent: it stays queued and follows your next prompt, or use Send now.')
+        : vscode.l10n.t('The {0} messages you queued before the reload were not sent: they stay queued and follow your next prompt, or use Send now.', queued.length));
+    }
+    this.nextTab = Math.max(this.nextTab, Number(tab.id.replace(/\D/g, '')) + 1 || 1);
+  }
+
+  /**
+   * A conversation the window's previous extension host wrote as this one started (savedChats.ts):
+   * the newer copy of tab `into` (not changed here since it was restored), shown in its place; or a
+   * tab of its own (one created just before the reload, or the other copy of a conversation both
+   * hosts changed).
+   */
+  private arrive(chat: SavedChat, into: string | undefined): ChatSession | undefined {
+    const same = into === undefined ? undefined : this.tabs.get(into);
+    if (same) {
+      same.replaceRestored(chat);
+      this.restored(same, chat);
+      return same;
+    }
+    const tab = this.add(new ChatSession(this.tabs.has(chat.id) ? this.newId() : chat.id, chat.agentName, this.log, chat.sessionId, chat));
+    this.restored(tab, chat);
+    this.changed();
+    return tab;
   }
 
   /** The current conversation: the one shown in the surface used last (what commands act on). */
@@ -242,6 +265,7 @@ export class ConversationTabs extends Disposable {
 
   /** Disposes every tab, then the events. */
   override dispose(): void {
+    this.saved.stopWatching();
     for (const tab of this.tabs.values()) tab.dispose();
     super.dispose();
   }

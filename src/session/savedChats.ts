@@ -7,6 +7,9 @@
 // and each update of it is sent to the window's main thread. The turns a tab no longer keeps in
 // memory (see common/turns) go to a file of their own, `<dir>/<archiveKey>.jsonl`, one JSON line
 // per turn, read back when the chat view shows one of them again. The drafts: savedDrafts.ts.
+// As a window reloads, its old extension host may still write while the new one loads: the new one
+// watches the folder a minute, takes a newer copy of a conversation it has not changed, restores one
+// no index lists, and never writes over a file another host wrote (common/conversation/fileRace).
 import { randomUUID } from 'node:crypto';
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
@@ -17,6 +20,7 @@ import { SavedDrafts, writeAtomically } from './savedDrafts';
 import type { NewPrompt } from '../common/promptQueue';
 import type { Item } from '../common/transcript';
 import type { TurnSummary } from '../common/turns';
+import { recentUnlisted, sameStamp, UNLISTED_RECENT_MS, whoseFile, type FileStamp } from '../common/conversation/fileRace';
 import {
   chatFileKey, chatFileName, historyItem, isEmptyPrompt, isPrompt, keepable, keptItems, legacyChats, MAX_TABS, parseChatFile,
   parseIndex, splitChat, STORE_KEY, type IndexEntry, type SavedChat,
@@ -59,12 +63,32 @@ const INDEX_KEY = 'switchboard.chats.v3';
 const KEY_V2 = 'switchboard.chats.v2';
 /** Before 0.3.x's issue 23: the conversations as an array of objects. Moved to files, then cleared. */
 const KEY_V1 = 'switchboard.chats.v1';
-/** A file no index lists is removed at load only once nothing wrote it for this long. */
-const PRUNE_AFTER_MS = 60_000;
+/** A file no index lists is removed at load only once nothing wrote it for this long (before: it is restored). */
+const PRUNE_AFTER_MS = UNLISTED_RECENT_MS;
 
 async function untouchedFor(file: string, ms: number): Promise<boolean> {
   const st = await fs.stat(file).catch(() => undefined);
   return !!st && Date.now() - st.mtimeMs > ms;
+}
+
+function stampOf(st: fsSync.Stats): FileStamp {
+  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** The file's version now; undefined: there is none. */
+function statFile(file: string): FileStamp | undefined {
+  try { return stampOf(fsSync.statSync(file)); } catch { return undefined; }
+}
+
+/** A file's text and the version of it that was read. Throws what failed. */
+function readStamped(file: string): { text: string; stamp: FileStamp } {
+  const fd = fsSync.openSync(file, 'r');
+  try {
+    const stamp = stampOf(fsSync.fstatSync(fd));
+    return { text: fsSync.readFileSync(fd, 'utf8'), stamp };
+  } finally {
+    fsSync.closeSync(fd);
+  }
 }
 const DELAY_MS = 1000;
 /** The longest wait before a change is saved (a large conversation while it streams). */
@@ -89,6 +113,23 @@ interface Written {
   readonly queue: readonly NewPrompt[];
   readonly sessionId?: string;
   readonly title?: string;
+  /** What load() read, the tab as restored: while the tab is the same, a newer copy of the file another host writes replaces it. */
+  readonly loaded?: boolean;
+}
+
+/** Whether the tab changed since `w` was written (or loaded). */
+function differs(w: Written, s: SavableChat): boolean {
+  const queue = s.queue.size ? s.queue.items : NO_QUEUE;
+  return w.items.length !== s.items.length || w.items.some((item, i) => item !== s.items[i])
+    || w.archived !== s.archived.length || w.lastArchived !== s.archived.at(-1)?.id || w.queue !== queue
+    || w.sessionId !== s.sessionId || w.title !== s.meta.title;
+}
+
+function snapshot(s: SavableChat, file: string, loaded?: boolean): Written {
+  return {
+    file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue: s.queue.size ? s.queue.items : NO_QUEUE,
+    sessionId: s.sessionId, title: s.meta.title, ...(loaded ? { loaded } : {}),
+  };
 }
 
 export class SavedChats implements TurnArchive {
@@ -106,6 +147,25 @@ export class SavedChats implements TurnArchive {
   private readonly inFlight = new Map<string, number>();
   private generation = 0;
   private readonly pending = new Set<Promise<void>>();
+  /** Each conversation file's version this host read or wrote last: another version is another host's. */
+  private readonly stamps = new Map<string, FileStamp>();
+  /** Files no index lists, written a moment ago (load): restored once the tabs are (loaded()). */
+  private unlisted: string[] = [];
+  /** Files of tabs closed here: another host's late write of one does not bring it back. */
+  private readonly removed = new Set<string>();
+  /** The tabs, once restored (loaded()). */
+  private sessions: (() => readonly SavableChat[]) | undefined;
+  private watcher: fsSync.FSWatcher | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  /** A conversation arrives (onArrival runs): no save meanwhile, the tab is half filled. */
+  private arriving = false;
+
+  /**
+   * Set by the tabs: a conversation another extension host wrote (the window's previous one, as it
+   * reloads). `into`: the tab it replaces (unchanged since it was loaded), in place; none: it becomes
+   * a tab of its own (its id, or a new one if a tab has it). Returns the tab that holds it.
+   */
+  onArrival: ((chat: SavedChat, into: string | undefined) => SavableChat | undefined) | undefined;
 
   /**
    * `dir`: the folder of the conversations' files and of old turns (none: nothing is saved).
@@ -130,8 +190,115 @@ export class SavedChats implements TurnArchive {
     const entries = legacy ? this.migrate(legacy) : parseIndex(this.state.get(INDEX_KEY));
     const chats = legacy ?? this.readChats(entries);
     const archives = [...entries, ...chats].flatMap(c => (c.archiveKey ? [c.archiveKey] : []));
-    this.pruned = this.prune(new Set(archives), new Set(entries.map(e => e.file)));
+    this.unlisted = this.listUnlisted(new Set(entries.map(e => e.file)));
+    this.pruned = this.prune(new Set(archives), new Set([...entries.map(e => e.file), ...this.unlisted]));
     return chats;
+  }
+
+  /**
+   * The tabs are restored (with their notices): as they are now, they are what load() read (not
+   * written again until they change). Then the conversations no index lists that were written a
+   * moment ago are restored, and for a minute the folder is watched: the window's previous
+   * extension host may still be writing (common/conversation/fileRace).
+   */
+  loaded(sessions: () => readonly SavableChat[]): void {
+    this.sessions = sessions;
+    for (const s of sessions()) {
+      const w = this.written.get(s.id);
+      if (w) this.written.set(s.id, snapshot(s, w.file, true));
+    }
+    for (const key of this.unlisted.splice(0)) this.arrived(key);
+    this.watch();
+  }
+
+  /** Stops watching the folder (the window closes). */
+  stopWatching(): void {
+    clearTimeout(this.watchTimer);
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private watch(): void {
+    if (!this.dir || this.watcher) return;
+    try {
+      fsSync.mkdirSync(this.dir, { recursive: true });
+      this.watcher = fsSync.watch(this.dir, (_event, name) => { if (name) this.check(String(name)); });
+    } catch (err) {
+      // No watching (the folder cannot be): a newer file is still never written over (save).
+      this.log?.warn(`Could not watch the saved conversations' folder ${this.dir}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    this.watcher.on('error', () => this.stopWatching());
+    this.watcher.unref();
+    this.watchTimer = setTimeout(() => this.stopWatching(), UNLISTED_RECENT_MS);
+    this.watchTimer.unref();
+    // Written between load() and now.
+    for (const w of [...this.written.values()]) this.check(chatFileName(w.file));
+  }
+
+  /** File `name` of the folder changed: another host's write is taken, kept apart, or restored (whoseFile). */
+  private check(name: string): void {
+    const key = chatFileKey(name);
+    if (!this.dir || !key || name !== chatFileName(key) || this.removed.has(key) || this.arriving) return;
+    const found = statFile(path.join(this.dir, name));
+    const known = this.stamps.get(key);
+    if (!found || (known && sameStamp(known, found))) return;
+    const owner = [...this.written].find(([, w]) => w.file === key);
+    if (!owner) {
+      if (!known && this.ownsDir) this.arrived(key);
+      return;
+    }
+    const [id, w] = owner;
+    const tab = this.sessions?.().find(s => s.id === id);
+    if (!tab) return;
+    const what = whoseFile(known, found, !w.loaded || differs(w, tab));
+    if (what === 'adopt') this.arrived(key, tab, true);
+    else if (what === 'keepBoth' && this.sessions) {
+      // The tab's next save goes to a file of its own and keeps this one as a tab (save).
+      this.written.set(id, { ...w, items: [], archived: -1, loaded: false });
+      this.schedule(this.sessions);
+    }
+  }
+
+  /**
+   * Conversation file `key`, written by another host, is restored: as the conversation of tab `of`
+   * (its id and agent; none: the file's own), into that tab (`replace`) or as a tab of its own.
+   * Returns the tab.
+   */
+  private arrived(key: string, of?: Pick<SavableChat, 'id' | 'agentName'>, replace = false): SavableChat | undefined {
+    if (!this.dir || !this.onArrival) return undefined;
+    const file = path.join(this.dir, chatFileName(key));
+    let read: { text: string; stamp: FileStamp };
+    try { read = readStamped(file); } catch { return undefined; }
+    const parsed = parseChatFile(of ? { id: of.id, agentName: of.agentName, file: key } : key, read.text);
+    if (!('chat' in parsed)) {
+      this.log?.warn(`A conversation another window wrote (${file}) could not be read, it is left as it is: ${parsed.problem}`);
+      return undefined;
+    }
+    this.arriving = true;
+    let tab: SavableChat | undefined;
+    try { tab = this.onArrival(parsed.chat, replace ? of?.id : undefined); } finally { this.arriving = false; }
+    if (!tab) return undefined;
+    this.stamps.set(key, read.stamp);
+    // The tab as it is now holds the file's conversation; under another id, its file is written again (the file names its id).
+    this.written.set(tab.id, tab.id === parsed.chat.id ? snapshot(tab, key, true) : { file: key, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE });
+    this.log?.info(`Took a conversation another window wrote just before this one started (${parsed.chat.title ?? parsed.chat.id}, ${file}).`);
+    return tab;
+  }
+
+  /** This folder's conversation files no index lists, written a moment ago (only in a folder of this workspace's own). */
+  private listUnlisted(listed: ReadonlySet<string>): string[] {
+    if (!this.dir || !this.ownsDir) return [];
+    const files: { key: string; mtimeMs: number }[] = [];
+    try {
+      for (const name of fsSync.readdirSync(this.dir)) {
+        const key = chatFileKey(name);
+        if (!key || name !== chatFileName(key)) continue;
+        const st = statFile(path.join(this.dir, name));
+        if (st) files.push({ key, mtimeMs: st.mtimeMs });
+      }
+    } catch { return []; }
+    return recentUnlisted(files, listed, Date.now());
   }
 
   /** Done when the files load() found stale are removed. */
@@ -162,8 +329,10 @@ export class SavedChats implements TurnArchive {
   private save(sessions: readonly SavableChat[], now: boolean): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.dir) return;
+    if (!this.dir || this.arriving) return;
     let chars = 0;
+    /** Files another host wrote over since this one's last write: each becomes a tab of its own. */
+    const keptApart: [string, SavableChat][] = [];
     let failed = false;
     const entries: IndexEntry[] = [];
     const kept = sessions.filter(s => s.items.length > 0).slice(-MAX_TABS);
@@ -171,12 +340,19 @@ export class SavedChats implements TurnArchive {
       const before = this.written.get(s.id);
       const queue = s.queue.size ? s.queue.items : NO_QUEUE;
       let after = before;
-      if (!before || (now && this.inFlight.has(before.file)) || before.items.length !== s.items.length || before.items.some((item, i) => item !== s.items[i])
-        || before.archived !== s.archived.length || before.lastArchived !== s.archived.at(-1)?.id || before.queue !== queue
-        || before.sessionId !== s.sessionId || before.title !== s.meta.title) {
+      if (!before || (now && this.inFlight.has(before.file)) || differs(before, s)) {
         const { items, chars: n } = keptItems(s.items);
         chars += n;
-        const file = before?.file ?? randomUUID();
+        let file = before?.file ?? randomUUID();
+        // Another host wrote the file since this one read or wrote it, and the tab changed: written
+        // over, that host's last changes would be lost; the tab goes to a new file instead.
+        if (before && whoseFile(this.stamps.get(file), statFile(path.join(this.dir, chatFileName(file))), true) === 'keepBoth') {
+          // The other file becomes a tab here while this host is new (watching): the other host is
+          // the window's previous one, closing. A host that is closing leaves it to the new one.
+          if (this.watcher) keptApart.push([file, s]);
+          this.written.delete(s.id);
+          file = randomUUID();
+        }
         const chat: SavedChat = {
           id: s.id, agentName: s.agentName, sessionId: s.sessionId, title: s.meta.title, items,
           ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
@@ -184,11 +360,12 @@ export class SavedChats implements TurnArchive {
         };
         const text = JSON.stringify(splitChat(chat, file).content);
         if (now ? this.writeChat(file, text) : this.writeLater(s.id, file, text)) {
-          after = { file, items: [...s.items], archived: s.archived.length, lastArchived: s.archived.at(-1)?.id, queue, sessionId: s.sessionId, title: s.meta.title };
+          after = snapshot(s, file);
           this.written.set(s.id, after);
         } else {
           failed = true;
-          if (before) this.unsaved(s.id, before.file);
+          after = this.written.get(s.id);
+          if (after) this.unsaved(s.id, after.file);
         }
       }
       // Never written (its write failed): not listed, the index names no file that is not there.
@@ -202,6 +379,9 @@ export class SavedChats implements TurnArchive {
       this.written.delete(id);
       this.removeChat(w.file);
     }
+    const apart = keptApart.flatMap(([key, s]) => this.arrived(key, s) ?? []);
+    // Listed in the index too.
+    if (apart.length) this.save([...sessions, ...apart], now);
   }
 
   /**
@@ -214,7 +394,7 @@ export class SavedChats implements TurnArchive {
       const file = randomUUID();
       const { entry, content } = splitChat(chat, file);
       if (!this.writeChat(file, JSON.stringify(content))) return [];
-      this.written.set(chat.id, { file, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE });
+      this.written.set(chat.id, { file, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE, loaded: true });
       entries.push(entry);
     }
     this.writeIndex(entries, false);
@@ -242,17 +422,21 @@ export class SavedChats implements TurnArchive {
     for (const entry of entries) {
       const file = this.dir && path.join(this.dir, chatFileName(entry.file));
       let read: ReturnType<typeof parseChatFile> | { problem: 'io'; detail: string };
+      let stamp: FileStamp | undefined;
       try {
-        read = file ? parseChatFile(entry, fsSync.readFileSync(file, 'utf8')) : { problem: 'io', detail: 'no folder' };
+        const got = file ? readStamped(file) : undefined;
+        stamp = got?.stamp;
+        read = got ? parseChatFile(entry, got.text) : { problem: 'io', detail: 'no folder' };
       } catch (err) {
         read = { problem: 'io', detail: err instanceof Error ? err.message : String(err) };
       }
       if ('chat' in read) {
         chats.push(read.chat);
-        if (!quiet) this.written.set(entry.id, { file: entry.file, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE });
+        if (!quiet) this.written.set(entry.id, { file: entry.file, items: [], archived: -1, lastArchived: undefined, queue: NO_QUEUE, loaded: true });
+        if (!quiet && stamp) this.stamps.set(entry.file, stamp);
       } else if (!quiet) {
         const why = read.problem === 'notJson' ? `not JSON (${read.detail})` : read.problem === 'noItems' ? 'no items in it'
-          : read.problem === 'otherConversation' ? `it holds conversation ${read.detail}` : read.detail;
+          : read.problem === 'otherConversation' ? `it holds conversation ${read.detail}` : read.problem === 'unnamed' ? 'no id in it' : read.detail;
         this.log?.warn(`A saved conversation (${entry.title ?? entry.id}, ${file}) could not be read, it is skipped: ${why}`);
       }
     }
@@ -266,17 +450,20 @@ export class SavedChats implements TurnArchive {
     // A write still under way for this file is older: it will not replace this one (writeLater).
     this.inFlight.delete(key);
     const file = path.join(this.dir, chatFileName(key));
-    return this.writeNow(file, text);
+    const written = this.writeNow(file, text);
+    // The version this host wrote (another host's write since shows as another).
+    if (written) this.stamps.set(key, stampOf(written));
+    return !!written;
   }
 
-  private writeNow(file: string, text: string): boolean {
+  private writeNow(file: string, text: string): fsSync.Stats | undefined {
     try {
-      writeAtomically(file, text);
+      const written = writeAtomically(file, text);
       this.failing = false;
-      return true;
+      return written;
     } catch (err) {
       this.writeFailed(file, err);
-      return false;
+      return undefined;
     }
   }
 
@@ -298,8 +485,15 @@ export class SavedChats implements TurnArchive {
       try {
         await fs.mkdir(dir, { recursive: true });
         await fs.writeFile(tmp, text, 'utf8');
-        if (!superseded()) {
+        // Another host wrote the file meanwhile: not written over, the tab's next save keeps both (save).
+        if (!superseded() && whoseFile(this.stamps.get(key), statFile(file), true) === 'keepBoth') {
+          this.inFlight.delete(key);
+          this.unsaved(tab, key);
+          if (this.sessions) this.schedule(this.sessions);
+        } else if (!superseded()) {
+          const written = statFile(tmp);
           fsSync.renameSync(tmp, file);
+          if (written) this.stamps.set(key, written);
           this.inFlight.delete(key);
           this.failing = false;
           return;
@@ -321,7 +515,7 @@ export class SavedChats implements TurnArchive {
   /** Tab `tab`'s last write to `key` failed: its next save writes it again. */
   private unsaved(tab: string, key: string): void {
     const w = this.written.get(tab);
-    if (w?.file === key) this.written.set(tab, { ...w, items: [], archived: -1 });
+    if (w?.file === key) this.written.set(tab, { ...w, items: [], archived: -1, loaded: false });
   }
 
   /** Done when the writes under way are (tests). */
@@ -337,6 +531,8 @@ export class SavedChats implements TurnArchive {
   private removeChat(key: string): void {
     if (!this.dir || !STORE_KEY.test(key)) return;
     this.inFlight.delete(key);
+    this.stamps.delete(key);
+    this.removed.add(key);
     try { fsSync.rmSync(path.join(this.dir, chatFileName(key)), { force: true }); } catch (err) {
       this.log?.warn(`Could not remove a closed conversation's file: ${err instanceof Error ? err.message : String(err)}`);
     }

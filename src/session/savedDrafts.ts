@@ -25,13 +25,18 @@ const DRAFTS_FILE = '.drafts.json';
 const DRAFTS_FILE_KEY = 'switchboard.draftsFile';
 const DRAFTS_DELAY_MS = 300;
 
-/** Writes `file` whole or not at all: a temporary file beside it, then a rename. Throws what failed. */
-export function writeAtomically(file: string, text: string): void {
+/**
+ * Writes `file` whole or not at all: a temporary file beside it, then a rename. Returns the file's
+ * status as written (the rename keeps it: another write since shows as another inode). Throws what failed.
+ */
+export function writeAtomically(file: string, text: string): fs.Stats {
   const tmp = `${file}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(tmp, text, 'utf8');
+    const written = fs.statSync(tmp);
     fs.renameSync(tmp, file);
+    return written;
   } catch (err) {
     try { fs.rmSync(tmp, { force: true }); } catch { /* the folder is gone: nothing to remove */ }
     throw err;

@@ -315,11 +315,13 @@ describe('Hostile agent', function () {
           rawInput: { file_path: fifo, old_string: 'a', new_string: 'b' } } },
         { type: 'read', path: fifo },
         { type: 'write', path: fifo, content: 'x' },
+        { type: 'read', path: fifo, line: 2, limit: 3 },
         { type: 'text', text: 'still here' },
       ]);
       await done;
-      assert.deepEqual([(await outcome(log, 1)).error?.code, (await outcome(log, 2)).error?.code], [-32602, -32602], JSON.stringify(outcomes(log)));
+      assert.deepEqual([(await outcome(log, 1)).error?.code, (await outcome(log, 2)).error?.code, (await outcome(log, 3)).error?.code], [-32602, -32602, -32602], JSON.stringify(outcomes(log)));
       assert.match((await outcome(log, 1)).error?.message ?? '', /not a regular file/);
+      assert.match((await outcome(log, 3)).error?.message ?? '', /not a regular file/);
       assert.match(lastOf(sb.chat.items, 'agent')?.text ?? '', /still here$/, 'the turn went on to its end');
     } finally {
       fs.rmSync(fifo, { force: true });

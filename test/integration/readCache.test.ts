@@ -115,18 +115,34 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     ]);
   });
 
-  it('a ranged read keeps the whole text as the merge base: a change made on disk after it survives the agent\'s write', async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`);
-    const file = path.join(dir, 'ranged-base.txt');
-    fs.writeFileSync(file, lines.join(''));
-    const agents = [...lines];
-    agents[8] = 'line 9 by the agent\n';
-    const [read, wrote] = await turns([
-      [{ type: 'read', path: file, line: 5, limit: 1, quiet: true }],
-      [{ type: 'write', path: file, content: agents.join(''), quiet: true }],
-    ], [() => { fs.writeFileSync(file, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
-    assert.equal(read[0].result?.content, 'line 5\n');
-    assert.ok(!wrote[0].error, JSON.stringify(wrote[0].error));
-    assert.equal(fs.readFileSync(file, 'utf8'), ['line 1 by a formatter\n', ...lines.slice(1, 8), 'line 9 by the agent\n', 'line 10\n'].join(''));
+  it('a ranged read of a large file answers its lines when they are text, though a NUL byte comes later; the whole file is refused as binary', async () => {
+    const file = path.join(dir, 'ranged-then-binary.bin');
+    const lines = Array.from({ length: 12_000 }, (_, i) => `line ${i + 1} ${'y'.repeat(100)}\n`);
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(lines.join('')), Buffer.from([0, 1, 2, 0])]));
+    const [ranged, whole] = await turns([
+      [{ type: 'read', path: file, line: 3, limit: 2, quiet: true }],
+      [{ type: 'read', path: file, quiet: true }],
+    ]);
+    assert.equal(ranged[0].result?.content, lines[2] + lines[3]);
+    assert.match(whole[0].error?.message ?? '', /binary/i, JSON.stringify(whole[0]));
   });
+
+  // A large file's range is read from its bytes (files.ts readRange), its whole text decoded later.
+  for (const [size, pad] of [['a small file', ''], ['a 1.3 MB file', ` ${'x'.repeat(110)}`]] as const) {
+    it(`a ranged read keeps the whole text as the merge base (${size}): a change made on disk after it survives the agent's write`, async () => {
+      const count = pad ? 12_000 : 10;
+      const lines = Array.from({ length: count }, (_, i) => `line ${i + 1}${pad}\n`);
+      const file = path.join(dir, `ranged-base-${count}.txt`);
+      fs.writeFileSync(file, lines.join(''));
+      const agents = [...lines];
+      agents[8] = 'line 9 by the agent\n';
+      const [read, wrote] = await turns([
+        [{ type: 'read', path: file, line: 5, limit: 2, quiet: true }],
+        [{ type: 'write', path: file, content: agents.join(''), quiet: true }],
+      ], [() => { fs.writeFileSync(file, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
+      assert.equal(read[0].result?.content, lines[4] + lines[5]);
+      assert.ok(!wrote[0].error, JSON.stringify(wrote[0].error));
+      assert.ok(fs.readFileSync(file, 'utf8') === ['line 1 by a formatter\n', ...lines.slice(1, 8), 'line 9 by the agent\n', ...lines.slice(9)].join(''), 'the formatter\'s line 1 and the agent\'s line 9');
+    });
+  }
 });

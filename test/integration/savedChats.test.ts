@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
+import type { Item } from '../../src/common/transcript';
 import { ToolDiffs } from '../../src/host/toolDiffs';
 import { ConversationTabs } from '../../src/session/conversationTabs';
-import { SavedChats } from '../../src/session/savedChats';
+import { SavedChats, type SavableChat } from '../../src/session/savedChats';
 import { api, dump, gate, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
 
 describe('Saved conversations', () => {
@@ -81,5 +83,106 @@ describe('Saved conversations', () => {
     const back = await waitFor(() => `the draft saved for a new window: ${JSON.stringify(reloaded())?.slice(0, 200)}`, () => reloaded()?.text === 'look at this picture' && reloaded(), 5000);
     assert.equal(back.images[0]?.data.length, 1_000_000, 'the image comes back whole');
     assert.ok(stateChars() < 100_000, `the workspace state holds ${stateChars()} characters`);
+  });
+});
+
+// A window reload: the new extension host loads the files while the old one (code-server runs both
+// a moment) may still write its last changes. The old host is a SavedChats of its own on the same
+// folder, writing as it would at its shutdown (flush); the new window is a ConversationTabs.
+describe('Saved conversations across a reload, while the old window still writes', () => {
+  let sb: SwitchboardApi;
+  let dir: string;
+  const open: { dispose(): void }[] = [];
+  before(async () => { sb = await api(); });
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-reload-')); });
+  afterEach(() => {
+    for (const w of open.splice(0)) w.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const window = (memento: vscode.Memento, ownsDir = true) => {
+    const w = new ConversationTabs(quietLogger, new SavedChats(memento, dir, quietLogger, ownsDir), new ToolDiffs(sb.files.edits), { beforeTurn: () => Promise.resolve(), turned: () => undefined });
+    open.push(w);
+    return w;
+  };
+  /** A conversation of the old window, as its SavedChats sees it. */
+  const chat = (id: string, title: string, ...texts: string[]): SavableChat => ({
+    id, agentName: 'Scripted', meta: { title }, archived: [], archiveKey: undefined, queue: { size: 0, items: [] },
+    items: texts.flatMap((text, i) => [{ kind: 'user' as const, id: `i${2 * i + 1}`, text: `prompt ${i + 1}` }, { kind: 'agent' as const, id: `i${2 * i + 2}`, text }]),
+  });
+  const answers = (items: readonly Item[]) => items.filter(i => i.kind === 'agent').map(i => i.text);
+  /** What the window after the next reload would load. */
+  const next = (memento: vscode.Memento) => new SavedChats(memento, dir, quietLogger).peek();
+  /** The old window, its conversations saved: its state (shared with the new window unless copied) and its SavedChats. */
+  const oldWindow = (...chats: SavableChat[]) => {
+    const memento = memoryMemento();
+    const old = new SavedChats(memento, dir, quietLogger);
+    old.flush(chats);
+    return { memento, old };
+  };
+  const copy = (memento: vscode.Memento) => {
+    const c = memoryMemento();
+    for (const k of memento.keys()) void c.update(k, structuredClone(memento.get(k)));
+    return c;
+  };
+
+  it('a conversation the new window has not touched takes the last changes the old window writes after the new one loaded it: shown, and not overwritten with the older copy', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    const neu = window(memento);
+    neu.restore();
+    const tab = neu.get('tab1');
+    assert.ok(tab, neu.infos.map(t => t.id).join());
+    let resets = 0;
+    neu.onReset(id => { if (id === 'tab1') resets++; });
+    // The old window's shutdown flush lands now, after the new one loaded.
+    old.flush([chat('tab1', 'Long task', 'the first answer', 'the last answer before the reload')]);
+    await waitFor(() => `the new window's tab to show the old window's last answer: ${dump(neu.get('tab1')?.items ?? [])}`,
+      () => answers(neu.get('tab1')?.items ?? []).includes('the last answer before the reload'), 5000);
+    assert.ok(resets > 0, 'the chat view re-renders the tab');
+    neu.flush();
+    const back = next(memento).find(c => c.id === 'tab1');
+    assert.deepEqual(answers(back?.items ?? []), ['the first answer', 'the last answer before the reload']);
+  });
+
+  it('a conversation the new window changed since it loaded it never overwrites the old window\'s newer file: both stay, each in a tab', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    const neu = window(memento);
+    neu.restore();
+    neu.get('tab1')!.addNotice('changed in the new window');
+    neu.flush();
+    old.flush([chat('tab1', 'Long task', 'the first answer', 'the last answer before the reload')]);
+    neu.get('tab1')!.addNotice('changed again in the new window');
+    neu.flush();
+    // What the window after the next reload shows: the old window's copy is a tab of its own.
+    const texts = () => next(memento).map(c => c.items.map(i => ('text' in i ? i.text : '')).join(' | '));
+    await waitFor(() => `the old window's last answer and the new window's change both kept: ${texts().join('\n')}`,
+      () => texts().some(t => t.includes('the last answer before the reload')) && texts().some(t => t.includes('changed again in the new window')), 5000);
+    assert.deepEqual(neu.infos.map(t => t.title), ['Long task', 'Long task']);
+  });
+
+  it('restores a conversation created just before the reload whose file was written but whose index update never reached the window', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    // The new conversation's file is written; the index that lists it stays in the old window's state.
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload')]);
+    const neu = window(lost);
+    neu.restore();
+    assert.deepEqual(neu.infos.map(t => t.title), ['First', 'Just created']);
+    assert.deepEqual(answers(neu.get('tab2')?.items ?? []), ['an answer just before the reload']);
+    neu.flush();
+    assert.deepEqual(next(lost).map(c => c.title), ['First', 'Just created'], 'listed from now on');
+  });
+
+  it('restores a conversation the old window writes after the new one loaded, which no index lists; never in a folder shared by windows', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    const neu = window(copy(memento));
+    neu.restore();
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload')]);
+    await waitFor(() => `the new window to show the new conversation: ${neu.infos.map(t => t.title).join()}`, () => neu.infos.length === 2, 5000);
+    assert.deepEqual(answers(neu.all[1].items), ['an answer just before the reload']);
+    const shared = window(lost, false);
+    shared.restore();
+    assert.deepEqual(shared.infos.map(t => t.title), ['First'], 'a folder shared by windows: another window\'s conversation is not taken');
   });
 });

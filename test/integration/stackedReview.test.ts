@@ -141,6 +141,31 @@ describe('Review: several agents change one file (each turn its own entry, Undo 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  /** The two sides of the diff editor `switchboard.openChangeDiff` opened for `turnId`'s change of `file`. */
+  async function diffOf(turnId: string, file: string): Promise<{ left: string; right: string; rightIsFile: boolean }> {
+    await vscode.commands.executeCommand('switchboard.openChangeDiff', { turnId, path: file });
+    const input = await waitFor(() => `a diff editor: ${String(vscode.window.tabGroups.activeTabGroup.activeTab?.label)}`, () => {
+      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return i instanceof vscode.TabInputTextDiff && i.original.path === file ? i : undefined;
+    });
+    const text = async (uri: vscode.Uri) => (await vscode.workspace.openTextDocument(uri)).getText();
+    const sides = { left: await text(input.original), right: await text(input.modified), rightIsFile: input.modified.scheme === 'file' };
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    return sides;
+  }
+
+  it("the Diff of A's change (B's on top) shows A's lines, not B's: the file without A's change against the file", async () => {
+    const { file, turnA, turnB } = await twoTurns('stacked-diff.txt');
+    assert.deepEqual(await diffOf(turnA, file), { left: lines([10, 'B ten']), right: both, rightIsFile: true }, "B's line 10 on both sides");
+    assert.deepEqual(await diffOf(turnB, file), { left: byA, right: both, rightIsFile: true });
+  });
+
+  it("B rewrote A's lines: the Diff of A's change shows A's change as A made it", async () => {
+    const over = lines([1, 'B one'], [2, 'B two']);
+    const { file, turnA } = await twoTurns('stacked-diff-overlap.txt', over);
+    assert.deepEqual(await diffOf(turnA, file), { left: original, right: byA, rightIsFile: false });
+  });
+
   /** A edits lines 1–2 and waits; B, in another tab, writes `bWrites`; then A's same turn writes `again`. */
   async function aWritesAgain(name: string, bWrites: string, again: string): Promise<{ file: string; turns: string[] }> {
     const file = path.join(root(), name);

@@ -44,6 +44,8 @@ export interface IndexEntry {
 export interface ChatFile {
   /** The conversation's id, checked against the index's. */
   readonly id: string;
+  /** Its agent, for a file no index lists (a conversation created just before a reload). */
+  readonly agentName?: string;
   readonly items: readonly Item[];
   readonly archived?: readonly TurnSummary[];
   readonly queued?: readonly NewPrompt[];
@@ -133,7 +135,7 @@ export function splitChat(chat: SavedChat, file: string): { entry: IndexEntry; c
       ...(chat.archiveKey !== undefined ? { archiveKey: chat.archiveKey } : {}),
     },
     content: {
-      id: chat.id, items: chat.items,
+      id: chat.id, agentName: chat.agentName, items: chat.items,
       ...(chat.archived?.length ? { archived: chat.archived } : {}),
       ...(chat.queued?.length ? { queued: chat.queued } : {}),
       ...(chat.sessionId !== undefined ? { sessionId: chat.sessionId } : {}),
@@ -167,17 +169,23 @@ function isEntry(v: unknown): v is IndexEntry {
 }
 
 /** Why a conversation's file was not read: not JSON (torn, edited), not a conversation, another conversation's. */
-export type ChatFileProblem = { problem: 'notJson'; detail: string } | { problem: 'noItems' } | { problem: 'otherConversation'; detail: string };
+export type ChatFileProblem = { problem: 'notJson'; detail: string } | { problem: 'noItems' } | { problem: 'otherConversation'; detail: string }
+  | { problem: 'unnamed' };
 
 /**
  * The conversation of index entry `entry` from its file's text, or why it cannot be read: the
- * caller skips it and says so.
+ * caller skips it and says so. `entry` a file's key: a file no index lists, whose conversation's id
+ * and agent are the file's own (`unnamed`: it has none, an older version wrote it).
  */
-export function parseChatFile(entry: IndexEntry, text: string): { chat: SavedChat } | ChatFileProblem {
+export function parseChatFile(entry: IndexEntry | string, text: string): { chat: SavedChat } | ChatFileProblem {
   let raw: unknown;
   try { raw = JSON.parse(text); } catch (err) { return { problem: 'notJson', detail: err instanceof Error ? err.message : String(err) }; }
   const f = raw as ChatFile;
   if (typeof f !== 'object' || f === null || !Array.isArray(f.items)) return { problem: 'noItems' };
+  if (typeof entry === 'string') {
+    if (typeof f.id !== 'string' || !f.id || typeof f.agentName !== 'string') return { problem: 'unnamed' };
+    entry = { id: f.id, agentName: f.agentName, file: entry };
+  }
   if (f.id !== entry.id) return { problem: 'otherConversation', detail: JSON.stringify(f.id) };
   const archived = Array.isArray(f.archived) ? f.archived.filter(isSummary) : [];
   const queued = Array.isArray(f.queued) ? f.queued.filter(isPrompt) : [];

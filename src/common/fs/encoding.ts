@@ -22,6 +22,7 @@ const BOMS: readonly { readonly encoding: string; readonly bytes: readonly numbe
   { encoding: 'utf16le', bytes: [0xff, 0xfe] },
   { encoding: 'utf16be', bytes: [0xfe, 0xff] },
 ];
+const UTF8_BOM_LENGTH = 3;
 
 /** The encoding a byte order mark at the start of `bytes` names, if any. */
 export function bomEncoding(bytes: Uint8Array): string | undefined {
@@ -67,17 +68,33 @@ export function looksBinary(bytes: Uint8Array, encoding: string): boolean {
   return !encoding.startsWith('utf16') && bytes.indexOf(0) !== -1;
 }
 
+/**
+ * The bytes of the text (after its BOM) when `bytes` are a text in UTF-8 `form` (what decodeBytes
+ * decodes); undefined otherwise (another encoding, binary, not valid UTF-8).
+ */
+export function utf8Body(bytes: Uint8Array, form: TextForm): Uint8Array | undefined {
+  if (form.encoding !== 'utf8' || looksBinary(bytes, form.encoding)) return undefined;
+  if (form.bom && bomEncoding(bytes) !== 'utf8') return undefined;
+  const body = bytes.subarray(form.bom ? UTF8_BOM_LENGTH : 0);
+  return isUtf8(body) ? body : undefined;
+}
+
+/** A UTF-8 text's bytes (utf8Body) as a string. */
+export function decodeUtf8(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}
+
 /** The file's text in `form`, or binary when it is not valid there (decoding and encoding back must give the same bytes). */
 export function decodeBytes(bytes: Uint8Array, form: TextForm): FileData {
   const id = idOf(form);
   if (looksBinary(bytes, form.encoding)) return { kind: 'binary', bytes, reason: 'binary', encoding: id };
+  if (form.encoding === 'utf8') {
+    const text = utf8Body(bytes, form);
+    return text ? { kind: 'text', text: decodeUtf8(text), form } : { kind: 'binary', bytes, reason: 'encoding', encoding: id };
+  }
   const bomLength = form.bom ? BOMS.find(b => b.encoding === form.encoding)!.bytes.length : 0;
   if (form.bom && bomEncoding(bytes) !== form.encoding) return { kind: 'binary', bytes, reason: 'encoding', encoding: id };
   const body = bytes.subarray(bomLength);
-  if (form.encoding === 'utf8') {
-    if (!isUtf8(body)) return { kind: 'binary', bytes, reason: 'encoding', encoding: id };
-    return { kind: 'text', text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), form };
-  }
   const iconv = loadIconv();
   if (!iconv.encodingExists(iconvName(form.encoding))) return { kind: 'binary', bytes, reason: 'encoding', encoding: id };
   const text = iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), iconvName(form.encoding), { stripBOM: false });

@@ -17,24 +17,29 @@ export function nextLineStart(text: string, pos: number): number {
  * `line` 0 or absent means 1; no `limit` means to the end; a `line` past the last line gives ''.
  */
 export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if ((line ?? 1) <= 1 && limit == null) return text;
+  const at = lineWindow(text.length, lineStarts(text), line, limit);
+  return at ? text.slice(at[0], at[1]) : '';
+}
+
+/** Where the `limit` lines from `line` start and end in a text of `length` units, whose next line starts at `next(pos)`; undefined: none. */
+export function lineWindow(length: number, next: (pos: number) => number, line?: number | null, limit?: number | null): [number, number] | undefined {
   const first = Math.max(1, line ?? 1);
-  if (limit === 0) return '';
-  if (first === 1 && limit == null) return text;
-  const next = lineStarts(text);
+  if (limit === 0) return undefined;
   let start = 0;
   for (let n = 1; n < first; n++) {
     start = next(start);
-    if (start === -1) return '';
+    if (start === -1) return undefined;
   }
-  if (start >= text.length) return '';
-  if (limit == null) return text.slice(start);
+  if (start >= length) return undefined;
+  if (limit == null) return [start, length];
   let end = start;
   for (let n = 0; n < limit; n++) {
     const following = next(end);
-    if (following === -1) { end = text.length; break; }
+    if (following === -1) { end = length; break; }
     end = following;
   }
-  return text.slice(start, end);
+  return [start, end];
 }
 
 /**

@@ -61,6 +61,12 @@ export class FileTextCache {
     return undefined;
   }
 
+  /** Whether a text is kept for `key` at `stamp` (a fresh stat); counts neither a hit nor a miss. */
+  has(key: string, stamp: FileStamp): boolean {
+    const e = this.entries.get(key);
+    return !!e && sameStamp(e.stamp, stamp);
+  }
+
   /**
    * Keeps `text`, read after the stat `stamp` taken at `statAtMs` (epoch ms), if that stamp is
    * settled; returns the entry either way (its jsonBytes memo serves this request too).

@@ -1,12 +1,14 @@
 // Reading what the user sees: an open buffer with unsaved edits, else the file on disk. Paths are
 // resolved (symlinks, `..`) before any policy decision; missing tails of a path (a file about to be
 // created) are resolved through their nearest existing ancestor.
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
-import { chooseForm, encodingLabel, TextForm, UTF8 } from '../../common/fs/encoding';
-import { CachedText, FileStamp, FileTextCache } from '../../common/fs/readCache';
+import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
+import { LazyText } from '../../common/fs/lazyText';
+import { utf8WindowIn } from '../../common/fs/byteLines';
+import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
 export interface Target {
@@ -105,7 +107,7 @@ export async function readCurrentData(target: Target): Promise<CurrentText & { b
 async function readDisk(target: Target, doc: vscode.TextDocument | undefined): Promise<CurrentText & { binaryReason?: 'binary' | 'encoding'; binaryEncoding?: string }> {
   // Kept per encoding: another files.encoding (or document encoding) reads the same bytes anew.
   const choice = choiceFor(target.real, doc);
-  const key = `${pathKey(target.real)}\0${choice.document ?? ''}\0${choice.configured ?? ''}`;
+  const key = cacheKey(target, choice);
   const statAt = Date.now();
   let stamp: FileStamp | undefined;
   let special = false;
@@ -139,6 +141,121 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   const memo: CachedText | { jsonBytes?: number } = stamp ? diskTexts.set(key, stamp, statAt, decoded.text) : {};
   if (stamp) formsOf.set(memo as CachedText, decoded.form);
   return { exists: true, text: decoded.text, source: 'disk', form: decoded.form, memo };
+}
+
+function cacheKey(target: Target, choice: ReturnType<typeof choiceFor>): string {
+  return `${pathKey(target.real)}\0${choice.document ?? ''}\0${choice.configured ?? ''}`;
+}
+
+/** Files from this size on are read by range from their bytes (readRange). */
+const RANGE_MIN_BYTES = 1024 * 1024;
+/** Read-only, and an open that never waits (a FIFO put in the file's place): O_NONBLOCK where there is one. */
+const OPEN_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+/** How much of such a file is read at a time until the window is found. */
+const RANGE_CHUNK_BYTES = 128 * 1024;
+
+/** A ranged read answered from the first bytes of a file; the whole text follows (readRange). */
+export interface RangeRead {
+  readonly content: string;
+  readonly form: TextForm;
+  /**
+   * The whole text the answer was read from, once the rest of the file is read through the same
+   * open file (a file renamed over it meanwhile is not read); undefined when it is not text or was
+   * changed in place meanwhile.
+   */
+  readonly whole: Promise<LazyText | undefined>;
+}
+
+/**
+ * A ranged read (`line`/`limit`) of a large file that no editor has open and whose text is not
+ * kept: read from the start only until the window's lines are there (as a bare reader would), those
+ * lines decoded once they are UTF-8 text (no NUL byte, valid) and answered; the rest of the file is
+ * then read through the same open file, and the whole text (what the agent saw: the base of its next
+ * write, the baseline of its later disk changes) is kept as bytes, decoded when first needed
+ * (LazyText); a file that stays unchanged is kept decoded for the next reads. Undefined: the
+ * whole-text path (readCurrent) serves the read (an open file, a small one, a kept text, a window
+ * that is not UTF-8 text, an error).
+ */
+export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<RangeRead | undefined> {
+  if (limit == null) return undefined;
+  if (findOpenDocument(target)) return undefined;
+  const choice = choiceFor(target.real, undefined);
+  const key = cacheKey(target, choice);
+  const statAt = Date.now();
+  // Only a regular file is opened (a FIFO's open waits for a writer forever), and never blocking:
+  // what is opened must be what the stat saw.
+  const seen = await fsp.stat(target.real, { bigint: true }).catch(() => undefined);
+  if (!seen?.isFile() || seen.size < RANGE_MIN_BYTES) return undefined;
+  let fh: fsp.FileHandle;
+  try { fh = await fsp.open(target.real, OPEN_NONBLOCKING); } catch { return undefined; }
+  let rest: Promise<LazyText | undefined> | undefined;
+  try {
+    const st = await fh.stat({ bigint: true });
+    if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size < RANGE_MIN_BYTES) return undefined;
+    const stamp: FileStamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+    if (diskTexts.has(key, stamp)) return undefined;
+    diskTexts.misses++;
+    const size = Number(st.size);
+    let prefix = Buffer.allocUnsafe(Math.min(size, RANGE_CHUNK_BYTES));
+    let filled = 0;
+    let at: ReturnType<typeof utf8WindowIn> = 'more';
+    while (at === 'more') {
+      if (filled === prefix.length) {
+        const grown = Buffer.allocUnsafe(Math.min(size, prefix.length * 2));
+        prefix.copy(grown, 0, 0, filled);
+        prefix = grown;
+      }
+      const { bytesRead } = await fh.read(prefix, filled, prefix.length - filled, filled);
+      filled += bytesRead;
+      const complete = bytesRead === 0 || filled >= size;
+      at = utf8WindowIn(bomless(prefix.subarray(0, filled), choice), complete, line, limit);
+      if (complete && at === 'more') return undefined;
+    }
+    const form = chooseForm(prefix.subarray(0, filled), choice);
+    const bom = filled - bomless(prefix.subarray(0, filled), choice).length;
+    // The bytes up to the window's end are whole characters (it ends at a line break, or at the end).
+    const read = utf8Body(prefix.subarray(0, bom + (at ? at[1] : filled - bom)), form);
+    if (!read) return undefined;
+    const content = at ? decodeUtf8(read.subarray(at[0], at[1])) : '';
+    rest = readRest(fh, prefix.subarray(0, filled), size, stamp, form).then(whole => {
+      if (whole && settled(stamp, statAt)) setImmediate(() => { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); });
+      return whole;
+    });
+    return { content, form, whole: rest };
+  } catch {
+    return undefined;
+  } finally {
+    if (!rest) await fh.close().catch(() => undefined);
+  }
+}
+
+/** The bytes after a UTF-8 BOM, where the file's form would have one. */
+function bomless(bytes: Buffer, choice: ReturnType<typeof choiceFor>): Buffer {
+  const form = chooseForm(bytes, choice);
+  return form.encoding === 'utf8' && form.bom && bytes.length >= 3 ? bytes.subarray(3) : bytes;
+}
+
+/** The rest of a file after `head`, through its open handle (then closed): its whole text, unless it changed meanwhile or is not UTF-8 text. */
+async function readRest(fh: fsp.FileHandle, head: Buffer, size: number, stamp: FileStamp, form: TextForm): Promise<LazyText | undefined> {
+  try {
+    const bytes = Buffer.allocUnsafe(size);
+    head.copy(bytes);
+    let filled = head.length;
+    while (filled < size) {
+      const { bytesRead } = await fh.read(bytes, filled, size - filled, filled);
+      if (!bytesRead) break;
+      filled += bytesRead;
+    }
+    const st = await fh.stat({ bigint: true });
+    // Changed in place since the answer was read (a rename over it leaves this file as it was).
+    if (filled !== size || st.size !== stamp.size || st.mtimeNs !== stamp.mtimeNs || st.ctimeNs !== stamp.ctimeNs) return undefined;
+    const body = utf8Body(bytes, form);
+    return body ? new LazyText(body, decodeUtf8) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }
 
 /** The form each kept text was decoded from. */

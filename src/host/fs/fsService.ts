@@ -14,6 +14,7 @@ import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
+import type { SomeText } from '../../common/fs/lazyText';
 import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
@@ -32,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, resolveTarget, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -109,12 +110,12 @@ export class FsService extends Disposable {
   private readonly appliedEmitter = this.register(new vscode.EventEmitter<AppliedWrite>());
   /** Fired after each write is applied to a file. */
   readonly onDidApplyWrite = this.appliedEmitter.event;
-  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: string; readonly form: TextForm }>());
+  private readonly readEmitter = this.register(new vscode.EventEmitter<{ readonly path: string; readonly text: SomeText; readonly form: TextForm }>());
   /** The agent read a file (the whole text): the baseline of a change it may make on disk later. */
   readonly onDidRead = this.readEmitter.event;
 
   /** @internal AgentFs reports its reads through here. */
-  notifyRead(filePath: string, text: string, form: TextForm): void {
+  notifyRead(filePath: string, text: SomeText, form: TextForm): void {
     this.readEmitter.fire({ path: filePath, text, form });
   }
   /** Fired whenever a review starts or ends, with every pending review. */
@@ -327,6 +328,8 @@ export class FsService extends Disposable {
 class AgentFs implements FsHandlers {
   /** sessionId + real path → the full text the agent last read (or wrote) there. */
   private readonly lastRead = new BoundedTextMap(LAST_READ_MAX_CHARS);
+  /** Ranged reads whose whole text is still being read (readRange), by lastRead's key. */
+  private readonly wholeReads = new Map<string, Promise<void>>();
   /** op + real path → the user's answer for a path outside the workspace (asked once). */
   private readonly outsideAnswers = new Map<string, Promise<boolean>>();
   private readonly acceptAll = new Set<string>();
@@ -343,8 +346,25 @@ class AgentFs implements FsHandlers {
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
     const target = await this.target(params.path);
     await this.checkAccess(target, 'read');
+    const range = await readRange(target, params.line, params.limit);
+    if (range) {
+      // What the agent saw of the file once the rest of it is read (a write of it waits for that).
+      const key = this.key(params.sessionId, target);
+      this.lastRead.delete(key);
+      const whole = range.whole.then(text => {
+        if (this.wholeReads.get(key) !== whole) return;
+        this.wholeReads.delete(key);
+        if (!text) return;
+        this.lastRead.set(key, text);
+        this.service.notifyRead(params.path, text, range.form);
+      });
+      this.wholeReads.set(key, whole);
+      // A window too large for one reply: refused below, with the file's line count.
+      if (!jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) return { content: range.content };
+    }
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
+    this.wholeReads.delete(this.key(params.sessionId, target));
     this.lastRead.set(this.key(params.sessionId, target), current.text);
     // Only the disk is a baseline for changes the agent makes on disk later: a buffer with unsaved
     // edits holds the user's text, which must never be listed as the agent's (issue 24).
@@ -404,6 +424,7 @@ class AgentFs implements FsHandlers {
     this.disposed = true;
     this.service.reviewManager.cancelOwner(this, `${this.agent.agentName} stopped or exited`);
     this.lastRead.clear();
+    this.wholeReads.clear();
     this.approvals = [];
   }
 
@@ -414,6 +435,7 @@ class AgentFs implements FsHandlers {
     // The agent's change is from what it last read; from the file on disk if it never read it here
     // (it read the disk itself), so unsaved edits are the user's side of the merge, not the base.
     // A binary file is replaced whole: nothing of it is merged (its text is empty).
+    await this.wholeReads.get(key);
     let base = ours.exists && !ours.binary ? this.lastRead.get(key) ?? await mergeBase(target, ours) : '';
     let theirs = content;
     const approved = this.takeApproval(params.sessionId, params.path, params.content);

@@ -12,6 +12,7 @@ import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
 import { bytesOf, FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import type { SomeText } from '../../common/fs/lazyText';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
 import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
@@ -304,7 +305,7 @@ export class ChangeTracker extends Disposable {
   }
 
   /** The agent read a file: its text is the baseline if the agent later changes it on disk. */
-  rememberRead(filePath: string, text: string, form?: TextForm): void {
+  rememberRead(filePath: string, text: SomeText, form?: TextForm): void {
     const p = normalize(filePath);
     // A read of a tab with unsaved edits is not the file's baseline: the disk is (FileSnapshots).
     this.snapshots.rememberRead(p, text);
@@ -458,6 +459,24 @@ export class ChangeTracker extends Disposable {
       const { line, count } = shown(h.curLine, h.curLineCount);
       return { ...h, curLine: line, curLineCount: count };
     });
+  }
+
+  /**
+   * What the Diff of a turn's change compares. The top entry of the file's stack, or one alone: its
+   * baseline against the file. A lower entry (changes of later turns stacked on it): the file with
+   * this change taken out (as its Undo would write it) against the file, so only its own lines show;
+   * where a later change overlaps it, its change as it made it (its baseline against its own text).
+   */
+  diffSides(turnId: string, filePath: string): { left: string | null; right: 'file' | string | null } | undefined {
+    const turn = this.turns.get(turnId);
+    const entry = turn?.changes.get(filePath);
+    if (!turn || !entry) return undefined;
+    const stack = this.stackOf(filePath);
+    const above = stack.includes(turn) ? stack.slice(stack.indexOf(turn) + 1).map(t => t.changes.get(filePath)) : [];
+    if (!above.length) return { left: entry.baseline, right: 'file' };
+    const carried = entry.binary || above.some(c => !c || c.binary) ? undefined
+      : carryUnder(entry.current, entry.baseline, above.flatMap(c => [c!.baseline, c!.current]));
+    return carried ? { left: carried.at(-1) ?? null, right: 'file' } : { left: entry.baseline, right: entry.current };
   }
 
   /** Undecided changes of `filePath` in any turn (the editor decorates them). */

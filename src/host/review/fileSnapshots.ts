@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
+import type { SomeText } from '../../common/fs/lazyText';
 import { readDiskSync } from './diskSources';
 
 const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
@@ -38,7 +39,7 @@ export class FileSnapshots extends Disposable {
     return this.texts.get(path);
   }
 
-  remember(path: string, text: string | undefined): void {
+  remember(path: string, text: SomeText | undefined): void {
     if (text === undefined || text.length > MAX_FILE_CHARS) this.texts.delete(path);
     else this.texts.set(path, text);
   }
@@ -47,7 +48,7 @@ export class FileSnapshots extends Disposable {
    * The agent read a file through the client: served an unsaved tab's text, it saw the user's edits,
    * but the file on disk (what a command it runs, or an in-process edit, changes) is its baseline.
    */
-  rememberRead(path: string, text: string): void {
+  rememberRead(path: string, text: SomeText): void {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === path && !d.isClosed);
     this.remember(path, doc?.isDirty ? diskText(path) : text);
   }

@@ -88,18 +88,23 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     }
     const left = vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: ref.turnId });
     const fileUri = vscode.Uri.file(ref.path);
-    const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` }) : fileUri;
-    const hunk = ref.hunkId ? this.tracker.shownHunks(ref.turnId, ref.path).find(h => h.id === ref.hunkId) : undefined;
+    // A lower entry whose change a later one overlaps: its own change, both sides as it made them.
+    const own = this.tracker.diffSides(ref.turnId, ref.path)?.right !== 'file';
+    const right = change.current === null ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&deleted` })
+      : own ? vscode.Uri.from({ scheme: BASELINE_SCHEME, path: ref.path, query: `${ref.turnId}&own` }) : fileUri;
+    const hunk = ref.hunkId ? (own ? this.tracker.hunks(ref.turnId, ref.path) : this.tracker.shownHunks(ref.turnId, ref.path)).find(h => h.id === ref.hunkId) : undefined;
     const line = Math.max(0, (hunk?.curLine ?? 1) - 1);
     await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t({ message: "{0} (agent's changes)", args: [fileLabel(ref.path)], comment: 'Title of a diff editor; {0} is a file name' }),
       { preview: true, selection: new vscode.Range(line, 0, line, 0) });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const [turnId, deleted] = uri.query.split('&');
+    const [turnId, side] = uri.query.split('&');
     const change = this.tracker.fileChange(turnId, uri.path);
-    if (deleted || change?.binary) return '';
-    return change?.baseline ?? '';
+    if (side === 'deleted' || change?.binary) return '';
+    const sides = this.tracker.diffSides(turnId, uri.path);
+    if (side === 'own') return (sides?.right !== 'file' ? sides?.right : change?.current) ?? '';
+    return (sides ? sides.left : change?.baseline) ?? '';
   }
 
   // ---- tree ------------------------------------------------------------------------------------

@@ -1,0 +1,44 @@
+// Two extension hosts may write a window's conversation files at the same time: as a window reloads,
+// the new host loads the files while the old one (code-server runs both a moment) may still write
+// its last changes at its shutdown. The rules that keep both hosts' changes (decision 0031). Pure:
+// no `vscode`, no file system (the caller stats the files).
+
+/** What identifies one version of a file: a write (a temporary file renamed) changes its inode, and its size or time. */
+export interface FileStamp {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * What a host does with a conversation's file as it finds it (`found`; undefined: there is none),
+ * given the version it last read or wrote itself (`known`; undefined: none, the file is new):
+ * - `ours`: no one else wrote it, the host may write over it;
+ * - `adopt`: another host wrote it since, and the tab did not change since it was loaded: the tab
+ *   takes the file's conversation (it is the newer), nothing is written;
+ * - `keepBoth`: another host wrote it since, and the tab changed too: neither copy is lost, the
+ *   tab's goes to a new file, the other file becomes a tab of its own. A file someone else wrote is
+ *   never written over.
+ */
+export function whoseFile(known: FileStamp | undefined, found: FileStamp | undefined, changedSinceLoad: boolean): 'ours' | 'adopt' | 'keepBoth' {
+  if (!known || !found || sameStamp(known, found)) return 'ours';
+  return changedSinceLoad ? 'keepBoth' : 'adopt';
+}
+
+/** How long after a host writes a file no index lists it is taken as the window's (its index update may have been lost in a reload). */
+export const UNLISTED_RECENT_MS = 60_000;
+
+/**
+ * The conversation files no index lists that a loading window restores, oldest first: those written
+ * within `UNLISTED_RECENT_MS` before `now` (a conversation the window's previous host created just
+ * before a reload, its index update lost). Older ones are left to the prune. Only for a folder the
+ * workspace owns: in a folder shared by windows, such a file may be another window's.
+ */
+export function recentUnlisted(files: readonly { readonly key: string; readonly mtimeMs: number }[], listed: ReadonlySet<string>, now: number): string[] {
+  return files.filter(f => !listed.has(f.key) && now - f.mtimeMs <= UNLISTED_RECENT_MS)
+    .sort((a, b) => a.mtimeMs - b.mtimeMs).map(f => f.key);
+}

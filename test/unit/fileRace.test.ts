@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { recentUnlisted, UNLISTED_RECENT_MS, whoseFile, type FileStamp } from '../../src/common/conversation/fileRace';
+import { parseChatFile, splitChat } from '../../src/common/conversation/savedIndex';
+
+const KEY = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const read: FileStamp = { ino: 7, size: 100, mtimeMs: 1_000 };
+
+describe('a reload\'s two extension hosts writing the same conversation files', () => {
+  it('writes over a file only if it is the version this host read or wrote last', () => {
+    assert.equal(whoseFile(read, { ...read }, true), 'ours');
+    assert.equal(whoseFile(undefined, read, true), 'ours', 'a file this host made (never read): its own');
+    assert.equal(whoseFile(read, undefined, true), 'ours', 'gone: written again');
+  });
+
+  it('another host\'s write (a temporary file renamed: another inode; or another size or time) is taken by a tab not changed since it was loaded, else kept beside it', () => {
+    for (const other of [{ ...read, ino: 8 }, { ...read, size: 101 }, { ...read, mtimeMs: 1_001 }]) {
+      assert.equal(whoseFile(read, other, false), 'adopt', JSON.stringify(other));
+      assert.equal(whoseFile(read, other, true), 'keepBoth', JSON.stringify(other));
+    }
+  });
+
+  it('restores the files no index lists that were written within the last minute, oldest first; older ones and listed ones are not', () => {
+    const now = 10 * UNLISTED_RECENT_MS;
+    const files = [
+      { key: 'b', mtimeMs: now - 1_000 }, { key: 'a', mtimeMs: now - 5_000 }, { key: 'old', mtimeMs: now - UNLISTED_RECENT_MS - 1 },
+      { key: 'listed', mtimeMs: now - 10 }, { key: 'edge', mtimeMs: now - UNLISTED_RECENT_MS },
+    ];
+    assert.deepEqual(recentUnlisted(files, new Set(['listed']), now), ['edge', 'a', 'b']);
+  });
+
+  it('a file no index lists names its conversation and agent itself; one an older version wrote (no agent in it) is not taken', () => {
+    const { content } = splitChat({ id: 'tab4', agentName: 'Claude', title: 'Just created', items: [{ kind: 'user', id: 'i1', text: 'hi' }] }, KEY);
+    assert.deepEqual(parseChatFile(KEY, JSON.stringify(content)), { chat: { id: 'tab4', agentName: 'Claude', title: 'Just created', items: [{ kind: 'user', id: 'i1', text: 'hi' }] } });
+    const { agentName: _, ...older } = content;
+    assert.deepEqual(parseChatFile(KEY, JSON.stringify(older)), { problem: 'unnamed' });
+    assert.deepEqual(parseChatFile(KEY, JSON.stringify({ ...content, id: 3 })), { problem: 'unnamed' });
+  });
+});

@@ -1,0 +1,108 @@
+// A ranged read of a large file answers from the bytes of its lines (sliceUtf8Lines), its whole
+// text decoded only when needed (LazyText): it must give exactly what the whole-text path gives.
+import assert from 'node:assert/strict';
+import { BoundedTextMap } from '../../src/common/boundedTextMap';
+import { chooseForm, decodeBytes, decodeUtf8, formOf, utf8Body } from '../../src/common/fs/encoding';
+import { LazyText, textOf } from '../../src/common/fs/lazyText';
+import { sliceUtf8Lines, utf8WindowIn } from '../../src/common/fs/byteLines';
+import { sliceLines } from '../../src/common/fs/lines';
+
+/** A small seeded generator: the same cases on every run. */
+function rng(seed: number): () => number {
+  let x = seed;
+  return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+const PIECES = ['a', 'line', ' ', '\n', '\r\n', '\r', 'é', '日本', '😀', '\t', '\u2028', 'x'.repeat(40)];
+
+describe('ranged reads from bytes (sliceUtf8Lines)', () => {
+  it('gives what sliceLines gives on the decoded text, for any line endings, characters and window', () => {
+    const next = rng(7);
+    for (let c = 0; c < 400; c++) {
+      let text = '';
+      const n = Math.floor(next() * 60);
+      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+      const bytes = Buffer.from(text, 'utf8');
+      for (const [line, limit] of [[1, 1], [2, 3], [0, null], [5, null], [3, 0], [1, 100], [40, 2], [null, 4], [Math.ceil(next() * 20), Math.ceil(next() * 5)]] as const) {
+        assert.equal(sliceUtf8Lines(bytes, line, limit), sliceLines(text, line, limit), `${JSON.stringify(text)} line ${line} limit ${limit}`);
+      }
+    }
+  });
+
+  it('reads line 1000 of a large file', () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ünïcode\n`).join('');
+    assert.equal(sliceUtf8Lines(Buffer.from(text), 1000, 2), 'line 1000 ünïcode\nline 1001 ünïcode\n');
+  });
+});
+
+describe('utf8Body: the text bytes exactly when decodeBytes finds UTF-8 text', () => {
+  const cases: [string, Uint8Array][] = [
+    ['plain', Buffer.from('a\nb\n')],
+    ['with a BOM', Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0x0a])],
+    ['a NUL byte', Buffer.from([0x61, 0x00, 0x62])],
+    ['not valid UTF-8', Buffer.from([0x61, 0xff, 0x62])],
+    ['a UTF-16 BOM', Buffer.from([0xff, 0xfe, 0x61, 0x00])],
+    ['empty', new Uint8Array()],
+  ];
+  for (const [name, bytes] of cases) {
+    it(name, () => {
+      const form = chooseForm(bytes, {});
+      const data = decodeBytes(bytes, form);
+      const body = utf8Body(bytes, form);
+      assert.equal(body === undefined ? undefined : decodeUtf8(body), data.kind === 'text' && form.encoding === 'utf8' ? data.text : undefined);
+    });
+  }
+
+  it('never for another encoding, even when its bytes are valid UTF-8', () => {
+    assert.equal(utf8Body(Buffer.from('abc'), formOf('latin1')), undefined);
+  });
+});
+
+describe('LazyText', () => {
+  it('decodes once, when first asked, and is counted by its bytes', () => {
+    let decodes = 0;
+    const lazy = new LazyText(Buffer.from('héllo'), b => { decodes++; return decodeUtf8(b); });
+    assert.equal(lazy.length, 6);
+    assert.equal(decodes, 0);
+    assert.equal(textOf(lazy), 'héllo');
+    assert.equal(lazy.text, 'héllo');
+    assert.equal(decodes, 1);
+  });
+
+  it('a BoundedTextMap keeps it undecoded and gives its text back', () => {
+    const map = new BoundedTextMap(100);
+    let decodes = 0;
+    map.set('a', new LazyText(Buffer.from('x'.repeat(60)), b => { decodes++; return decodeUtf8(b); }));
+    map.set('b', 'y'.repeat(30));
+    assert.equal(decodes, 0);
+    assert.equal(map.get('a'), 'x'.repeat(60));
+    map.set('c', 'z'.repeat(20));
+    assert.equal(map.get('a'), undefined, 'over the budget: the oldest goes');
+    assert.equal(map.totalSize, 50);
+  });
+});
+
+describe('utf8WindowIn: a window found in the first bytes of a file', () => {
+  it('is final only when the rest of the file cannot change it, and then equals the window of the whole', () => {
+    const next = rng(11);
+    for (let c = 0; c < 300; c++) {
+      let text = '';
+      const n = 5 + Math.floor(next() * 80);
+      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+      const bytes = Buffer.from(text, 'utf8');
+      const line = 1 + Math.floor(next() * 12);
+      const limit = Math.floor(next() * 4);
+      const whole = sliceUtf8Lines(bytes, line, limit);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const at = utf8WindowIn(bytes.subarray(0, cut), cut === bytes.length, line, limit);
+        if (at === 'more') { assert.ok(cut < bytes.length); continue; }
+        assert.equal(at ? bytes.subarray(at[0], at[1]).toString('utf8') : '', whole, `${JSON.stringify(text)} cut at ${cut}, line ${line} limit ${limit}`);
+      }
+    }
+  });
+
+  it('asks for all of the file when there is no limit', () => {
+    assert.equal(utf8WindowIn(Buffer.from('a\nb\nc\n'), false, 2, null), 'more');
+    assert.deepEqual(utf8WindowIn(Buffer.from('a\nb\nc\n'), true, 2, null), [2, 6]);
+  });
+});
