@@ -23,6 +23,7 @@ import { initStatus, renderStatus, setStatus } from './status';
 import { currentMeta, initMeta, setMeta, updateMeta } from './meta';
 import { Surface, type VsCodeApi } from './surface';
 import { readFirstState } from './firstState';
+import { afterLoad } from './firstLayout';
 import { fillPrompt, initComposer, insertIntoPrompt, mentionResults, pickerOpen, promptBox, restorePrompt, setAbilities, showDraftOf } from './composer';
 import './chat.css';
 
@@ -85,7 +86,7 @@ function onHostMessage(msg: HostMessage): void {
       setStatus(msg.status);
       redrawTabs();
       surface.remember();
-      transcriptEl.scrollTop = transcriptEl.scrollHeight;
+      transcript.toEnd();
       // The view is live (listeners attached, state received): UI tests wait for this.
       document.body.dataset.ready = 'true';
       // When, by this page's clock (bench/activation reads it: no polling delay in the figure).
@@ -181,6 +182,7 @@ new ResizeObserver(() => {
 
 initQueue(send);
 surface.onUse(() => send({ type: 'view/focus' }));
-promptBox().focus();
+// Focusing lays the page out: after its load event (firstLayout.ts).
+afterLoad(() => promptBox().focus());
 // The state the host wrote into the page, shown now: the first paint waits for no answer.
 for (const message of first?.messages ?? []) onHostMessage(message);

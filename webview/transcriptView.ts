@@ -18,6 +18,7 @@ import { windowed } from '../src/common/itemWindow';
 import { isUrgent } from '../src/common/opQueue';
 import { keepFocus } from './a11y';
 import { h } from './dom';
+import { afterLoad } from './firstLayout';
 import { ItemWindow } from './itemWindow';
 import type { StreamedMarkdown } from './streamedMarkdown';
 
@@ -77,12 +78,16 @@ export class TranscriptView {
   private working = false;
   /** Whether the transcript kept to its end at the last frame (it scrolls there itself). */
   private sticking = false;
-  /** The height the user last saw (as of the last layout): "at the end" is judged with it. */
-  shownHeight: number;
+  /** The height the user last saw (as of the last layout; 0 before it): "at the end" is judged with it. */
+  shownHeight = 0;
+  /**
+   * The page was laid out (afterLoad): before, nothing here reads the layout (firstLayout.ts), the
+   * virtualizer is not set up, the completed turns are not in the DOM and the view is at its end.
+   */
+  private laidOut = false;
 
   constructor(private readonly scroller: HTMLElement, private readonly hooks: TranscriptHooks) {
     scroller.replaceChildren(this.list, this.live);
-    this.shownHeight = scroller.clientHeight;
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
       getScrollElement: () => scroller,
@@ -94,7 +99,8 @@ export class TranscriptView {
       measureElement,
       // One turn beyond the view each way: a turn can be thousands of pixels tall.
       overscan: 1,
-      scrollMargin: this.list.offsetTop,
+      // Where the list starts in the scroller: set with the first layout (firstLayout).
+      scrollMargin: 0,
       // A turn holding the keyboard focus stays in the DOM (the focus never falls to the page).
       rangeExtractor: range => {
         const indexes = defaultRangeExtractor(range);
@@ -104,7 +110,22 @@ export class TranscriptView {
       onChange: () => this.queueList(),
     });
     this.virtualizer._didMount();
+    afterLoad(() => this.firstLayout());
+  }
+
+  /** The first layout: the virtualizer measures the scroller, the turns in view enter the DOM, the view goes to its end. */
+  private firstLayout(): void {
+    this.laidOut = true;
+    this.shownHeight = this.scroller.clientHeight;
+    this.virtualizer.setOptions({ ...this.virtualizer.options, scrollMargin: this.list.offsetTop });
     this.virtualizer._willUpdate();
+    this.renderList();
+    this.toEnd();
+  }
+
+  /** Scrolls to the end (at the first layout, when it has not happened yet). */
+  toEnd(): void {
+    if (this.laidOut) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   /** Everything anew: the turns the host keeps on disk (summaries) and the items it holds. */
@@ -123,7 +144,7 @@ export class TranscriptView {
     this.scroller.append(this.live);
     this.updateCount();
     this.renderList();
-    this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.toEnd();
   }
 
   /** The items of a turn, fetched again from the host. */
@@ -155,6 +176,7 @@ export class TranscriptView {
   }
 
   isAtEnd(): boolean {
+    if (!this.laidOut) return true;
     return this.scroller.scrollHeight - this.scroller.scrollTop - this.shownHeight < AT_END_PX;
   }
 
@@ -285,7 +307,7 @@ export class TranscriptView {
 
   private updateCount(): void {
     this.virtualizer.setOptions({ ...this.virtualizer.options, count: Math.max(0, this.turns.length - 1) });
-    this.virtualizer._willUpdate();
+    if (this.laidOut) this.virtualizer._willUpdate();
   }
 
   private estimate(index: number): number {
@@ -303,6 +325,7 @@ export class TranscriptView {
 
   /** Puts the completed turns in view into the DOM (in order), and takes the others out. */
   private renderList(): void {
+    if (!this.laidOut) return;
     if (this.rendering) { this.listQueued = true; return; }
     this.rendering = true;
     try {

@@ -17,7 +17,9 @@
 // Prints the medians, the ratios to the empty extension (`ratio activation: <x>`, view ready over the
 // empty extension's, is the line `npm run bench` sums up; "paired": the median of each round's own
 // ratio, which load changing between rounds moves less), and the size and require() time of the
-// bundle activation loads (and of the SDK file loaded with the first agent).
+// bundle activation loads (and of the SDK file loaded with the first agent). Also each page's first
+// contentful paint by the same clock (VS Code keeps a webview's frame hidden until the page's load
+// event, which waits for the fonts it asked for by then): what the user sees, reported beside it.
 // Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]…
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,12 +68,21 @@ async function round(extensionPath, { id, view }) {
     // polling for the attribute adds (100-300 ms under load) is not the extension's.
     const marked = await frame.locator('body').evaluate(() => performance.getEntriesByName('view-ready')[0]?.detail).catch(() => undefined);
     const readyAt = typeof marked === 'number' ? marked : seenAt;
+    // The page's first contentful paint (its frame stays hidden until its load event, which waits
+    // for the fonts asked for by then): what the user sees, by the same clock.
+    const painted = await frame.locator('body').evaluate(() => new Promise(resolve => {
+      const at = e => resolve(e ? performance.timeOrigin + e.startTime : undefined);
+      const seen = performance.getEntriesByName('first-contentful-paint')[0];
+      if (seen) { at(seen); return; }
+      new PerformanceObserver(list => at(list.getEntriesByName('first-contentful-paint')[0])).observe({ type: 'paint' });
+      setTimeout(() => at(undefined), 5000);
+    })).catch(() => undefined);
     for (let i = 0; !fs.existsSync(out) && i < 100; i++) await new Promise(r => setTimeout(r, 50));
     const { start, activateMs } = JSON.parse(fs.readFileSync(out, 'utf8'));
     fs.writeFileSync(`${out}.done`, '');
     const code = await wb.exitCode;
     if (code !== 0) throw new Error(`probe failed (exit ${code}): see the extension host output above`);
-    return { activateMs, readyMs: readyAt - start, marked: typeof marked === 'number' };
+    return { activateMs, readyMs: readyAt - start, marked: typeof marked === 'number', paintMs: typeof painted === 'number' ? Math.round(painted - start) : undefined };
   } finally {
     await wb.close();
   }
@@ -94,7 +105,7 @@ try {
   const SWITCHBOARD = { id: 'switchboard-acp.switchboard-acp', view: 'switchboard.chat' };
   const emptyRuns = [];
   const runs = exts.map(() => []);
-  const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms${r.marked ? '' : ' (polled)'}`;
+  const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms${r.marked ? '' : ' (polled)'}, first paint ${r.paintMs ?? '?'} ms`;
   for (let r = 0; r < RUNS; r++) {
     // Each round starts with another side (a side run right after another pays its leftovers).
     const sides = [{ ext: empty, kind: EMPTY, into: emptyRuns }, ...exts.map((e, i) => ({ ext: e, kind: SWITCHBOARD, into: runs[i] }))];
@@ -108,7 +119,9 @@ try {
   const ea = med(emptyRuns, 'activateMs'), er = med(emptyRuns, 'readyMs');
   console.log(`bench/activation: ${RUNS} alternating rounds, each started by another side, medians (activate = bundle load + activate() in the extension host;`);
   console.log(`  view ready = from the start of activation to the webview's first state, in the page)`);
-  console.log(`  empty extension (one webview view):  activate ${ea.toFixed(1)} ms, view ready ${er} ms`);
+  const paintOf = xs => (xs.every(x => x.paintMs !== undefined) ? med(xs, 'paintMs') : undefined);
+  const ep = paintOf(emptyRuns);
+  console.log(`  empty extension (one webview view):  activate ${ea.toFixed(1)} ms, view ready ${er} ms, first paint ${ep ?? '?'} ms`);
   for (const [i, ext] of exts.entries()) {
     const a = med(runs[i], 'activateMs'), v = med(runs[i], 'readyMs');
     const main = path.join(ext, JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8')).main);
@@ -118,6 +131,8 @@ try {
     console.log(`    ratio to the empty extension: view ready ${(v / er).toFixed(2)}x (+${v - er} ms; paired ${paired.toFixed(2)}x); activate ${(a / ea).toFixed(1)}x (+${(a - ea).toFixed(1)} ms)`);
     // The line `npm run bench` collects: activation cost (bundle load to view ready) over the empty extension's.
     console.log(`ratio activation${i ? `-ext${i}` : ''}: ${(v / er).toFixed(2)}`);
+    const p = paintOf(runs[i]);
+    if (p !== undefined && ep !== undefined) console.log(`    first contentful paint ${p} ms: ${(p / ep).toFixed(2)}x the empty extension's (+${p - ep} ms)`);
     console.log(`    activation loads ${path.basename(main)} (${kb(main)})`);
     if (fs.existsSync(sdkFile)) console.log(`    the first agent start loads acp-sdk.js (${kb(sdkFile)}): require() ${median(Array.from({ length: 9 }, () => requireMs(sdkFile))).toFixed(1)} ms`);
   }
