@@ -186,7 +186,9 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
       stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
       if (diskTexts.has(key, stamp)) return undefined;
       diskTexts.misses++;
-      bytes = await fh.readFile();
+      const all = await readAll(fh, Number(st.size));
+      if (!all) return undefined;
+      bytes = all;
     } finally {
       await fh.close().catch(() => undefined);
     }
@@ -201,6 +203,23 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
     setImmediate(() => { try { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); } catch { /* not kept */ } });
   }
   return { content: sliceUtf8Lines(body, line, limit), whole, form };
+}
+
+/**
+ * A file's bytes through its open handle, the `size` its stat gave asked for in one read (fewer
+ * trips through the thread pool than readFile's 512 KiB pieces); undefined when it is no longer
+ * that size (written meanwhile: the caller reads it another way).
+ */
+async function readAll(fh: fsp.FileHandle, size: number): Promise<Uint8Array | undefined> {
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await fh.read(bytes, filled, size - filled, filled);
+    if (!bytesRead) return undefined;
+    filled += bytesRead;
+  }
+  const { bytesRead } = await fh.read(Buffer.allocUnsafe(1), 0, 1, size);
+  return bytesRead ? undefined : bytes;
 }
 
 /**
