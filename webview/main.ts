@@ -6,6 +6,7 @@
 // (review.ts), the prompt box (composer.ts), the queue, search and welcome.
 import './l10n';
 import type { HostMessage } from '../src/common/protocol';
+import type { TranscriptOp } from '../src/common/transcript';
 import { onMarkdownLoaded } from './lazyMarkdown';
 import { withChildAgents } from './childAgents';
 import { TranscriptView } from './transcriptView';
@@ -29,6 +30,7 @@ import './chat.css';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
+const decoder = new TextDecoder();
 const childTab = document.body.classList.contains('child-tab');
 // A helper's tab keeps which conversation and helper it shows: VS Code restores it after a reload.
 if (childTab) vscode.setState({ tab: document.body.dataset.tab, childId: document.body.dataset.child });
@@ -91,6 +93,9 @@ function onHostMessage(msg: HostMessage): void {
       document.body.dataset.ready = 'true';
       // When, by this page's clock (bench/activation reads it: no polling delay in the figure).
       if (!performance.getEntriesByName('view-ready').length) performance.mark('view-ready', { detail: Date.now() });
+      break;
+    case 'transcript/packed':
+      if (msg.tab === shownTab()) onHostMessage({ type: 'transcript/ops', tab: msg.tab, ops: JSON.parse(decoder.decode(msg.json)) as TranscriptOp[] });
       break;
     case 'transcript/ops':
       if (msg.tab === shownTab()) {

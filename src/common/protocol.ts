@@ -116,6 +116,12 @@ export type HostMessage =
     readonly roots?: readonly string[];
   }
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
+  /**
+   * The same as it goes to the page: the operations as UTF-8 JSON bytes. VS Code sends the bytes of
+   * a message apart from its JSON, and the workbench hands them to the page as they are: no object
+   * tree built in the workbench and cloned for the page (a burst's megabytes, on the page's thread).
+   */
+  | { readonly type: 'transcript/packed'; readonly tab: string; readonly json: Uint8Array }
   /** The items of one turn, asked for by `turn/load` (empty when the host no longer has them). */
   | { readonly type: 'turn/items'; readonly tab: string; readonly turnId: string; readonly items: readonly Item[] }
   /** `samePlans`: the plans did not change since the last meta or reset of this tab; `meta.plans` is left out. */

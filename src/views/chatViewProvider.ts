@@ -145,7 +145,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private send(surface: Surface, message: HostMessage): void {
-    void surface.webview.postMessage(message);
+    void surface.webview.postMessage(message.type === 'transcript/ops' ? packOps(message) : message);
     this.postEmitter.fire({ surface: surface.id, message });
   }
 
@@ -622,4 +622,11 @@ async function openMessageText(item: Item | undefined): Promise<void> {
   }
   const doc = await vscode.workspace.openTextDocument({ language: item?.kind === 'tool' ? 'plaintext' : 'markdown', content: text });
   await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+const encoder = new TextEncoder();
+
+/** A transcript message as it goes to the page (protocol.ts `transcript/packed`). */
+function packOps(message: HostMessage & { type: 'transcript/ops' }): HostMessage {
+  return { type: 'transcript/packed', tab: message.tab, json: encoder.encode(JSON.stringify(message.ops)) };
 }
