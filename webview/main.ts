@@ -6,7 +6,6 @@
 // (review.ts), the prompt box (composer.ts), the queue, search and welcome.
 import './l10n';
 import type { HostMessage } from '../src/common/protocol';
-import type { TranscriptOp } from '../src/common/transcript';
 import { onMarkdownLoaded } from './lazyMarkdown';
 import { withChildAgents } from './childAgents';
 import { TranscriptView } from './transcriptView';
@@ -94,8 +93,8 @@ function onHostMessage(msg: HostMessage): void {
       // When, by this page's clock (bench/activation reads it: no polling delay in the figure).
       if (!performance.getEntriesByName('view-ready').length) performance.mark('view-ready', { detail: Date.now() });
       break;
-    case 'transcript/packed':
-      if (msg.tab === shownTab()) onHostMessage({ type: 'transcript/ops', tab: msg.tab, ops: JSON.parse(decoder.decode(msg.json)) as TranscriptOp[] });
+    case 'packed':
+      onHostMessage(JSON.parse(decoder.decode(msg.json)) as HostMessage);
       break;
     case 'transcript/ops':
       if (msg.tab === shownTab()) {

@@ -94,10 +94,12 @@ async function extensionClient() {
         // (and with --messages their size as JSON, which costs the page the time to measure it).
         const messages = { count: 0, ops: 0, most: 0, first: 0, last: 0, bytes: 0 };
         const onMessage = e => {
-          // The operations come as UTF-8 JSON bytes (transcript/packed): counted only with --messages.
-          const packed = e.data?.type === 'transcript/packed';
-          if (!packed && e.data?.type !== 'transcript/ops') return;
-          const ops = !packed ? e.data.ops.length : countBytes ? JSON.parse(new TextDecoder().decode(e.data.json)).length : 0;
+          // Transcript operations come as UTF-8 JSON bytes (`packed`, decision 0032): decoded here only
+          // with --messages (it costs the page a second parse).
+          const packed = e.data?.type === 'packed';
+          const data = packed && countBytes ? JSON.parse(new TextDecoder().decode(e.data.json)) : e.data;
+          if (packed ? countBytes && data.type !== 'transcript/ops' : data?.type !== 'transcript/ops') return;
+          const ops = packed && !countBytes ? 0 : data.ops.length;
           messages.count++; messages.ops += ops; messages.most = Math.max(messages.most, ops);
           if (countBytes) messages.bytes += packed ? e.data.json.length : JSON.stringify(e.data).length;
           messages.last = Date.now(); messages.first ||= messages.last;

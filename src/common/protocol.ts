@@ -117,11 +117,12 @@ export type HostMessage =
   }
   | { readonly type: 'transcript/ops'; readonly tab: string; readonly ops: readonly TranscriptOp[] }
   /**
-   * The same as it goes to the page: the operations as UTF-8 JSON bytes. VS Code sends the bytes of
-   * a message apart from its JSON, and the workbench hands them to the page as they are: no object
-   * tree built in the workbench and cloned for the page (a burst's megabytes, on the page's thread).
+   * A large message as it goes to the page (transcript operations, a conversation's state, a turn's
+   * items): its JSON as UTF-8 bytes. VS Code sends the bytes of a message apart from its JSON, and the
+   * workbench hands them to the page as they are: no object tree built in the workbench and cloned for
+   * the page (megabytes in a burst or a tab switch, on the page's thread). Decision 0032.
    */
-  | { readonly type: 'transcript/packed'; readonly tab: string; readonly json: Uint8Array }
+  | { readonly type: 'packed'; readonly json: Uint8Array }
   /** The items of one turn, asked for by `turn/load` (empty when the host no longer has them). */
   | { readonly type: 'turn/items'; readonly tab: string; readonly turnId: string; readonly items: readonly Item[] }
   /** `samePlans`: the plans did not change since the last meta or reset of this tab; `meta.plans` is left out. */

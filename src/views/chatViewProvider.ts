@@ -145,7 +145,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private send(surface: Surface, message: HostMessage): void {
-    void surface.webview.postMessage(message.type === 'transcript/ops' ? packOps(message) : message);
+    void surface.webview.postMessage(PACKED.has(message.type) ? { type: 'packed', json: encoder.encode(JSON.stringify(message)) } satisfies HostMessage : message);
     this.postEmitter.fire({ surface: surface.id, message });
   }
 
@@ -625,8 +625,5 @@ async function openMessageText(item: Item | undefined): Promise<void> {
 }
 
 const encoder = new TextEncoder();
-
-/** A transcript message as it goes to the page (protocol.ts `transcript/packed`). */
-function packOps(message: HostMessage & { type: 'transcript/ops' }): HostMessage {
-  return { type: 'transcript/packed', tab: message.tab, json: encoder.encode(JSON.stringify(message.ops)) };
-}
+/** The messages that go to the page as bytes (protocol.ts `packed`): those that can be megabytes. */
+const PACKED: ReadonlySet<HostMessage['type']> = new Set(['transcript/ops', 'state/reset', 'turn/items']);
