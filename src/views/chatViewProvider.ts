@@ -21,6 +21,7 @@ import type { ChatController } from '../session/chatController';
 import type { ChatSession } from '../session/chatSession';
 import { ChildTabs, type ChildPage } from './childTabs';
 import { attr, jsonElement, pageHead } from './pageHtml';
+import { toPage } from './pageMessage';
 import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
@@ -145,7 +146,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   }
 
   private send(surface: Surface, message: HostMessage): void {
-    void surface.webview.postMessage(PACKED.has(message.type) ? { type: 'packed', json: encoder.encode(JSON.stringify(message)) } satisfies HostMessage : message);
+    void surface.webview.postMessage(toPage(message));
     this.postEmitter.fire({ surface: surface.id, message });
   }
 
@@ -623,7 +624,3 @@ async function openMessageText(item: Item | undefined): Promise<void> {
   const doc = await vscode.workspace.openTextDocument({ language: item?.kind === 'tool' ? 'plaintext' : 'markdown', content: text });
   await vscode.window.showTextDocument(doc, { preview: true });
 }
-
-const encoder = new TextEncoder();
-/** The messages that go to the page as bytes (protocol.ts `packed`): those that can be megabytes. */
-const PACKED: ReadonlySet<HostMessage['type']> = new Set(['transcript/ops', 'state/reset', 'turn/items']);

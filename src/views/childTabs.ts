@@ -8,6 +8,7 @@ import { Disposable } from '../common/disposable';
 import { EMPTY_META } from '../common/sessionMeta';
 import type { HostMessage, ReceivedViewMessage, ViewMessage } from '../common/protocol';
 import { parseViewMessage } from '../common/protocol';
+import { toPage } from './pageMessage';
 import type { Item } from '../common/transcript';
 import type { ChatController } from '../session/chatController';
 
@@ -57,7 +58,7 @@ export class ChildTabs extends Disposable {
       for (const t of this.open.values()) {
         if (t.tab !== tab) continue;
         const mine = t.transcript.apply(ops);
-        if (mine.length && t.ready) void t.panel.webview.postMessage({ type: 'transcript/ops', tab, ops: mine } satisfies HostMessage);
+        if (mine.length && t.ready) void t.panel.webview.postMessage(toPage({ type: 'transcript/ops', tab, ops: mine }));
       }
     }));
     this.register({ dispose: () => { for (const t of [...this.open.values()]) t.panel.dispose(); } });
@@ -74,7 +75,7 @@ export class ChildTabs extends Disposable {
 
   /** Sends `message` (a terminal's output) to every child tab. */
   post(message: HostMessage): void {
-    for (const t of this.open.values()) if (t.ready) void t.panel.webview.postMessage(message);
+    for (const t of this.open.values()) if (t.ready) void t.panel.webview.postMessage(toPage(message));
   }
 
   /** The open child tabs (tests read them). */
@@ -116,10 +117,10 @@ export class ChildTabs extends Disposable {
       const msg = parseViewMessage(raw);
       if (msg?.type === 'view/ready') {
         entry.ready = true;
-        void panel.webview.postMessage({
+        void panel.webview.postMessage(toPage({
           type: 'state/reset', tabs: [], activeTab: tab, items: [...entry.transcript.items], archived: [], meta: EMPTY_META,
           status: this.chat.statusOf(tab), abilities: this.chat.abilitiesOf(tab),
-        } satisfies HostMessage);
+        }));
         this.postTails(tab, entry.transcript.items);
       } else if (msg && READ_ONLY.has(msg.type)) void this.handle(msg);
     });
