@@ -142,11 +142,13 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** Sends a message to every chat surface that has said it is ready. */
   post(message: HostMessage): void {
-    for (const s of this.ready()) this.send(s, message);
+    const wire = toPage(message);
+    for (const s of this.ready()) this.send(s, message, wire);
   }
 
-  private send(surface: Surface, message: HostMessage): void {
-    void surface.webview.postMessage(toPage(message));
+  /** `wire`: the message as it goes to a page (toPage), when it was made once for several surfaces. */
+  private send(surface: Surface, message: HostMessage, wire = toPage(message)): void {
+    void surface.webview.postMessage(wire);
     this.postEmitter.fire({ surface: surface.id, message });
   }
 
@@ -561,7 +563,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     for (const [tab, queue] of queued) {
       if (!queue.length) continue;
       const message: HostMessage = { type: 'transcript/ops', tab, ops: queue.take() };
-      for (const s of this.showing(tab)) if (s !== except) this.send(s, message);
+      const wire = toPage(message);
+      for (const s of this.showing(tab)) if (s !== except) this.send(s, message, wire);
     }
   }
 }

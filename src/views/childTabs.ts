@@ -75,7 +75,8 @@ export class ChildTabs extends Disposable {
 
   /** Sends `message` (a terminal's output) to every child tab. */
   post(message: HostMessage): void {
-    for (const t of this.open.values()) if (t.ready) void t.panel.webview.postMessage(toPage(message));
+    const wire = toPage(message);
+    for (const t of this.open.values()) if (t.ready) void t.panel.webview.postMessage(wire);
   }
 
   /** The open child tabs (tests read them). */
