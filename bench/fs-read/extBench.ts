@@ -28,6 +28,7 @@ export async function run(): Promise<void> {
   const openFile = path.join(ws, 'open.txt');
   const diskFile = path.join(ws, 'disk.txt');
   const coldFile = path.join(ws, 'cold.txt');
+  const touchedFile = path.join(ws, 'touched.txt');
 
   const doc = await vscode.workspace.openTextDocument(openFile);
   await vscode.window.showTextDocument(doc);
@@ -57,11 +58,18 @@ export async function run(): Promise<void> {
     out[key].chars = s.chars;
   };
   const ranged = { line: 1000, limit: 50 };
+  // ranged-read-cold reads paths never read before: hard links to cold.txt (same bytes, same page
+  // cache), made now, before any turn runs, so no read is also a disk change during the turn.
+  let fresh = 0;
+  const freshRange = (n: number) => { const at = fresh; fresh += n; return { ...ranged, fresh: at }; };
+  const links = 2 * (3 + (Number(process.env.BENCH_ROUNDS || 5) + 1) * Number(process.env.BENCH_N || 20));
+  for (let i = 0; i < links; i++) fs.linkSync(coldFile, `${coldFile}.${i}`);
   const only = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',') : undefined;
   const cases: Array<[string, string, object]> = ([
     ['tiny-read', path.join(ws, 'tiny.txt'), {}],
     ['ranged-read', diskFile, ranged],
-    ['ranged-read-cold', coldFile, { ...ranged, touch: true }],
+    ['ranged-read-cold', coldFile, { ...ranged, fresh: true }],
+    ['ranged-read-touched', touchedFile, { ...ranged, touch: true }],
     ['disk-read', diskFile, {}],
     ['dirty-read', openFile, {}],
   ] as Array<[string, string, object]>).filter(([name]) => !only || only.includes(name));
@@ -69,17 +77,19 @@ export async function run(): Promise<void> {
   try {
     for (const [name, file, range] of cases) {
       progress(name);
-      await viaExtension(file, 3, range); // warm-up (also starts the agent)
-      await bare.reads(file, 3, range);
+      // Each request of a `fresh` case gets paths of its own.
+      const job = (k: number) => ('fresh' in range ? freshRange(k) : range);
+      await viaExtension(file, 3, job(3)); // warm-up (also starts the agent)
+      await bare.reads(file, 3, job(3));
       const before = sb.files.readCacheCounts;
       for (let r = 0; r < rounds; r++) {
         // Alternating: odd rounds start with the bare client.
-        if (r % 2) add(`bare ${name}`, await bare.reads(file, n, range));
-        add(name, await viaExtension(file, n, range));
-        if (!(r % 2)) add(`bare ${name}`, await bare.reads(file, n, range));
+        if (r % 2) add(`bare ${name}`, await bare.reads(file, n, job(n)));
+        add(name, await viaExtension(file, n, job(n)));
+        if (!(r % 2)) add(`bare ${name}`, await bare.reads(file, n, job(n)));
         await sb.chat.newConversation(); // keep the transcript small
       }
-      if (process.env.BENCH_PROFILE) await profile(() => viaExtension(file, n, range), `${process.env.BENCH_OUT}.${name}.cpuprofile`);
+      if (process.env.BENCH_PROFILE) await profile(() => viaExtension(file, n, job(n)), `${process.env.BENCH_OUT}.${name}.cpuprofile`);
       const after = sb.files.readCacheCounts;
       cacheCounts[name] = { hits: after.hits - before.hits, misses: after.misses - before.misses };
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The agent side of the fs-read benchmark: a minimal ACP agent whose prompt is JSON:
-//   {"path": "/abs/file", "n": 20, "line"?: 1000, "limit"?: 50, "touch"?: true}  n sequential
+//   {"path": "/abs/file", "n": 20, "line"?: 1000, "limit"?: 50, "touch"?: true, "fresh"?: k}  n sequential
 //       fs/read_text_file, each round trip timed (request sent → response parsed); `touch`: the
-//       file's times are set to now before each read (not timed), so nothing can be served from a cache;
+//       file's times are set to now before each read (not timed), so nothing can be served from a
+//       cache; `fresh`: read i is of `<path>.<k + i>` (hard links to the file, made beforehand);
 //   {"op": "write", "path": "/abs/file", "n": 5}  n sequential fs/write_text_file (each a new text);
 //   {"op": "permission", "n": 5}  n sequential session/request_permission.
 // For writes and permissions it records when each answer arrived (epoch ms, performance.timeOrigin
@@ -48,8 +49,10 @@ const app = acp.agent({ name: 'fs-read-bench' })
       for (let i = 0; i < n; i++) {
         // `touch`: the file's times change before each read (untimed), so no reader can serve it from a cache.
         if (job.touch) { const now = new Date(); fs.utimesSync(path, now, now); }
+        // `fresh`: read i of the job reads `<path>.<fresh + i>`, a hard link made beforehand: a path never read before.
+        const at = job.fresh === undefined ? path : `${path}.${job.fresh + i}`;
         const t = performance.now();
-        const { content } = await client.request('fs/read_text_file', { sessionId: params.sessionId, path, line: job.line, limit: job.limit });
+        const { content } = await client.request('fs/read_text_file', { sessionId: params.sessionId, path: at, line: job.line, limit: job.limit });
         ms.push(performance.now() - t);
         chars = content.length;
       }

@@ -47,6 +47,12 @@ describe('Reads served from kept texts (no stale text ever)', function () {
       fs.utimesSync(f, old, old);
       aged.push(f);
     }
+    // A large file (ranged reads are served from its bytes): 12,000 lines of 112 bytes, 'A' on each.
+    const large = path.join(dir, 'large-same-stamp.txt');
+    fs.writeFileSync(large, largeText('A'));
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    fs.utimesSync(large, old, old);
+    aged.push(large);
     // ctime cannot be set back: wait until it is older than the margin (the real condition).
     await waitFor('the files to age', () => aged.every(f => Date.now() - fs.statSync(f).ctimeMs > RACY_MARGIN_MS + 200), RACY_MARGIN_MS + 10_000);
   });
@@ -85,6 +91,28 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     assert.ok(hits() - hitsBefore >= 2, `the re-reads were served from the kept text (hits ${hits() - hitsBefore})`);
     assert.equal(second[0].result?.content, 'BBBB\nfirst version\n', 'the rewrite with the same size and mtime');
     assert.equal(third[0].result?.content, 'CC\nsecond version, longer\n', 'the next write on disk');
+  });
+
+  it('re-reads ranges of an unchanged large file from its kept bytes, and serves a rewrite of the same size with the mtime set back', async () => {
+    const file = aged[2];
+    const before = fs.statSync(file, { bigint: true });
+    const hitsBefore = hits();
+    const range = (line: number) => ({ type: 'read', path: file, line, limit: 2, quiet: true });
+    const [first, second, third] = await turns([[range(5), range(5), range(11_000), { type: 'read', path: file, quiet: true }, range(7)], [range(5)], [range(5), range(11_999)]], [
+      () => {
+        // Same size, same inode, the mtime set back: only the ctime tells.
+        fs.writeFileSync(file, largeText('B'));
+        fs.utimesSync(file, Number(before.atimeNs / 1_000_000_000n), Number(before.mtimeNs / 1_000_000_000n));
+        const after = fs.statSync(file, { bigint: true });
+        assert.deepEqual([after.size, after.ino, after.mtimeNs], [before.size, before.ino, before.mtimeNs]);
+      },
+      () => { fs.writeFileSync(file, largeText('C').slice(0, -largeLine('C', 12_000).length)); },
+    ]);
+    const lines = (mark: string, from: number, count: number) => Array.from({ length: count }, (_, i) => largeLine(mark, from + i)).join('');
+    assert.deepEqual(first.map(o => o.result?.content), [lines('A', 5, 2), lines('A', 5, 2), lines('A', 11_000, 2), largeText('A'), lines('A', 7, 2)]);
+    assert.ok(hits() - hitsBefore >= 3, `the re-reads were served from the kept bytes or text (hits ${hits() - hitsBefore})`);
+    assert.equal(second[0].result?.content, lines('B', 5, 2), 'the rewrite with the same size and mtime');
+    assert.deepEqual(third.map(o => o.result?.content), [lines('C', 5, 2), lines('C', 11_999, 1)], 'the next write on disk (one line shorter)');
   });
 
   it('serves a dirty buffer over the kept disk text, and the disk again once it is reverted', async () => {
@@ -146,3 +174,11 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     });
   }
 });
+
+/** Line `n` of the large test file, marked with `mark` (112 bytes, ü included). */
+function largeLine(mark: string, n: number): string {
+  return `${mark} line ${String(n).padStart(5, '0')} ü ${'x'.repeat(95)}\n`;
+}
+function largeText(mark: string): string {
+  return Array.from({ length: 12_000 }, (_, i) => largeLine(mark, i + 1)).join('');
+}

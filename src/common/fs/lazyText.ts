@@ -14,6 +14,11 @@ export class LazyText {
     this.length = bytes.byteLength;
   }
 
+  /** The bytes, while the text has not been decoded yet (then the bytes are gone). */
+  get undecoded(): Uint8Array | undefined {
+    return this.bytes;
+  }
+
   get text(): string {
     if (this.decoded === undefined) {
       this.decoded = this.decode(this.bytes!);

@@ -9,6 +9,7 @@
 // always shows in the stamp. The stat is taken before the bytes are read: the bytes are at least as
 // new as the stamp, and if they are newer, the next stat no longer matches.
 import { BoundedMap } from '../boundedTextMap';
+import type { SomeText } from './lazyText';
 
 /** What a stat says about a file's identity and version (bigint stats, nanosecond times). */
 export interface FileStamp {
@@ -34,7 +35,8 @@ export function settled(stamp: FileStamp, statAtMs: number, marginMs = RACY_MARG
 
 export interface CachedText {
   readonly stamp: FileStamp;
-  readonly text: string;
+  /** The text, or its bytes until something needs the string (a file read by range: LazyText). */
+  readonly text: SomeText;
   /** UTF-8 bytes of the whole text as a JSON string literal, computed once when first needed. */
   jsonBytes?: number;
 }
@@ -63,15 +65,20 @@ export class FileTextCache {
 
   /** Whether a text is kept for `key` at `stamp` (a fresh stat); counts neither a hit nor a miss. */
   has(key: string, stamp: FileStamp): boolean {
+    return this.peek(key, stamp) !== undefined;
+  }
+
+  /** The entry kept for `key` at `stamp` (a fresh stat); counts neither a hit nor a miss. */
+  peek(key: string, stamp: FileStamp): CachedText | undefined {
     const e = this.entries.get(key);
-    return !!e && sameStamp(e.stamp, stamp);
+    return e && sameStamp(e.stamp, stamp) ? e : undefined;
   }
 
   /**
    * Keeps `text`, read after the stat `stamp` taken at `statAtMs` (epoch ms), if that stamp is
    * settled; returns the entry either way (its jsonBytes memo serves this request too).
    */
-  set(key: string, stamp: FileStamp, statAtMs: number, text: string): CachedText {
+  set(key: string, stamp: FileStamp, statAtMs: number, text: SomeText): CachedText {
     const entry: CachedText = { stamp, text };
     if (settled(stamp, statAtMs, this.marginMs)) this.entries.set(key, entry);
     else this.entries.delete(key);

@@ -1,12 +1,12 @@
 // Reading what the user sees: an open buffer with unsaved edits, else the file on disk. Paths are
 // resolved (symlinks, `..`) before any policy decision; missing tails of a path (a file about to be
 // created) are resolved through their nearest existing ancestor.
-import { constants as fsConstants, promises as fsp } from 'node:fs';
+import { BigIntStats, constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
-import { LazyText } from '../../common/fs/lazyText';
+import { LazyText, textOf } from '../../common/fs/lazyText';
 import { sliceUtf8Lines } from '../../common/fs/byteLines';
 import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
@@ -113,7 +113,7 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   let special = false;
   try {
     const st = await fsp.stat(target.real, { bigint: true });
-    if (st.isFile()) stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+    if (st.isFile()) stamp = stampOf(st);
     // A read of a FIFO waits for a writer forever (holding one of libuv's four pool threads); a
     // device may never end. Only regular files (and directories, refused below as such) are read.
     else if (!st.isDirectory()) special = true;
@@ -126,7 +126,7 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   }
   if (special) throw FsErrors.notRegular(target.requested);
   const kept = stamp && diskTexts.get(key, stamp);
-  if (kept) return { exists: true, text: kept.text, source: 'disk', form: formsOf.get(kept) ?? UTF8, memo: kept };
+  if (kept) return { exists: true, text: textOf(kept.text), source: 'disk', form: formsOf.get(kept) ?? UTF8, memo: kept };
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readRegularFile(target.real);
@@ -156,16 +156,17 @@ const RANGE_MAX_BYTES = 64 * 1024 * 1024;
 const OPEN_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
 /**
- * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open and whose text is not
- * kept: the file's bytes are read and checked as a whole read checks them (text: no NUL byte, valid
- * UTF-8), and only the window's lines are decoded; the whole text (what the agent saw of the file:
- * the base of its next write, the baseline of its later disk changes) is kept as those bytes and
- * decoded when first needed (LazyText). A file that stays unchanged is kept decoded for the next
- * reads, once this answer is on its way. Undefined: the whole-text path (readCurrent) serves the
- * read (an open file, a small or huge one, a kept text, not UTF-8 text, an error).
+ * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open: the file's bytes
+ * are read and checked as a whole read checks them (text: no NUL byte, valid UTF-8), and only the
+ * window's lines are decoded. The whole text (what the agent saw of the file: the base of its next
+ * write, the baseline of its later disk changes) is kept as those bytes and decoded when first
+ * needed (LazyText); a file that stays unchanged is kept so (diskTexts) and its next ranged reads
+ * are served from the same bytes, its next whole read decodes them once. Undefined: the whole-text
+ * path (readCurrent) serves the read (an open file, a small or huge one, a text kept decoded, not
+ * UTF-8 text, an error).
  */
-export async function readRange(target: Target, line?: number | null, limit?: number | null): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
-  if ((line ?? 1) <= 1 && limit == null) return undefined;
+export async function readRange(target: Target, line?: number | null, limit?: number | null, early?: Promise<BigIntStats | undefined>): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
+  if (!isRanged(line, limit)) return undefined;
   if (findOpenDocument(target)) return undefined;
   // VS Code's guess of an encoding goes through the whole-text path (decodeGuessing).
   if (vscode.workspace.getConfiguration('files', vscode.Uri.file(target.real)).get<boolean>('autoGuessEncoding')) return undefined;
@@ -173,9 +174,19 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
   const key = cacheKey(target, choice);
   const statAt = Date.now();
   // Only a regular file is opened (a FIFO's open waits for a writer forever), never blocking, and
-  // it must be the file the stat saw.
-  const seen = await fsp.stat(target.real, { bigint: true }).catch(() => undefined);
+  // it must be the file the stat saw. The caller may have started that stat (of the path as the
+  // agent gave it) beside the path's resolution: the file opened is checked to be the same one.
+  const seen = await (early ?? statOf(target.real));
   if (!seen?.isFile() || seen.size < RANGE_MIN_BYTES || seen.size > RANGE_MAX_BYTES) return undefined;
+  const kept = diskTexts.peek(key, stampOf(seen));
+  if (kept) {
+    const bytes = kept.text instanceof LazyText ? kept.text.undecoded : undefined;
+    const form = formsOf.get(kept);
+    // Kept decoded: the whole-text path serves it from the string.
+    if (!bytes || !form) return undefined;
+    diskTexts.hits++;
+    return { content: sliceUtf8Lines(bytes, line, limit), whole: kept.text as LazyText, form };
+  }
   let stamp: FileStamp;
   let bytes: Uint8Array;
   try {
@@ -183,14 +194,14 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
     try {
       const st = await fh.stat({ bigint: true });
       if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size > RANGE_MAX_BYTES) return undefined;
-      stamp = { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
-      if (diskTexts.has(key, stamp)) return undefined;
+      stamp = stampOf(st);
       diskTexts.misses++;
       const all = await readAll(fh, Number(st.size));
       if (!all) return undefined;
       bytes = all;
     } finally {
-      await fh.close().catch(() => undefined);
+      // Not waited for: the answer needs the bytes, not the closed handle.
+      fh.close().catch(() => undefined);
     }
   } catch {
     return undefined;
@@ -199,10 +210,12 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
   const body = utf8Body(bytes, form);
   if (!body) return undefined;
   const whole = new LazyText(body, decodeUtf8);
-  if (whole.length <= DISK_CACHE_MAX_CHARS && settled(stamp, statAt)) {
-    setImmediate(() => { try { if (!diskTexts.has(key, stamp)) formsOf.set(diskTexts.set(key, stamp, statAt, whole.text), form); } catch { /* not kept */ } });
-  }
+  if (settled(stamp, statAt)) formsOf.set(diskTexts.set(key, stamp, statAt, whole), form);
   return { content: sliceUtf8Lines(body, line, limit), whole, form };
+}
+
+function stampOf(st: BigIntStats): FileStamp {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
 }
 
 /**
@@ -211,15 +224,27 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
  * that size (written meanwhile: the caller reads it another way).
  */
 async function readAll(fh: fsp.FileHandle, size: number): Promise<Uint8Array | undefined> {
-  const bytes = Buffer.allocUnsafe(size);
+  // One byte more than the stat's size is asked for: a read of a regular file stops short only at
+  // its end, so getting exactly `size` bytes in one read also tells that the file ends there.
+  const bytes = Buffer.allocUnsafe(size + 1);
   let filled = 0;
-  while (filled < size) {
-    const { bytesRead } = await fh.read(bytes, filled, size - filled, filled);
+  for (;;) {
+    const { bytesRead } = await fh.read(bytes, filled, size + 1 - filled, filled);
     if (!bytesRead) return undefined;
     filled += bytesRead;
+    if (filled > size) return undefined;
+    if (filled === size) return bytes.subarray(0, size);
   }
-  const { bytesRead } = await fh.read(Buffer.allocUnsafe(1), 0, 1, size);
-  return bytesRead ? undefined : bytes;
+}
+
+/** Whether a read asks for a window of the file (`line` past the first, or a `limit`). */
+export function isRanged(line?: number | null, limit?: number | null): boolean {
+  return (line ?? 1) > 1 || limit != null;
+}
+
+/** The file's stat (following symlinks), undefined when there is none. */
+export function statOf(file: string): Promise<BigIntStats | undefined> {
+  return fsp.stat(file, { bigint: true }).then(st => st, () => undefined);
 }
 
 /**

@@ -33,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, isRanged, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -342,9 +342,12 @@ class AgentFs implements FsHandlers {
   constructor(private readonly agent: AgentIdentity, private readonly service: FsService, private readonly log: Logger) {}
 
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const target = await this.target(params.path);
+    const resolving = this.target(params.path);
+    // A ranged read's stat runs beside the path's resolution (readRange checks that the file it opens is that one).
+    const early = isRanged(params.line, params.limit) && !pathProblem(params.path) && isAbsolutePath(params.path) ? statOf(params.path) : undefined;
+    const target = await resolving;
     await this.checkAccess(target, 'read');
-    const range = await readRange(target, params.line, params.limit);
+    const range = await readRange(target, params.line, params.limit, early);
     if (range) {
       this.lastRead.set(this.key(params.sessionId, target), range.whole);
       this.service.notifyRead(params.path, range.whole, range.form);

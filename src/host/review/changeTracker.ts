@@ -418,7 +418,7 @@ export class ChangeTracker extends Disposable {
    * then the diff's old text, the tool response or git's index must tell what it held).
    */
   private announce(turn: Turn, filePath: string): void {
-    if (this.ownerOf(filePath) || this.seen(filePath) !== undefined || !isInWorkspace(filePath)) return;
+    if (this.ownerOf(filePath) || this.hasSeen(filePath) || !isInWorkspace(filePath)) return;
     const file = readDiskSync(filePath);
     // Not when it may have been modified since the turn began (the clock file times are taken from
     // lags a few ms: an agent's write right after the prompt can look older than the turn).
@@ -835,6 +835,11 @@ export class ChangeTracker extends Disposable {
     return form instanceof Uint8Array ? binaryData(form) : undefined;
   }
 
+  /** Whether seen() has something for the file, without decoding a text kept as bytes (a 5 MiB file read by range). */
+  private hasSeen(filePath: string): boolean {
+    return this.snapshots.has(filePath) || this.diskForms.get(filePath) instanceof Uint8Array;
+  }
+
   private see(filePath: string, data: Content | undefined): void {
     if (!data) {
       this.snapshots.remember(filePath, undefined);
@@ -927,7 +932,7 @@ export class ChangeTracker extends Disposable {
       for (const file of await filesUnder(uri, MAX_FILES_IN_NEW_FOLDER)) void this.onDiskChange(file, true);
       return;
     }
-    if (this.seen(filePath) === undefined && !this.ownerOf(filePath)) {
+    if (!this.hasSeen(filePath) && !this.ownerOf(filePath)) {
       // A file nothing saw before that appears during the turn: new, unless git's index knows it
       // (a rename over a tracked file is an edit, not a creation). A mere change of such a file is
       // not listed: nothing knows what it held before the turn.
@@ -935,7 +940,7 @@ export class ChangeTracker extends Disposable {
       this.track(turn, this.inOrder(filePath, async () => {
         await untilWritten(filePath);
         // Seen meanwhile (the agent read it, a write of its was recorded): compared with what was seen.
-        if (this.seen(filePath) !== undefined || this.ownerOf(filePath)) return this.compareWithSnapshot(turn, filePath);
+        if (this.hasSeen(filePath) || this.ownerOf(filePath)) return this.compareWithSnapshot(turn, filePath);
         const [now, indexed] = await Promise.all([readDisk(filePath), gitIndexText(filePath)]);
         if (now === undefined || (now.kind === 'text' ? now.text.length : now.bytes.byteLength) > MAX_TRACKED_CHARS) return;
         if (indexed !== undefined) {
@@ -947,13 +952,23 @@ export class ChangeTracker extends Disposable {
       }));
       return;
     }
-    this.track(turn, this.inOrder(filePath, async () => {
-      await untilWritten(filePath);
-      await this.compareWithSnapshot(turn, filePath);
-    }));
+    // Reports of a file rewritten again and again (a tool touching it in a loop) make one comparison
+    // at a time: one still waiting to start reads the disk after this change too.
+    const queued = `${turn.changes.turnId}\0${filePath}`;
+    if (!this.comparesQueued.has(queued)) {
+      this.comparesQueued.add(queued);
+      this.track(turn, this.inOrder(filePath, async () => {
+        await untilWritten(filePath);
+        this.comparesQueued.delete(queued);
+        await this.compareWithSnapshot(turn, filePath);
+      }).finally(() => this.comparesQueued.delete(queued)));
+    }
     const waiting = this.pendingDiffs.get(filePath);
     if (waiting?.turn === turn) this.track(turn, this.settlePendingDiffs(turn, { call: waiting.toolCallId, files: [filePath] }));
   }
+
+  /** Comparisons with the snapshot queued (turn id and file) and not started yet. */
+  private readonly comparesQueued = new Set<string>();
 
   /** The last turn that ended, and when: the file watcher reports late (seconds, on a busy machine). */
   private lastEnded: { turn: Turn; endedAt: number } | undefined;

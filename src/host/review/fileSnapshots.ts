@@ -39,6 +39,11 @@ export class FileSnapshots extends Disposable {
     return this.texts.get(path);
   }
 
+  /** Whether a text is kept for the file (not decoding one kept as bytes). */
+  has(path: string): boolean {
+    return this.texts.has(path);
+  }
+
   remember(path: string, text: SomeText | undefined): void {
     if (text === undefined || text.length > MAX_FILE_CHARS) this.texts.delete(path);
     else this.texts.set(path, text);
