@@ -88,15 +88,19 @@ describe('Agent processes and connection limits', function () {
         turns: [{ steps: [
           { type: 'read', path: file, quiet: true },
           { type: 'read', path: file, line: 1000, limit: 2, quiet: true },
+          { type: 'read', path: file, line: 2, limit: 90_000, quiet: true },
         ] }],
       });
       await sb.chat.sendPrompt('read it');
-      const [whole, window] = results(log);
+      const [whole, window, wide] = results(log);
       assert.ok(whole?.error, `the whole file was refused: ${JSON.stringify(whole).slice(0, 300)}`);
       const error = whole.error as { message: string };
       assert.match(error.message, /too large/);
       assert.match(error.message, /"line" and "limit"/);
       assert.deepEqual(window?.result, { content: line + line });
+      // A window that is itself too large for one reply: refused the same way, with the file's line count.
+      const lines = Math.ceil(9 * MiB / line.length);
+      assert.match((wide?.error as { message?: string } | undefined)?.message ?? '', new RegExp(`too large to read at once: .*\\(${lines} lines,`), JSON.stringify(wide).slice(0, 300));
     } finally {
       fs.rmSync(file, { force: true });
     }

@@ -351,8 +351,9 @@ class AgentFs implements FsHandlers {
     if (range) {
       this.lastRead.set(this.key(params.sessionId, target), range.whole);
       this.service.notifyRead(params.path, range.whole, range.form);
-      // A window too large for one reply: refused below, with the file's line count.
       if (!jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) return { content: range.content };
+      // A window too large for one reply: refused with the file's line count (from the text read, not read again).
+      throw FsErrors.tooLarge(params.path, jsonStringBytes(range.content), MAX_READ_REPLY_BYTES, countLines(range.whole.text));
     }
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
