@@ -7,7 +7,7 @@
 // Env: BENCH_OUT (results JSON), BENCH_ROUNDS, BENCH_N, BENCH_AGENT, SWITCHBOARD_NODE.
 import fs from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 // @ts-expect-error plain ESM module without types, bundled by esbuild
@@ -84,9 +84,9 @@ export async function run(): Promise<void> {
       const before = sb.files.readCacheCounts;
       for (let r = 0; r < rounds; r++) {
         // Alternating: odd rounds start with the bare client.
-        if (r % 2) add(`bare ${name}`, await bare.reads(file, n, job(n)));
-        add(name, await viaExtension(file, n, job(n)));
-        if (!(r % 2)) add(`bare ${name}`, await bare.reads(file, n, job(n)));
+        if (r % 2) add(`bare ${name}`, await gcDuring(`bare ${name}`, () => bare.reads(file, n, job(n))));
+        add(name, await gcDuring(name, () => viaExtension(file, n, job(n))));
+        if (!(r % 2)) add(`bare ${name}`, await gcDuring(`bare ${name}`, () => bare.reads(file, n, job(n))));
         await sb.chat.newConversation(); // keep the transcript small
       }
       if (process.env.BENCH_PROFILE) await profile(() => viaExtension(file, n, job(n)), `${process.env.BENCH_OUT}.${name}.cpuprofile`);
@@ -94,6 +94,7 @@ export async function run(): Promise<void> {
       cacheCounts[name] = { hits: after.hits - before.hits, misses: after.misses - before.misses };
     }
     (out as Record<string, unknown>).cacheCounts = cacheCounts;
+    (out as Record<string, unknown>).gc = gcTotals;
     if (only && !only.includes('accept-latency')) return;
     // accept-latency: Accept in the review's diff → the agent has its write's answer, against the
     // user's answer to a permission request → the agent has that answer. Alternating rounds.
@@ -160,6 +161,26 @@ function isDiffOf(tab: vscode.Tab | undefined, reviewId: string): boolean {
 }
 
 /** A CPU profile of the extension host while `work` runs (BENCH_PROFILE=1), written to `file`. */
+/** Garbage collection in the extension host (both sides run in it) while each case's rounds ran: count and ms, major (mark-compact) and all. */
+const gcTotals: Record<string, { major: number; majorMs: number; all: number; allMs: number }> = {};
+async function gcDuring<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const t = (gcTotals[key] ??= { major: 0, majorMs: 0, all: 0, allMs: 0 });
+  const obs = new PerformanceObserver(list => {
+    for (const e of list.getEntries()) {
+      t.all++;
+      t.allMs += e.duration;
+      // node:perf_hooks constants.NODE_PERFORMANCE_GC_MAJOR = 4
+      if (((e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0) === 4) { t.major++; t.majorMs += e.duration; }
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  try { return await work(); } finally {
+    // The observer is called asynchronously: let entries of the round's end arrive.
+    await new Promise(r => setTimeout(r, 0));
+    obs.disconnect();
+  }
+}
+
 async function profile(work: () => Promise<unknown>, file: string): Promise<void> {
   const inspector = await import('node:inspector');
   const session = new inspector.Session();

@@ -120,6 +120,9 @@ for (const c of cases) {
   if (c === 'disk-read') ratios.push(['disk-read-p95', p95(e.ms) / p95(b.ms)]);
 }
 console.log(`served from the extension's kept texts (hits / misses per case): ${Object.entries(ext.cacheCounts ?? {}).map(([c, x]) => `${c} ${x.hits}/${x.misses}`).join(', ')}`);
+// Both sides run in the extension host: its collections while each side's rounds ran.
+const gcLine = (key) => { const g = ext.gc?.[key]; return g ? `${g.major} major ${g.majorMs.toFixed(0)} ms, ${g.all} in all ${g.allMs.toFixed(0)} ms` : '—'; };
+console.log(`garbage collection in the extension host during the rounds (extension | bare): ${cases.filter(c => ext.gc?.[c]).map(c => `${c} ${gcLine(c)} | ${gcLine(`bare ${c}`)}`).join('; ')}`);
 console.log('');
 for (const [c, r] of ratios) console.log(`ratio ${c}: ${r.toFixed(2)}${targets[c] ? `  (target ≤ ${targets[c]})` : ''}`);
 const accept = ext['accept-latency'] && median(ext['accept-latency'].ms);
