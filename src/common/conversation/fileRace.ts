@@ -42,3 +42,20 @@ export function recentUnlisted(files: readonly { readonly key: string; readonly 
   return files.filter(f => !listed.has(f.key) && now - f.mtimeMs <= UNLISTED_RECENT_MS)
     .sort((a, b) => a.mtimeMs - b.mtimeMs).map(f => f.key);
 }
+
+/**
+ * What a host that watches its folder does as conversation file `found` changes, given the version
+ * it last read or wrote itself (`known`) and the tab whose file it is: none (`undefined`: no tab here
+ * saved to it), one closed meanwhile (`'noTab'`), or whether the tab changed since it was loaded:
+ * - `nothing`: it is this host's own version, gone, or no open tab's;
+ * - `restore`: a file this host never knew, in a folder of the workspace's own: a conversation the
+ *   window's previous host created just before the reload, restored as a tab;
+ * - `adopt` / `keepBoth`: as whoseFile says.
+ */
+export function fileChanged(known: FileStamp | undefined, found: FileStamp | undefined, tab: boolean | 'noTab' | undefined, ownsDir: boolean): 'nothing' | 'restore' | 'adopt' | 'keepBoth' {
+  if (!found || (known && sameStamp(known, found))) return 'nothing';
+  if (tab === undefined) return !known && ownsDir ? 'restore' : 'nothing';
+  if (tab === 'noTab') return 'nothing';
+  const what = whoseFile(known, found, tab);
+  return what === 'ours' ? 'nothing' : what;
+}
