@@ -7,8 +7,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Logger } from '../common/logger';
 import { chatFileName, STORE_KEY } from '../common/conversation/savedIndex';
-import { stampOf, statFile, type OwnWrites } from './ownWrites';
-import { writeAtomically } from './savedDrafts';
+import { stampOf, statFile, writeAtomically } from './fileVersions';
+import type { OwnWrites } from './ownWrites';
 
 export class ChatFileWrites {
   /** A write failed and was logged (logged once until one succeeds). */

@@ -10,26 +10,7 @@ import type { Logger } from '../common/logger';
 import { fileChanged, UNLISTED_RECENT_MS, whoseFile, type FileStamp } from '../common/conversation/fileRace';
 import { differs, snapshot, type SavableChat, type Written } from '../common/conversation/lastWritten';
 import { chatFileKey, chatFileName } from '../common/conversation/savedIndex';
-
-export function stampOf(st: fs.Stats): FileStamp {
-  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
-}
-
-/** The file's version now; undefined: there is none. */
-export function statFile(file: string): FileStamp | undefined {
-  try { return stampOf(fs.statSync(file)); } catch { return undefined; }
-}
-
-/** A file's text and the version of it that was read. Throws what failed. */
-export function readStamped(file: string): { text: string; stamp: FileStamp } {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const stamp = stampOf(fs.fstatSync(fd));
-    return { text: fs.readFileSync(fd, 'utf8'), stamp };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+import { statFile } from './fileVersions';
 
 /** What the watch asks of the saving (savedChats.ts). */
 export interface OtherHostWrites {
@@ -129,9 +110,8 @@ export class OwnWrites {
   /** File `name` of the folder changed: another host's write is taken, kept apart, or restored (fileChanged). */
   private check(name: string): void {
     const key = chatFileKey(name);
-    if (!this.dir || this.arriving) return;
     if (!key || name !== chatFileName(key)) { this.on.otherFile?.(name); return; }
-    if (this.removed.has(key)) return;
+    if (!this.dir || this.arriving || this.removed.has(key)) return;
     const owner = [...this.written].find(([, w]) => w.file === key);
     const tab = owner && this.sessions?.().find(s => s.id === owner[0]);
     const what = fileChanged(this.stamps.get(key), statFile(path.join(this.dir, name)), !owner ? undefined : tab ? !owner[1].loaded || differs(owner[1], tab) : 'noTab', this.ownsDir);

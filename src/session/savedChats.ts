@@ -23,7 +23,8 @@ import {
   parseIndex, splitChat, STORE_KEY, type IndexEntry, type SavedChat,
 } from '../common/conversation/savedIndex';
 import { ChatFileWrites } from './chatFileWrites';
-import { OwnWrites, readStamped, statFile } from './ownWrites';
+import { readStamped, statFile } from './fileVersions';
+import { OwnWrites } from './ownWrites';
 import { TurnFiles, turnFileKey } from './turnFiles';
 
 export { isEmptyPrompt, isPrompt, type SavableChat, type SavedChat };
@@ -89,6 +90,7 @@ export class SavedChats {
     this.own = new OwnWrites(dir, ownsDir, log, {
       arrive: (key, into) => this.arrived(key, into, true),
       saveSoon: () => this.saveSoon(),
+      otherFile: name => this.drafts.check(name),
     });
     this.writes = new ChatFileWrites(dir, this.own, () => this.saveSoon(), log);
   }

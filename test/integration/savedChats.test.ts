@@ -9,6 +9,9 @@ import type * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
 import { ToolDiffs } from '../../src/host/toolDiffs';
+import { DraftBook, type Draft } from '../../src/common/conversation/drafts';
+import type { ConnectionServicesFactory } from '../../src/acp/clientServices';
+import { ChatController } from '../../src/session/chatController';
 import { ConversationTabs } from '../../src/session/conversationTabs';
 import { SavedChats, type SavableChat } from '../../src/session/savedChats';
 import { api, dump, gate, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
@@ -184,5 +187,41 @@ describe('Saved conversations across a reload, while the old window still writes
     const shared = window(lost, false);
     shared.restore();
     assert.deepEqual(shared.infos.map(t => t.title), ['First'], 'a folder shared by windows: another window\'s conversation is not taken');
+  });
+
+  // The drafts: written 300 ms after the last keystroke, so the old window's last keystrokes may land
+  // after the new one loaded them. The new window is a ChatController (what its prompt boxes get).
+  const typed = (text: string): Draft => ({ text, mentions: [], images: [] });
+  const noAgent: ConnectionServicesFactory = () => { throw new Error('no agent starts in this test'); };
+  const chatWindow = (memento: vscode.Memento) => {
+    const w = new ChatController(quietLogger, () => undefined, noAgent, new SavedChats(memento, dir, quietLogger), new ToolDiffs(sb.files.edits), sb.signIn);
+    open.push(w);
+    return w;
+  };
+  /** The old window's drafts as it writes them (at its shutdown: at once). */
+  const oldDrafts = (old: SavedChats, text: string) => old.drafts.save(new DraftBook([['tab1', typed(text), 'view']]), true);
+  const nextDrafts = (memento: vscode.Memento) => new SavedChats(memento, dir, quietLogger).drafts.load().drafts.filter(d => d[0] === 'tab1').map(d => d[1].text);
+
+  it('a prompt box the new window has not typed in takes the old window\'s last keystrokes, written after the new window loaded the drafts', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    oldDrafts(old, 'fix the bu');
+    const neu = chatWindow(memento);
+    assert.equal(neu.draftOf('tab1', 'view')?.text, 'fix the bu', 'loaded as written 300 ms before the reload');
+    oldDrafts(old, 'fix the bug in the parser');
+    await waitFor(() => `the new window's prompt box to get the old window's last keystrokes: ${neu.draftOf('tab1', 'view')?.text}`,
+      () => neu.draftOf('tab1', 'view')?.text === 'fix the bug in the parser', 5000);
+    neu.dispose();
+    assert.deepEqual(nextDrafts(memento), ['fix the bug in the parser'], 'not written over with the older draft');
+  });
+
+  it('a prompt box typed in both windows keeps both texts: the old window\'s last keystrokes are never written over', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    oldDrafts(old, 'fix the bu');
+    const neu = chatWindow(memento);
+    neu.setDraft(typed('fix the bu and add a test'), 'tab1', 'view');
+    oldDrafts(old, 'fix the bug in the parser');
+    neu.dispose();
+    const both = nextDrafts(memento).join('\n');
+    assert.ok(both.includes('fix the bug in the parser') && both.includes('fix the bu and add a test'), both);
   });
 });

@@ -2,6 +2,7 @@
 // the new host loads the files while the old one (code-server runs both a moment) may still write
 // its last changes at its shutdown. The rules that keep both hosts' changes (decision 0031). Pure:
 // no `vscode`, no file system (the caller stats the files).
+import { isEmptyDraft, sameDraft, withReturned, type Draft } from './drafts';
 
 /** What identifies one version of a file: a write (a temporary file renamed) changes its inode, and its size or time. */
 export interface FileStamp {
@@ -58,4 +59,35 @@ export function fileChanged(known: FileStamp | undefined, found: FileStamp | und
   if (tab === 'noTab') return 'nothing';
   const what = whoseFile(known, found, tab);
   return what === 'ours' ? 'nothing' : what;
+}
+
+/** A saved draft: its conversation, what is in the box, and the surface it was typed in (common/conversation/drafts). */
+export type DraftEntry = readonly [tab: string, draft: Draft, surface?: string];
+
+/**
+ * Another host's drafts file (`theirs`), a newer version than the one this host read or wrote last
+ * (`base`), given this host's drafts now (`ours`): the drafts that change here, per conversation and
+ * surface. A prompt box not typed in here since (its draft as in `base`) takes theirs (emptied, if
+ * they have none); one typed in here since keeps both, theirs first (withReturned; typing lost
+ * nowhere), unless theirs did not change or is the same.
+ */
+export function mergeDrafts(base: readonly DraftEntry[], ours: readonly DraftEntry[], theirs: readonly DraftEntry[]): [string, Draft, string][] {
+  const byBox = (entries: readonly DraftEntry[]) => new Map(entries.map(([tab, d, surface]) => [JSON.stringify([tab, surface ?? '']), d]));
+  const [b, o, t] = [byBox(base), byBox(ours), byBox(theirs)];
+  const changes: [string, Draft, string][] = [];
+  for (const box of new Set([...b.keys(), ...o.keys(), ...t.keys()])) {
+    const [was, now, other] = [b.get(box), o.get(box), t.get(box)];
+    if (same(other, was) || same(other, now)) continue;
+    const [tab, surface] = JSON.parse(box) as [string, string];
+    if (same(now, was)) changes.push([tab, other ?? { text: '', mentions: [], images: [] }, surface]);
+    // Typed in both: both kept. Emptied there (sent, say), typed here since: what is typed here stays.
+    else if (other && !isEmptyDraft(other)) changes.push([tab, withReturned(other, now), surface]);
+  }
+  return changes;
+}
+
+/** Same text, mentions and images; none and an empty draft are the same. */
+function same(a: Draft | undefined, b: Draft | undefined): boolean {
+  const empty = (d: Draft | undefined) => !d || isEmptyDraft(d);
+  return empty(a) || empty(b) ? empty(a) && empty(b) : sameDraft(a!, b!);
 }
