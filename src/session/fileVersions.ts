@@ -42,3 +42,17 @@ export function writeAtomically(file: string, text: string): fs.Stats {
     throw err;
   }
 }
+
+/** The first `bytes` bytes of `file` as text (less if it is shorter); undefined: it cannot be read. */
+export function readHead(file: string, bytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(bytes);
+    return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, bytes, 0));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}

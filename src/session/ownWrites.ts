@@ -20,6 +20,8 @@ export interface OtherHostWrites {
   saveSoon(): void;
   /** Another file of the folder changed (not a conversation's). */
   otherFile?(name: string): void;
+  /** Conversation file `key` is this window's (the folder is the workspace's own, or the file says so). */
+  windows(key: string): boolean;
 }
 
 export class OwnWrites {
@@ -36,8 +38,7 @@ export class OwnWrites {
   private watcher: fs.FSWatcher | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
 
-  /** `ownsDir`: the folder is this workspace's own (a file no index lists may be restored). */
-  constructor(private readonly dir: string | undefined, private readonly ownsDir: boolean, private readonly log: Logger | undefined, private readonly on: OtherHostWrites) {}
+  constructor(private readonly dir: string | undefined, private readonly log: Logger | undefined, private readonly on: OtherHostWrites) {}
 
   /** The folder is watched: this host is new (another host writing now is the window's previous one, closing). */
   get watching(): boolean { return !!this.watcher; }
@@ -114,7 +115,7 @@ export class OwnWrites {
     if (!this.dir || this.arriving || this.removed.has(key)) return;
     const owner = [...this.written].find(([, w]) => w.file === key);
     const tab = owner && this.sessions?.().find(s => s.id === owner[0]);
-    const what = fileChanged(this.stamps.get(key), statFile(path.join(this.dir, name)), !owner ? undefined : tab ? !owner[1].loaded || differs(owner[1], tab) : 'noTab', this.ownsDir);
+    const what = fileChanged(this.stamps.get(key), statFile(path.join(this.dir, name)), !owner ? undefined : tab ? !owner[1].loaded || differs(owner[1], tab) : 'noTab', () => this.on.windows(key));
     if (what === 'restore') this.on.arrive(key);
     else if (what === 'adopt') this.on.arrive(key, tab);
     else if (what === 'keepBoth' && owner) {

@@ -7,25 +7,26 @@
 // and each update of it is sent to the window's main thread. The old turns: turnFiles.ts; the
 // drafts: savedDrafts.ts. As a window reloads, its old extension host may still write while the new
 // one loads: a file another host wrote is never written over, and the new host takes that host's
-// last changes (ownWrites.ts, common/conversation/fileRace).
+// last changes (ownWrites.ts, common/conversation/fileRace); which files of the folder are the
+// window's, to restore or remove when no index lists them: windowFiles.ts.
 import { randomUUID } from 'node:crypto';
 import * as fsSync from 'node:fs';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import { SavedDrafts } from './savedDrafts';
 import type { NewPrompt } from '../common/promptQueue';
-import { recentUnlisted, UNLISTED_RECENT_MS, type FileStamp } from '../common/conversation/fileRace';
+import type { FileStamp } from '../common/conversation/fileRace';
 import { differs, NO_QUEUE, snapshot, unknownContent, type SavableChat } from '../common/conversation/lastWritten';
 import {
-  chatFileKey, chatFileName, isEmptyPrompt, isPrompt, keepable, keptItems, legacyChats, MAX_TABS, parseChatFile,
+  chatFileName, isEmptyPrompt, isPrompt, keepable, keptItems, legacyChats, MAX_TABS, parseChatFile,
   parseIndex, splitChat, STORE_KEY, type IndexEntry, type SavedChat,
 } from '../common/conversation/savedIndex';
 import { ChatFileWrites } from './chatFileWrites';
-import { readStamped, statFile } from './fileVersions';
+import { readStamped } from './fileVersions';
 import { OwnWrites } from './ownWrites';
-import { TurnFiles, turnFileKey } from './turnFiles';
+import { TurnFiles } from './turnFiles';
+import { WindowFiles } from './windowFiles';
 
 export { isEmptyPrompt, isPrompt, type SavableChat, type SavedChat };
 export type { TurnArchive } from './turnFiles';
@@ -39,13 +40,6 @@ const INDEX_KEY = 'switchboard.chats.v3';
 const KEY_V2 = 'switchboard.chats.v2';
 /** Before 0.3.x's issue 23: the conversations as an array of objects. Moved to files, then cleared. */
 const KEY_V1 = 'switchboard.chats.v1';
-/** A file no index lists is removed at load only once nothing wrote it for this long (before: it is restored). */
-const PRUNE_AFTER_MS = UNLISTED_RECENT_MS;
-
-async function untouchedFor(file: string, ms: number): Promise<boolean> {
-  const st = await fs.stat(file).catch(() => undefined);
-  return !!st && Date.now() - st.mtimeMs > ms;
-}
 
 const DELAY_MS = 1000;
 /** The longest wait before a change is saved (a large conversation while it streams). */
@@ -70,6 +64,8 @@ export class SavedChats {
   private readonly own: OwnWrites;
   /** The conversations' files written (chatFileWrites.ts). */
   private readonly writes: ChatFileWrites;
+  /** Which files of the folder are this window's (windowFiles.ts). */
+  private readonly folder: WindowFiles;
 
   /**
    * Set by the tabs: a conversation another extension host wrote (the window's previous one, as it
@@ -80,19 +76,23 @@ export class SavedChats {
 
   /**
    * `dir`: the folder of the conversations' files and of old turns (none: nothing is saved).
-   * `ownsDir`: the folder is this workspace's own, so files no index lists are removed at load;
-   * a folder shared by windows (VS Code's global storage for windows without a folder) keeps them,
-   * they may be another window's.
+   * `ownsDir`: the folder is this workspace's own, so its files no index lists are the window's; in
+   * a folder shared by windows (VS Code's global storage for windows without a folder), only those
+   * that begin with this window's key (fileRace.fileWindow), the others may be another window's.
    */
-  constructor(readonly state: vscode.Memento, readonly dir?: string, private readonly log?: Logger, private readonly ownsDir = true) {
+  constructor(readonly state: vscode.Memento, readonly dir?: string, private readonly log?: Logger, ownsDir = true) {
     this.drafts = new SavedDrafts(state, dir, log);
     this.archive = new TurnFiles(dir, log);
-    this.own = new OwnWrites(dir, ownsDir, log, {
+    this.own = new OwnWrites(dir, log, {
       arrive: (key, into) => this.arrived(key, into, true),
       saveSoon: () => this.saveSoon(),
       otherFile: name => this.drafts.check(name),
+      windows: key => this.folder.mine(chatFileName(key)),
     });
     this.writes = new ChatFileWrites(dir, this.own, () => this.saveSoon(), log);
+    this.folder = new WindowFiles(state, dir, ownsDir, {
+      isDraftsFile: name => this.drafts.isDraftsFile(name), turnsBusy: key => this.archive.busy(key), chatBusy: key => this.writes.busy(key), written: () => this.own.files(),
+    });
   }
 
   /** What is typed and not sent, kept in a file of the same folder (savedDrafts.ts). */
@@ -110,8 +110,8 @@ export class SavedChats {
     const entries = legacy ? this.migrate(legacy) : parseIndex(this.state.get(INDEX_KEY));
     const chats = legacy ?? this.readChats(entries);
     const archives = [...entries, ...chats].flatMap(c => (c.archiveKey ? [c.archiveKey] : []));
-    this.unlisted = this.listUnlisted(new Set(entries.map(e => e.file)));
-    this.pruned = this.prune(new Set(archives), new Set([...entries.map(e => e.file), ...this.unlisted]));
+    this.unlisted = this.folder.unlisted(new Set(entries.map(e => e.file)));
+    this.pruned = this.folder.prune(new Set(archives), new Set([...entries.map(e => e.file), ...this.unlisted]));
     return chats;
   }
 
@@ -156,21 +156,6 @@ export class SavedChats {
     this.own.written.set(tab.id, tab.id === parsed.chat.id ? snapshot(tab, key, true) : unknownContent(key));
     this.log?.info(`Took a conversation another window wrote just before this one started (${parsed.chat.title ?? parsed.chat.id}, ${file}).`);
     return tab;
-  }
-
-  /** This folder's conversation files no index lists, written a moment ago (only in a folder of this workspace's own). */
-  private listUnlisted(listed: ReadonlySet<string>): string[] {
-    if (!this.dir || !this.ownsDir) return [];
-    const files: { key: string; mtimeMs: number }[] = [];
-    try {
-      for (const name of fsSync.readdirSync(this.dir)) {
-        const key = chatFileKey(name);
-        if (!key || name !== chatFileName(key)) continue;
-        const st = statFile(path.join(this.dir, name));
-        if (st) files.push({ key, mtimeMs: st.mtimeMs });
-      }
-    } catch { return []; }
-    return recentUnlisted(files, listed, Date.now());
   }
 
   /** Done when the files load() found stale are removed. */
@@ -234,7 +219,7 @@ export class SavedChats {
           ...(s.archived.length ? { archived: s.archived, archiveKey: s.archiveKey } : {}),
           ...(queue.length ? { queued: queue.map(q => keepable({ text: q.text, mentions: q.mentions, images: q.images })) } : {}),
         };
-        const text = JSON.stringify(splitChat(chat, file).content);
+        const text = this.folder.text(chat, file);
         if (now ? this.writes.now(file, text) : this.writes.later(s.id, file, text)) {
           after = snapshot(s, file);
           this.own.written.set(s.id, after);
@@ -268,8 +253,8 @@ export class SavedChats {
     const entries: IndexEntry[] = [];
     for (const chat of chats.slice(-MAX_TABS)) {
       const file = randomUUID();
-      const { entry, content } = splitChat(chat, file);
-      if (!this.writes.now(file, JSON.stringify(content))) return [];
+      if (!this.writes.now(file, this.folder.text(chat, file))) return [];
+      const { entry } = splitChat(chat, file);
       this.own.written.set(chat.id, unknownContent(file, true));
       entries.push(entry);
     }
@@ -331,28 +316,6 @@ export class SavedChats {
     this.own.removedFile(key);
     try { fsSync.rmSync(path.join(this.dir, chatFileName(key)), { force: true }); } catch (err) {
       this.log?.warn(`Could not remove a closed conversation's file: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /**
-   * Removes the files of conversations that are no longer saved (old turns not in `archives`, kept
-   * items not in `chats` nor written since, a temporary file a crash left) — in a folder of this
-   * workspace's own only (`ownsDir`).
-   */
-  private async prune(archives: ReadonlySet<string>, chats: ReadonlySet<string>): Promise<void> {
-    if (!this.dir || !this.ownsDir) return;
-    let names: string[];
-    try { names = await fs.readdir(this.dir); } catch { return; }
-    for (const name of names) {
-      const archive = turnFileKey(name);
-      const chat = chatFileKey(name);
-      const drafts = this.drafts.isDraftsFile(name);
-      const stale = drafts !== undefined ? !drafts
-        : archive !== undefined ? !archives.has(archive) && !this.archive.busy(archive)
-        : chat !== undefined && !this.writes.busy(chat) && (name.endsWith('.tmp') || (!chats.has(chat) && !this.own.files().has(chat)));
-      // Only a file left alone for a while: as a window reloads, its old extension host may still be
-      // writing (a temporary file about to be renamed, a new conversation its index does not list yet).
-      if (stale && (await untouchedFor(path.join(this.dir, name), PRUNE_AFTER_MS))) await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
     }
   }
 }

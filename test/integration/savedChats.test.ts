@@ -117,9 +117,11 @@ describe('Saved conversations across a reload, while the old window still writes
   /** What the window after the next reload would load. */
   const next = (memento: vscode.Memento) => new SavedChats(memento, dir, quietLogger).peek();
   /** The old window, its conversations saved: its state (shared with the new window unless copied) and its SavedChats. */
-  const oldWindow = (...chats: SavableChat[]) => {
+  const oldWindow = (...chats: SavableChat[]) => oldWindowIn(true, ...chats);
+  /** The same, `ownsDir` false: a window without a folder (its folder, VS Code's global storage, shared by such windows). */
+  const oldWindowIn = (ownsDir: boolean, ...chats: SavableChat[]) => {
     const memento = memoryMemento();
-    const old = new SavedChats(memento, dir, quietLogger);
+    const old = new SavedChats(memento, dir, quietLogger, ownsDir);
     old.flush(chats);
     return { memento, old };
   };
@@ -187,6 +189,39 @@ describe('Saved conversations across a reload, while the old window still writes
     const shared = window(lost, false);
     shared.restore();
     assert.deepEqual(shared.infos.map(t => t.title), ['First'], 'a folder shared by windows: another window\'s conversation is not taken');
+  });
+
+  it('in the global storage windows without a folder share: restores this window\'s conversation whose index update was lost (at load, or written after it), never another window\'s', async () => {
+    const { memento, old } = oldWindowIn(false, chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload')]);
+    const other = window(memoryMemento(), false);
+    other.restore();
+    assert.deepEqual(other.all.map(t => t.items.length), [0], 'another window: none of these (one empty tab)');
+    const neu = window(lost, false);
+    neu.restore();
+    assert.deepEqual(neu.infos.map(t => t.title), ['First', 'Just created']);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload'), chat('tab3', 'Created last', 'the last answer')]);
+    await waitFor(() => `the window to show the conversation its previous host created after this one loaded: ${neu.infos.map(t => t.title).join()}`, () => neu.infos.length === 3, 5000);
+    neu.flush();
+    assert.deepEqual(next(lost).map(c => c.title), ['First', 'Just created', 'Created last'], 'listed from now on');
+    assert.deepEqual(other.all.map(t => t.items.length), [0], 'not in another window');
+  });
+
+  it('in the global storage windows without a folder share: removes this window\'s files no index lists once nothing wrote them for a minute, never another window\'s', async () => {
+    const { memento, old } = oldWindowIn(false, chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Closed long ago', 'an answer')]);
+    // Another window's conversation: its index (in that window's state) lists it, no index here does.
+    oldWindowIn(false, chat('tab9', 'Another window\'s', 'its answer'));
+    const onDisk = () => fs.readdirSync(dir).filter(n => n.endsWith('.chat.json')).map(n => (JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { id: string }).id).sort();
+    assert.deepEqual(onDisk(), ['tab1', 'tab2', 'tab9']);
+    const minutesAgo = (Date.now() - 2 * 60_000) / 1000;
+    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), minutesAgo, minutesAgo);
+    const neu = new SavedChats(lost, dir, quietLogger, false);
+    assert.deepEqual(neu.load().map(c => c.title), ['First']);
+    await neu.pruned;
+    assert.deepEqual(onDisk(), ['tab1', 'tab9'], 'this window\'s file no index lists is removed; its listed one and another window\'s stay');
   });
 
   // The drafts: written 300 ms after the last keystroke, so the old window's last keystrokes may land

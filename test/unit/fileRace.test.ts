@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mergeDrafts, recentUnlisted, UNLISTED_RECENT_MS, whoseFile, type DraftEntry, type FileStamp } from '../../src/common/conversation/fileRace';
+import { fileWindow, mergeDrafts, recentUnlisted, UNLISTED_RECENT_MS, whoseFile, WINDOW_HEAD_BYTES, type DraftEntry, type FileStamp } from '../../src/common/conversation/fileRace';
 import { parseChatFile, splitChat } from '../../src/common/conversation/savedIndex';
 
 const KEY = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -62,5 +62,15 @@ describe('the drafts a reload\'s two extension hosts write', () => {
     assert.deepEqual(mergeDrafts(base, ours, ours), []);
     assert.deepEqual(mergeDrafts([['tab1', d('a')]], [['tab1', d('a'), '']], [['tab1', d('b')]]), [['tab1', d('b'), '']],
       'surface none and \'\' are the same box');
+  });
+});
+
+describe('a conversation file in the folder windows without a folder share', () => {
+  it('names the window that writes it at its beginning; a file without (an older version\'s, or not one) names none', () => {
+    const head = JSON.stringify({ window: KEY, id: 'tab1', agentName: 'Claude', items: [] }).slice(0, WINDOW_HEAD_BYTES);
+    assert.equal(fileWindow(head), KEY);
+    assert.equal(fileWindow(JSON.stringify({ id: 'tab1', window: KEY })), undefined, 'only at the beginning');
+    assert.equal(fileWindow(JSON.stringify({ window: '../x' })), undefined);
+    assert.equal(fileWindow(''), undefined);
   });
 });

@@ -33,17 +33,17 @@ describe('a watched folder\'s conversation file changes', () => {
   const known: FileStamp = { ino: 1, size: 10, mtimeMs: 5 };
   const other: FileStamp = { ino: 2, size: 11, mtimeMs: 6 };
   it('this host\'s own version, or none: nothing', () => {
-    assert.equal(fileChanged(known, { ...known }, false, true), 'nothing');
-    assert.equal(fileChanged(known, undefined, false, true), 'nothing');
+    assert.equal(fileChanged(known, { ...known }, false, () => true), 'nothing');
+    assert.equal(fileChanged(known, undefined, false, () => true), 'nothing');
   });
   it('another host\'s version of an open tab\'s file: taken by a tab unchanged since it was loaded, else both kept; a closed tab\'s: nothing', () => {
-    assert.equal(fileChanged(known, other, false, true), 'adopt');
-    assert.equal(fileChanged(known, other, true, true), 'keepBoth');
-    assert.equal(fileChanged(known, other, 'noTab', true), 'nothing');
+    assert.equal(fileChanged(known, other, false, () => true), 'adopt');
+    assert.equal(fileChanged(known, other, true, () => true), 'keepBoth');
+    assert.equal(fileChanged(known, other, 'noTab', () => true), 'nothing');
   });
   it('a file no tab here saves to and this host never knew: restored in a folder of the workspace\'s own only', () => {
-    assert.equal(fileChanged(undefined, other, undefined, true), 'restore');
-    assert.equal(fileChanged(undefined, other, undefined, false), 'nothing');
-    assert.equal(fileChanged(known, other, undefined, true), 'nothing', 'one it knew (its tab closed): not brought back');
+    assert.equal(fileChanged(undefined, other, undefined, () => true), 'restore');
+    assert.equal(fileChanged(undefined, other, undefined, () => false), 'nothing');
+    assert.equal(fileChanged(known, other, undefined, () => true), 'nothing', 'one it knew (its tab closed): not brought back');
   });
 });

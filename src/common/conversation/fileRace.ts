@@ -36,8 +36,8 @@ export const UNLISTED_RECENT_MS = 60_000;
 /**
  * The conversation files no index lists that a loading window restores, oldest first: those written
  * within `UNLISTED_RECENT_MS` before `now` (a conversation the window's previous host created just
- * before a reload, its index update lost). Older ones are left to the prune. Only for a folder the
- * workspace owns: in a folder shared by windows, such a file may be another window's.
+ * before a reload, its index update lost). Older ones are left to the prune. Only the window's own:
+ * in a folder shared by windows, those its file says it wrote (fileWindow).
  */
 export function recentUnlisted(files: readonly { readonly key: string; readonly mtimeMs: number }[], listed: ReadonlySet<string>, now: number): string[] {
   return files.filter(f => !listed.has(f.key) && now - f.mtimeMs <= UNLISTED_RECENT_MS)
@@ -45,17 +45,31 @@ export function recentUnlisted(files: readonly { readonly key: string; readonly 
 }
 
 /**
+ * In the folder that windows without a folder share (VS Code's global storage), each conversation
+ * file begins with the window that writes it, `{"window":"<uuid>",` (its key in that window's
+ * state): the window's file no index lists is restored or removed by that window only. The key from
+ * the beginning of a file's text; undefined: none (another version wrote it, or it is not one).
+ */
+export function fileWindow(head: string): string | undefined {
+  return /^\{"window":"([0-9a-f-]{36})"/.exec(head)?.[1];
+}
+
+/** How many bytes of a file's beginning hold its window (fileWindow). */
+export const WINDOW_HEAD_BYTES = 64;
+
+/**
  * What a host that watches its folder does as conversation file `found` changes, given the version
  * it last read or wrote itself (`known`) and the tab whose file it is: none (`undefined`: no tab here
  * saved to it), one closed meanwhile (`'noTab'`), or whether the tab changed since it was loaded:
  * - `nothing`: it is this host's own version, gone, or no open tab's;
- * - `restore`: a file this host never knew, in a folder of the workspace's own: a conversation the
- *   window's previous host created just before the reload, restored as a tab;
+ * - `restore`: a file this host never knew that is the window's (`windows`: in a folder of the
+ *   workspace's own, or the file says so): a conversation the window's previous host created just
+ *   before the reload, restored as a tab;
  * - `adopt` / `keepBoth`: as whoseFile says.
  */
-export function fileChanged(known: FileStamp | undefined, found: FileStamp | undefined, tab: boolean | 'noTab' | undefined, ownsDir: boolean): 'nothing' | 'restore' | 'adopt' | 'keepBoth' {
+export function fileChanged(known: FileStamp | undefined, found: FileStamp | undefined, tab: boolean | 'noTab' | undefined, windows: () => boolean): 'nothing' | 'restore' | 'adopt' | 'keepBoth' {
   if (!found || (known && sameStamp(known, found))) return 'nothing';
-  if (tab === undefined) return !known && ownsDir ? 'restore' : 'nothing';
+  if (tab === undefined) return !known && windows() ? 'restore' : 'nothing';
   if (tab === 'noTab') return 'nothing';
   const what = whoseFile(known, found, tab);
   return what === 'ours' ? 'nothing' : what;
