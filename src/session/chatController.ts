@@ -114,6 +114,8 @@ export class ChatController extends Disposable {
     this.tabs.restore();
     const { drafts, legacy } = saved.drafts.load();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
+    // The window's previous extension host may still write its last keystrokes (savedDrafts.ts).
+    saved.drafts.follow(this.drafts, (tab, draft, surface) => this.setDraft(draft, tab, surface));
     this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) this.draftsChanged(); }));
   }
 

@@ -172,7 +172,7 @@ export class ConversationTabs extends Disposable {
     const id = tab.id;
     this.tabs.delete(id);
     this.questionTabs.delete(id);
-    if (tab.archiveKey) this.saved.forget(tab.archiveKey);
+    if (tab.archiveKey) this.saved.archive.forget(tab.archiveKey);
     tab.dispose();
     if (this.tabs.size === 0) this.add(this.newTab(tab.agentName));
     this.shown(this.selection.closed(id, [...this.tabs.keys()]));
@@ -231,7 +231,7 @@ export class ConversationTabs extends Disposable {
   /** Adds `tab` (not shown): its events reach the chat's, its changes are saved. */
   add(tab: ChatSession): ChatSession {
     this.tabs.set(tab.id, tab);
-    tab.archive = this.saved;
+    tab.archive = this.saved.archive;
     tab.prepareToolCall = (toolCall, asPermission) => this.diffs.prepare(tab.id, toolCall, asPermission);
     tab.beforeTurn = itemId => this.hooks.beforeTurn(tab, itemId);
     const recordDiffs = this.guard('tool diffs', (update: acp.SessionUpdate) => this.diffs.record(tab.id, update, id => tab.toolItemId(id)));

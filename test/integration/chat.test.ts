@@ -264,21 +264,21 @@ describe('Chat panel model', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-archive-'));
     const saved = new SavedChats(memoryMemento(), dir, quietLogger);
     const session = new ChatSession('tab8', 'Scripted', quietLogger, undefined, { items: [{ kind: 'user', id: 'i9', text: 'latest' }] });
-    session.archive = saved;
-    const key = saved.newKey();
+    session.archive = saved.archive;
+    const key = saved.archive.newKey();
     const turn: Item[] = [{ kind: 'user', id: 'i1', text: 'old' }, { kind: 'agent', id: 'i2', text: 'answer' }];
-    saved.write(key, [turn]);
-    assert.deepEqual(await saved.read(key, 'i1'), turn);
-    assert.equal(await saved.read(key, 'i2'), undefined, 'turns are found by their first item');
-    assert.equal(await saved.read('../escape', 'i1'), undefined, 'only names it made');
+    saved.archive.write(key, [turn]);
+    assert.deepEqual(await saved.archive.read(key, 'i1'), turn);
+    assert.equal(await saved.archive.read(key, 'i2'), undefined, 'turns are found by their first item');
+    assert.equal(await saved.archive.read('../escape', 'i1'), undefined, 'only names it made');
     const restored = new ChatSession('tab8', 'Scripted', quietLogger, undefined, { items: session.items, archived: [summarizeTurn(turn)], archiveKey: key });
-    restored.archive = saved;
+    restored.archive = saved.archive;
     saved.flush([restored]);
     const [chat] = saved.load();
     assert.deepEqual([chat.archiveKey, chat.archived?.[0].prompt], [key, 'old']);
     assert.deepEqual((await restored.turnItems('i1')).map(i => i.id), ['i1', 'i2']);
-    saved.forget(key);
-    await saved.read(key, 'i1'); // waits for the removal
+    saved.archive.forget(key);
+    await saved.archive.read(key, 'i1'); // waits for the removal
     assert.deepEqual(fs.readdirSync(dir).filter(n => n.endsWith('.jsonl')), [], "the old turns' file is gone");
     session.dispose();
     restored.dispose();

@@ -9,6 +9,9 @@ import type * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
 import { ToolDiffs } from '../../src/host/toolDiffs';
+import { DraftBook, type Draft } from '../../src/common/conversation/drafts';
+import type { ConnectionServicesFactory } from '../../src/acp/clientServices';
+import { ChatController } from '../../src/session/chatController';
 import { ConversationTabs } from '../../src/session/conversationTabs';
 import { SavedChats, type SavableChat } from '../../src/session/savedChats';
 import { api, dump, gate, lastOf, memoryMemento, quietLogger, useScriptedAgent, waitFor } from './helpers';
@@ -114,9 +117,11 @@ describe('Saved conversations across a reload, while the old window still writes
   /** What the window after the next reload would load. */
   const next = (memento: vscode.Memento) => new SavedChats(memento, dir, quietLogger).peek();
   /** The old window, its conversations saved: its state (shared with the new window unless copied) and its SavedChats. */
-  const oldWindow = (...chats: SavableChat[]) => {
+  const oldWindow = (...chats: SavableChat[]) => oldWindowIn(true, ...chats);
+  /** The same, `ownsDir` false: a window without a folder (its folder, VS Code's global storage, shared by such windows). */
+  const oldWindowIn = (ownsDir: boolean, ...chats: SavableChat[]) => {
     const memento = memoryMemento();
-    const old = new SavedChats(memento, dir, quietLogger);
+    const old = new SavedChats(memento, dir, quietLogger, ownsDir);
     old.flush(chats);
     return { memento, old };
   };
@@ -184,5 +189,74 @@ describe('Saved conversations across a reload, while the old window still writes
     const shared = window(lost, false);
     shared.restore();
     assert.deepEqual(shared.infos.map(t => t.title), ['First'], 'a folder shared by windows: another window\'s conversation is not taken');
+  });
+
+  it('in the global storage windows without a folder share: restores this window\'s conversation whose index update was lost (at load, or written after it), never another window\'s', async () => {
+    const { memento, old } = oldWindowIn(false, chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload')]);
+    const other = window(memoryMemento(), false);
+    other.restore();
+    assert.deepEqual(other.all.map(t => t.items.length), [0], 'another window: none of these (one empty tab)');
+    const neu = window(lost, false);
+    neu.restore();
+    assert.deepEqual(neu.infos.map(t => t.title), ['First', 'Just created']);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Just created', 'an answer just before the reload'), chat('tab3', 'Created last', 'the last answer')]);
+    await waitFor(() => `the window to show the conversation its previous host created after this one loaded: ${neu.infos.map(t => t.title).join()}`, () => neu.infos.length === 3, 5000);
+    neu.flush();
+    assert.deepEqual(next(lost).map(c => c.title), ['First', 'Just created', 'Created last'], 'listed from now on');
+    assert.deepEqual(other.all.map(t => t.items.length), [0], 'not in another window');
+  });
+
+  it('in the global storage windows without a folder share: removes this window\'s files no index lists once nothing wrote them for a minute, never another window\'s', async () => {
+    const { memento, old } = oldWindowIn(false, chat('tab1', 'First', 'the first answer'));
+    const lost = copy(memento);
+    old.flush([chat('tab1', 'First', 'the first answer'), chat('tab2', 'Closed long ago', 'an answer')]);
+    // Another window's conversation: its index (in that window's state) lists it, no index here does.
+    oldWindowIn(false, chat('tab9', 'Another window\'s', 'its answer'));
+    const onDisk = () => fs.readdirSync(dir).filter(n => n.endsWith('.chat.json')).map(n => (JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { id: string }).id).sort();
+    assert.deepEqual(onDisk(), ['tab1', 'tab2', 'tab9']);
+    const minutesAgo = (Date.now() - 2 * 60_000) / 1000;
+    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), minutesAgo, minutesAgo);
+    const neu = new SavedChats(lost, dir, quietLogger, false);
+    assert.deepEqual(neu.load().map(c => c.title), ['First']);
+    await neu.pruned;
+    assert.deepEqual(onDisk(), ['tab1', 'tab9'], 'this window\'s file no index lists is removed; its listed one and another window\'s stay');
+  });
+
+  // The drafts: written 300 ms after the last keystroke, so the old window's last keystrokes may land
+  // after the new one loaded them. The new window is a ChatController (what its prompt boxes get).
+  const typed = (text: string): Draft => ({ text, mentions: [], images: [] });
+  const noAgent: ConnectionServicesFactory = () => { throw new Error('no agent starts in this test'); };
+  const chatWindow = (memento: vscode.Memento) => {
+    const w = new ChatController(quietLogger, () => undefined, noAgent, new SavedChats(memento, dir, quietLogger), new ToolDiffs(sb.files.edits), sb.signIn);
+    open.push(w);
+    return w;
+  };
+  /** The old window's drafts as it writes them (at its shutdown: at once). */
+  const oldDrafts = (old: SavedChats, text: string) => old.drafts.save(new DraftBook([['tab1', typed(text), 'view']]), true);
+  const nextDrafts = (memento: vscode.Memento) => new SavedChats(memento, dir, quietLogger).drafts.load().drafts.filter(d => d[0] === 'tab1').map(d => d[1].text);
+
+  it('a prompt box the new window has not typed in takes the old window\'s last keystrokes, written after the new window loaded the drafts', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    oldDrafts(old, 'fix the bu');
+    const neu = chatWindow(memento);
+    assert.equal(neu.draftOf('tab1', 'view')?.text, 'fix the bu', 'loaded as written 300 ms before the reload');
+    oldDrafts(old, 'fix the bug in the parser');
+    await waitFor(() => `the new window's prompt box to get the old window's last keystrokes: ${neu.draftOf('tab1', 'view')?.text}`,
+      () => neu.draftOf('tab1', 'view')?.text === 'fix the bug in the parser', 5000);
+    neu.dispose();
+    assert.deepEqual(nextDrafts(memento), ['fix the bug in the parser'], 'not written over with the older draft');
+  });
+
+  it('a prompt box typed in both windows keeps both texts: the old window\'s last keystrokes are never written over', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    oldDrafts(old, 'fix the bu');
+    const neu = chatWindow(memento);
+    neu.setDraft(typed('fix the bu and add a test'), 'tab1', 'view');
+    oldDrafts(old, 'fix the bug in the parser');
+    neu.dispose();
+    const both = nextDrafts(memento).join('\n');
+    assert.ok(both.includes('fix the bug in the parser') && both.includes('fix the bu and add a test'), both);
   });
 });

@@ -43,7 +43,7 @@ export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
 }
 
 /** Same text, mentions and images. */
-function sameDraft(a: Draft, b: Draft): boolean {
+export function sameDraft(a: Draft, b: Draft): boolean {
   return a.text === b.text && a.mentions.join('\n') === b.mentions.join('\n') && a.images.map(i => i.data).join('\n') === b.images.map(i => i.data).join('\n');
 }
 
