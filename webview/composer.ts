@@ -6,7 +6,7 @@ import type { AvailableCommand } from '@agentclientprotocol/sdk/unstable';
 import type { MentionCandidate, PastedImage, PromptAbilities, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { matchCommands } from '../src/common/sessionMeta';
-import { withReturned } from '../src/common/conversation/drafts';
+import { takenInto, withReturned, type BoxState } from '../src/common/conversation/drafts';
 import { button, h } from './dom';
 import { loadMarkdown } from './lazyMarkdown';
 
@@ -76,17 +76,23 @@ export function setAbilities(abs: PromptAbilities): void {
 /**
  * The draft of conversation `tab`: into the prompt box, only if it is empty (never over what the
  * user typed since), and only while the box is for that conversation. No `tab`: a prompt that never
- * reached the agent, given back: before what was typed since, if anything (both are kept).
+ * reached the agent, given back: before what was typed since, if anything (both are kept). `over`:
+ * another window's draft taken by the host (drafts.takenInto).
  */
-export function restorePrompt(text: string, restored: readonly string[], restoredImages: readonly PastedImage[], tab?: string): void {
+export function restorePrompt(text: string, restored: readonly string[], restoredImages: readonly PastedImage[], tab?: string, over?: BoxState): void {
   if (tab !== undefined && draftTab !== undefined && tab !== draftTab) return;
-  if (tab !== undefined && (promptEl.value || images.length)) return;
-  const back = withReturned({ text, mentions: restored, images: restoredImages }, { text: promptEl.value, mentions: [...mentions], images: [...images] });
+  if (tab !== undefined && over === undefined && (promptEl.value || images.length)) return;
+  const given = { text, mentions: restored, images: restoredImages };
+  const box = { text: promptEl.value, mentions: [...mentions], images: [...images] };
+  // `over`: another window's last draft (a reload's race), over the box unless typed in meanwhile.
+  const back = over ? takenInto(box, over, given) : withReturned(given, box);
   promptEl.value = back.text;
   mentions.clear();
   back.mentions.forEach(m => mentions.add(m));
   images.splice(0, images.length, ...back.images);
   renderAttachments();
+  // Typed here and taken from there: the host gets both.
+  if (over && back !== given) saveDraft();
 }
 
 /** Mentions and text added to what is typed (a file or selection sent to the chat). */

@@ -128,7 +128,7 @@ function onHostMessage(msg: HostMessage): void {
       mentionResults(msg.query, msg.results);
       break;
     case 'composer/restore':
-      restorePrompt(msg.text, msg.mentions, msg.images, msg.tab);
+      restorePrompt(msg.text, msg.mentions, msg.images, msg.tab, msg.over);
       break;
     case 'composer/insert':
       insertIntoPrompt(msg.mentions, msg.text);

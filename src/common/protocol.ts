@@ -8,6 +8,7 @@ import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 import type { TurnSummary } from './turns';
 import type { WelcomeSituation } from './welcome';
+import type { BoxState } from './conversation/drafts';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
@@ -134,7 +135,8 @@ export type HostMessage =
   | { readonly type: 'search/results'; readonly tab: string; readonly query: string; readonly hits: readonly SearchHit[] }
   | { readonly type: 'composer/insert'; readonly text: string; readonly mentions: readonly string[] }
   /** What was typed for a conversation and not sent (`tab`: its draft, shown when a page shows it), or a prompt that did not reach its agent (no `tab`): into an empty prompt box. */
-  | { readonly type: 'composer/restore'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[] }
+  /** `over`: a draft another window wrote (a reload's race), over what the box held here (drafts.takenInto). */
+  | { readonly type: 'composer/restore'; readonly tab?: string; readonly text: string; readonly mentions: readonly string[]; readonly images: readonly PastedImage[]; readonly over?: BoxState }
   | { readonly type: 'terminal/tail'; readonly terminalId: string; readonly text: string; readonly exited: boolean }
   | { readonly type: 'changes'; readonly turns: readonly TurnChangesView[] }
   | { readonly type: 'writes'; readonly writes: readonly PendingWriteView[] }

@@ -28,7 +28,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import { agentForPrompt } from './agentGuard';
 import { finishFork, forkTitle, requestFork } from './fork';
 import { forkSummary } from '../common/conversation/forkSummary';
-import { restoreDrafts, type DraftBook } from '../common/conversation/drafts';
+import { restoreDrafts, type BoxState, type DraftBook } from '../common/conversation/drafts';
 import type { AgentRuntime } from './agentRuntime';
 import { AgentPool } from './agentPool';
 import { ConversationTabs } from './conversationTabs';
@@ -63,6 +63,9 @@ export class ChatController extends Disposable {
   private readonly draftsEmitter = this.register(new vscode.EventEmitter<void>());
   /** A draft changed (typed, held, given back, forgotten). */
   readonly onDrafts = this.draftsEmitter.event;
+  private readonly draftTakenEmitter = this.register(new vscode.EventEmitter<{ tab: string; surface: string; draft: Draft; over: BoxState }>());
+  /** A draft the window's previous extension host wrote after this one loaded was taken into prompt box `surface` of `tab` (`over`: what it held here). */
+  readonly onDraftTaken = this.draftTakenEmitter.event;
   /** The queued messages of a tab changed (its id). */
   get onQueue(): vscode.Event<string> { return this.tabs.onQueue; }
   /** Turns starting and ending in any tab. */
@@ -115,7 +118,11 @@ export class ChatController extends Disposable {
     const { drafts, legacy } = saved.drafts.load();
     this.drafts = restoreDrafts(drafts, legacy, this.sessions.map(t => t.id), this.activeTab);
     // The window's previous extension host may still write its last keystrokes (savedDrafts.ts).
-    saved.drafts.follow(this.drafts, (tab, draft, surface) => this.setDraft(draft, tab, surface));
+    saved.drafts.follow(this.drafts, (tab, draft, surface) => {
+      const was = this.draftOf(tab, surface);
+      this.setDraft(draft, tab, surface);
+      this.draftTakenEmitter.fire({ tab, surface, draft, over: { text: was?.text ?? '', images: was?.images.length ?? 0 } });
+    });
     this.register(this.onTabs(() => { if (this.drafts.keepOnly(this.sessions.map(t => t.id))) this.draftsChanged(); }));
   }
 

@@ -155,6 +155,11 @@ export class SavedDrafts {
     if (this.state.get(key) !== undefined) void this.state.update(key, undefined);
   }
 
+  /** This window's drafts file, if it has one (tests). */
+  get path(): string | undefined {
+    return this.file(false);
+  }
+
   /** This window's drafts file; `create`: named now if it has no name yet. */
   private file(create: boolean): string | undefined {
     if (!this.dir) return undefined;

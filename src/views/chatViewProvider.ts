@@ -120,6 +120,10 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(terminals.onDidChangeOutput(id => this.postTail(id)));
     this.register(changes.onDidChange(() => { for (const s of this.ready()) this.postChanges(s); }));
     this.register(writes.onDidChangeReviews(() => { for (const s of this.ready()) this.postWrites(s); }));
+    // Another window's last keystrokes (a reload's race, savedDrafts.ts) into the prompt box they were typed in, if it shows that conversation.
+    this.register(chat.onDraftTaken(t => {
+      for (const s of this.showing(t.tab)) if (s.key === t.surface) this.send(s, { type: 'composer/restore', tab: t.tab, ...t.draft, over: t.over });
+    }));
     // An editor tab of the chat open when the window reloaded comes back with the conversation it showed.
     this.register(vscode.window.registerWebviewPanelSerializer(EDITOR_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => this.attachPanel(panel, state),

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import type { Item } from '../../src/common/transcript';
+import type { HostMessage } from '../../src/common/protocol';
 import { ToolDiffs } from '../../src/host/toolDiffs';
 import { DraftBook, type Draft } from '../../src/common/conversation/drafts';
 import type { ConnectionServicesFactory } from '../../src/acp/clientServices';
@@ -258,5 +259,33 @@ describe('Saved conversations across a reload, while the old window still writes
     neu.dispose();
     const both = nextDrafts(memento).join('\n');
     assert.ok(both.includes('fix the bug in the parser') && both.includes('fix the bu and add a test'), both);
+  });
+
+  it('the old window\'s last keystrokes taken in go to the page already showing that prompt box (over what it held there)', async () => {
+    await vscode.commands.executeCommand('switchboard.openChat');
+    await waitFor('the side bar\'s page is ready', () => sb.view.surfaceList.find(s => s.id === 'view' && s.ready));
+    const tab = sb.view.surfaceList.find(s => s.id === 'view')!.shows ?? sb.chat.activeTab;
+    const drafts = sb.chat.saved.drafts;
+    // What the page typed, saved as this window's drafts file.
+    sb.view.receive('view', { type: 'composer/draft', tab, text: 'fix the bu', mentions: [], images: [] });
+    drafts.flush();
+    const file = drafts.path!;
+    const posted: HostMessage[] = [];
+    const sub = sb.view.onDidPost(({ surface, message }) => { if (surface === 'view') posted.push(message); });
+    try {
+      // The window's previous host writes its last keystrokes (a file of its own, renamed into place)
+      // and the folder's watch reports it (what check does for it).
+      const theirs = (JSON.parse(fs.readFileSync(file, 'utf8')) as [string, Draft, string?][])
+        .map(([t, d, s]) => [t, t === tab && s === 'view' ? typed('fix the bug in the parser') : d, s]);
+      fs.writeFileSync(`${file}.old-host`, JSON.stringify(theirs));
+      fs.renameSync(`${file}.old-host`, file);
+      drafts.check(path.basename(file));
+      const got = await waitFor('the page to be given the old window\'s draft', () => posted.find(m => m.type === 'composer/restore'), 5000);
+      assert.deepEqual(got, { type: 'composer/restore', tab, text: 'fix the bug in the parser', mentions: [], images: [], over: { text: 'fix the bu', images: 0 } });
+      assert.equal(sb.chat.draftOf(tab, 'view')?.text, 'fix the bug in the parser');
+    } finally {
+      sub.dispose();
+      sb.view.receive('view', { type: 'composer/draft', tab, text: '', mentions: [], images: [] });
+    }
   });
 });

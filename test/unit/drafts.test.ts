@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DraftBook, restoreDrafts, withReturned, type Draft } from '../../src/common/conversation/drafts';
+import { DraftBook, restoreDrafts, takenInto, withReturned, type Draft } from '../../src/common/conversation/drafts';
 
 const d = (text: string, images: string[] = []): Draft => ({ text, mentions: [], images: images.map(data => ({ mimeType: 'image/png', data })) });
 
@@ -58,6 +58,18 @@ describe('drafts per conversation', () => {
     // Given back to a page that already has it (a new page got it as the draft first): not twice.
     assert.deepEqual(withReturned(sent, sent), sent);
     assert.deepEqual(withReturned(sent, { ...sent, text: 'fix the parser\n\nand more' }).text, 'fix the parser\n\nand more');
+  });
+
+  it('another window\'s draft taken into a prompt box: over it while it holds what this window knew, else before what was typed since', () => {
+    const taken = d('fix the bug in the parser');
+    // The box still holds what the host knew (or nothing): replaced.
+    assert.deepEqual(takenInto(d('fix the bu'), { text: 'fix the bu', images: 0 }, taken), taken);
+    assert.deepEqual(takenInto(d(''), { text: 'fix the bu', images: 0 }, taken), taken);
+    // Typed meanwhile (text, or an image pasted): both, the taken draft first; nothing lost.
+    assert.equal(takenInto(d('fix the bu and add a test'), { text: 'fix the bu', images: 0 }, taken).text, 'fix the bug in the parser\n\nfix the bu and add a test');
+    const pasted = takenInto(d('fix the bu', ['img']), { text: 'fix the bu', images: 0 }, taken);
+    assert.equal(pasted.text, 'fix the bug in the parser\n\nfix the bu');
+    assert.deepEqual(pasted.images.map(i => i.data), ['img']);
   });
 
   it('saves the drafts changed last at the end, and images within one budget, the latest drafts first', () => {

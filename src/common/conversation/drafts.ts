@@ -42,6 +42,20 @@ export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
   };
 }
 
+/** What a prompt box held, as far as telling whether it changed goes: its text and how many images. */
+export interface BoxState { readonly text: string; readonly images: number }
+
+/**
+ * A draft another window's extension host wrote just before this one started (a reload's race,
+ * savedDrafts.ts), taken into a prompt box that now holds `box`: it replaces the box while the box
+ * still holds what this window knew of it (`over`) or nothing; else the user typed meanwhile, and
+ * the taken draft goes before what they typed (both kept).
+ */
+export function takenInto(box: Draft, over: BoxState, taken: Draft): Draft {
+  const unchanged = isEmptyDraft(box) || (box.text === over.text && box.images.length === over.images);
+  return unchanged ? taken : withReturned(taken, box);
+}
+
 /** Same text, mentions and images. */
 export function sameDraft(a: Draft, b: Draft): boolean {
   return a.text === b.text && a.mentions.join('\n') === b.mentions.join('\n') && a.images.map(i => i.data).join('\n') === b.images.map(i => i.data).join('\n');
