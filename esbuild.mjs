@@ -10,13 +10,14 @@
 //   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
 //                           chat.js loads with import() on first need (webview/lazyMarkdown.ts)
 //   dist/webview/inspector.js  the protocol inspector's webview (browser, IIFE) + inspector.css
-//   dist/webview/codicon.css, codicon.ttf  the icons, the stylesheet cut to the glyphs the pages use
+//   dist/webview/codicon.css, codicon.ttf  the icons, cut to the glyphs the pages use (scripts/codicons.mjs)
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pageCodiconCss } from './scripts/codicons.mjs';
+import subsetFont from 'subset-font';
+import { pageCodicons } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -135,28 +136,29 @@ const builds = [
 if (!production) {
   const unit = list('test/unit', '.test.ts');
   const integration = [...list('test/integration', '.ts')];
-  // typescript: the l10n unit test parses src/common with it (loaded from node_modules, not bundled).
-  if (unit.length) builds.push({ ...nodeBase, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha', 'typescript'] });
+  // typescript: the l10n unit test parses src/common with it; subset-font (HarfBuzz's wasm): the codicons
+  // test cuts the font. Both loaded from node_modules, not bundled.
+  if (unit.length) builds.push({ ...nodeBase, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha', 'typescript', 'subset-font'] });
   if (integration.length) builds.push({ ...nodeBase, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
 }
 
 // Codicons are served from the extension, not a CDN (the webview CSP allows only our own origin).
-// codicon.css holds only the glyphs our pages use (scripts/codicons.mjs, decision 0033): it is
-// written into every chat page. A `codicon-<name>` the package has no glyph for fails the build.
-const copyCodicons = () => {
-  const src = 'node_modules/@vscode/codicons/dist';
+// codicon.css and codicon.ttf hold only the glyphs our pages use (scripts/codicons.mjs, decision
+// 0033): both are written into every chat page. A `codicon-<name>` the package has no glyph for
+// fails the build.
+const copyCodicons = async () => {
+  const { css, ttf } = await pageCodicons(fs, path, 'node_modules/@vscode/codicons/dist', subsetFont);
   fs.mkdirSync('dist/webview', { recursive: true });
-  fs.writeFileSync('dist/webview/codicon.css', pageCodiconCss(fs, path, fs.readFileSync(path.join(src, 'codicon.css'), 'utf8')));
-  fs.copyFileSync(path.join(src, 'codicon.ttf'), path.join('dist/webview', 'codicon.ttf'));
+  fs.writeFileSync('dist/webview/codicon.css', css);
+  fs.writeFileSync('dist/webview/codicon.ttf', ttf);
 };
 
 if (watch) {
-  copyCodicons();
+  await copyCodicons();
   for (const b of builds) await (await esbuild.context(b)).watch();
   console.log('esbuild: watching');
 } else {
   fs.rmSync('dist', { recursive: true, force: true });
   fs.rmSync('out', { recursive: true, force: true });
-  await Promise.all(builds.map(b => esbuild.build(b)));
-  copyCodicons();
+  await Promise.all([...builds.map(b => esbuild.build(b)), copyCodicons()]);
 }

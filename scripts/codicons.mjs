@@ -3,6 +3,9 @@
 // our pages use a few dozen. esbuild.mjs writes dist/webview/codicon.css from the package's CSS and
 // the glyph names found in the sources of the pages (webview/ and the HTML in src/views/).
 //
+// The font (codicon.ttf, 126 KB) is cut to the same glyphs (subset-font, HarfBuzz's subsetter), and
+// the build checks the cut font maps each used glyph's code point.
+//
 // A name is "used" when a source file holds it as a whole word (`'check'`, a map's value such as
 // `busy: 'loading codicon-modifier-spin'`) or as a class (`codicon-check`): more than is used (a
 // word like `file` in a comment keeps its glyph), never less, as long as names are written whole. A
@@ -62,6 +65,51 @@ export function subsetCodiconCss(css, used) {
   return `${head}\n${[...used].sort().map(n => glyphs.get(n)).join('\n')}\n`;
 }
 
+/** The code point of each glyph in `used` (from its rule's `content: "\eb01"`). */
+export function codePoints(css, used) {
+  const glyphs = codiconGlyphs(css);
+  return [...used].map(n => {
+    const m = /content:\s*"\\([0-9a-f]+)"/i.exec(glyphs.get(n) ?? '');
+    if (!m) throw new Error(`no code point for codicon-${n}`);
+    return parseInt(m[1], 16);
+  });
+}
+
+/** The code points a TrueType font's cmap maps to a glyph (subtables of format 4 and 12). */
+export function fontCodePoints(ttf) {
+  const view = new DataView(ttf.buffer, ttf.byteOffset, ttf.byteLength);
+  const tables = view.getUint16(4);
+  let cmap = -1;
+  for (let i = 0; i < tables; i++) {
+    const rec = 12 + i * 16;
+    if (String.fromCharCode(...ttf.subarray(rec, rec + 4)) === 'cmap') cmap = view.getUint32(rec + 8);
+  }
+  if (cmap < 0) throw new Error('the font has no cmap table');
+  const points = new Set();
+  for (let i = 0; i < view.getUint16(cmap + 2); i++) {
+    const sub = cmap + view.getUint32(cmap + 4 + i * 8 + 4);
+    const format = view.getUint16(sub);
+    if (format === 4) {
+      const segs = view.getUint16(sub + 6) / 2;
+      const ends = sub + 14, starts = ends + segs * 2 + 2, deltas = starts + segs * 2, offsets = deltas + segs * 2;
+      for (let k = 0; k < segs; k++) {
+        const end = view.getUint16(ends + k * 2), start = view.getUint16(starts + k * 2);
+        const delta = view.getInt16(deltas + k * 2), offset = view.getUint16(offsets + k * 2);
+        for (let c = start; c <= end && c !== 0xffff; c++) {
+          const glyph = offset === 0 ? (c + delta) & 0xffff : view.getUint16(offsets + k * 2 + offset + (c - start) * 2);
+          if (glyph !== 0) points.add(c);
+        }
+      }
+    } else if (format === 12) {
+      for (let k = 0; k < view.getUint32(sub + 12); k++) {
+        const g = sub + 16 + k * 12;
+        for (let c = view.getUint32(g); c <= view.getUint32(g + 4); c++) points.add(c);
+      }
+    }
+  }
+  return points;
+}
+
 /** The texts of the files whose pages use codicons: webview/ (scripts, stylesheets) and the HTML in src/views/. */
 export function codiconSources(fs, path, root = '.') {
   const files = [];
@@ -72,12 +120,20 @@ export function codiconSources(fs, path, root = '.') {
 }
 
 /**
- * dist/webview/codicon.css's text for the sources under `root`, with `packageCss` the package's
- * stylesheet; throws naming each `codicon-<name>` the package has no glyph for.
+ * dist/webview/codicon.css's text and codicon.ttf's bytes for the sources under `root`, from the
+ * package's folder (`dist` of @vscode/codicons) and `subsetFont` (the subset-font package); throws
+ * naming each `codicon-<name>` the package has no glyph for, or a used glyph the cut font lacks.
  */
-export function pageCodiconCss(fs, path, packageCss, root = '.') {
+export async function pageCodicons(fs, path, packageDist, subsetFont, root = '.') {
+  const packageCss = fs.readFileSync(path.join(packageDist, 'codicon.css'), 'utf8');
   const sources = codiconSources(fs, path, root);
   const unknown = unknownCodicons(sources, packageCss);
   if (unknown.length) throw new Error(`no codicon named ${unknown.map(n => `codicon-${n}`).join(', ')} in @vscode/codicons (webview/ or src/views/)`);
-  return subsetCodiconCss(packageCss, usedCodicons(sources, codiconGlyphs(packageCss)));
+  const used = usedCodicons(sources, codiconGlyphs(packageCss));
+  const points = codePoints(packageCss, used);
+  const ttf = await subsetFont(fs.readFileSync(path.join(packageDist, 'codicon.ttf')), String.fromCodePoint(...points), { targetFormat: 'truetype' });
+  const mapped = fontCodePoints(ttf);
+  const lost = points.filter(c => !mapped.has(c));
+  if (lost.length) throw new Error(`the cut codicon font lacks ${lost.map(c => `U+${c.toString(16)}`).join(', ')}`);
+  return { css: subsetCodiconCss(packageCss, used), ttf };
 }

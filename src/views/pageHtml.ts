@@ -26,6 +26,9 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
   const styleOf = (file: string, text: string | undefined) =>
     (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
+  // Written in, the icon font comes as bytes the page's script adds (webview/iconFont.ts) before the
+  // page is first laid out: its load event, at which VS Code shows the page, waits for no font fetch.
+  const font = options.inline ? iconFont(distUri) : undefined;
   const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
   const csp = [
@@ -42,10 +45,11 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styleOf('codicon.css', codicons)}
+${styleOf('codicon.css', codicons !== undefined && font !== undefined ? withoutFontFace(codicons) : codicons)}
 ${styleOf(`${name}.css`, css)}
 <title>${attr(title)}</title>
 ${dataElement('l10n', { lang: vscode.env.language, bundle: vscode.l10n.bundle })}
+${codicons !== undefined && font !== undefined ? dataElement('icon-font', font) : ''}
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
   return { head, script, asset };
@@ -67,6 +71,23 @@ function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | 
     files.set(key, text !== undefined && !closes.test(text) ? text : undefined);
   }
   return files.get(key);
+}
+
+/** The icon font (dist/webview/codicon.ttf, cut to the glyphs the pages use) in base64; read once per window. */
+function iconFont(distUri: vscode.Uri): string | undefined {
+  const key = vscode.Uri.joinPath(distUri, 'codicon.ttf').fsPath;
+  if (!files.has(key)) {
+    let text: string | undefined;
+    try { text = fs.readFileSync(key).toString('base64'); } catch { text = undefined; }
+    // The package's whole font (126 KB) is not worth writing in: only the cut one (decision 0033).
+    files.set(key, text !== undefined && text.length <= 64 * 1024 ? text : undefined);
+  }
+  return files.get(key);
+}
+
+/** A codicon stylesheet without its `@font-face` (the page adds the font from its bytes). */
+function withoutFontFace(css: string): string {
+  return css.replace(/@font-face\s*\{[^}]*\}/g, '');
 }
 
 /**

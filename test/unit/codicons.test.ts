@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codiconGlyphs, codiconSources, pageCodiconCss, subsetCodiconCss, unknownCodicons, usedCodicons } from '../../scripts/codicons.mjs';
+import { codePoints, codiconGlyphs, codiconSources, fontCodePoints, pageCodicons, subsetCodiconCss, unknownCodicons, usedCodicons } from '../../scripts/codicons.mjs';
 
-const packageCss = fs.readFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'utf8');
+/** subset-font (it has no types), as esbuild.mjs uses it. */
+const subsetFont = require('subset-font') as (font: Buffer, text: string, options: { targetFormat: 'truetype' }) => Promise<Buffer>;
+const packageDist = 'node_modules/@vscode/codicons/dist';
+const packageCss = fs.readFileSync(path.join(packageDist, 'codicon.css'), 'utf8');
 const glyphs = codiconGlyphs(packageCss);
 
 describe('The codicon stylesheet the pages carry (scripts/codicons.mjs)', () => {
@@ -39,14 +42,24 @@ describe('The codicon stylesheet the pages carry (scripts/codicons.mjs)', () => 
     assert.equal(css.match(/:before/g)?.length, 2);
   });
 
-  it("the pages' stylesheet has every glyph their sources name, and is a fraction of the package's", () => {
-    const css = pageCodiconCss(fs, path, packageCss);
+  it('reads the code points a font maps (the package font has every glyph of its stylesheet)', () => {
+    const mapped = fontCodePoints(fs.readFileSync(path.join(packageDist, 'codicon.ttf')));
+    const all = codePoints(packageCss, glyphs.keys());
+    assert.equal(all.filter(c => !mapped.has(c)).length, 0);
+    assert.ok(!mapped.has(0x41), 'no letter A in an icon font');
+  });
+
+  it("the pages' stylesheet and font have every glyph their sources name, and are a fraction of the package's", async () => {
+    const { css, ttf } = await pageCodicons(fs, path, packageDist, subsetFont);
     assert.deepEqual(unknownCodicons(codiconSources(fs, path), packageCss), []);
     // Glyphs the chat draws (tool cards, tabs, plans, review lists, the welcome, the prompt box).
-    for (const name of ['tools', 'check', 'error', 'circle-slash', 'loading', 'bell-dot', 'debug-disconnect', 'pass-filled', 'circle-large-outline',
-      'chevron-down', 'chevron-right', 'file-media', 'cloud-download', 'folder-opened', 'shield', 'split-horizontal', 'copy', 'close']) {
-      assert.ok(css.includes(`.codicon-${name}:before`), `codicon-${name} missing`);
-    }
+    const drawn = ['tools', 'check', 'error', 'circle-slash', 'loading', 'bell-dot', 'debug-disconnect', 'pass-filled', 'circle-large-outline',
+      'chevron-down', 'chevron-right', 'file-media', 'cloud-download', 'folder-opened', 'shield', 'split-horizontal', 'copy', 'close'];
+    for (const name of drawn) assert.ok(css.includes(`.codicon-${name}:before`), `codicon-${name} missing`);
+    const mapped = fontCodePoints(ttf);
+    assert.deepEqual(codePoints(packageCss, drawn).filter(c => !mapped.has(c)), [], 'glyphs the font lacks');
+    assert.ok(!mapped.has(codePoints(packageCss, ['gear'])[0]), 'a glyph no page names is cut from the font');
     assert.ok(css.length < packageCss.length / 4, `${css.length} of ${packageCss.length} characters`);
+    assert.ok(ttf.length < fs.statSync(path.join(packageDist, 'codicon.ttf')).size / 4, `${ttf.length} bytes`);
   });
 });
