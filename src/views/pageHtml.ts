@@ -16,8 +16,8 @@ export interface PageParts {
  * The page whose stylesheet and script are `dist/webview/<name>.css` and `<name>.js`. With
  * `inline`, both are written into the page (with the nonce) instead of fetched: a webview fetches
  * each file through its service worker and the workbench, a round trip before the page can run
- * (the chat's first paint). Codicons too, their font named by its webview URL: a stylesheet linked
- * before the page's script holds the script until it has loaded.
+ * (the chat's first paint). Codicons too (a stylesheet linked before the page's script holds the
+ * script until it has loaded), with their font as bytes (decision 0033; else named by its webview URL).
  */
 export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
   const nonce = randomBytes(16).toString('base64');
@@ -26,10 +26,10 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
   const styleOf = (file: string, text: string | undefined) =>
     (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
-  // Written in, the icon font comes as bytes the page's script adds (webview/iconFont.ts) before the
-  // page is first laid out: its load event, at which VS Code shows the page, waits for no font fetch.
-  const font = options.inline ? iconFont(distUri) : undefined;
   const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
+  // Written in with codicons, the icon font comes as bytes the page's script adds (webview/iconFont.ts)
+  // before the page is first laid out: its load event, at which VS Code shows the page, waits for no font fetch.
+  const font = codicons !== undefined ? iconFont(distUri) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
   const csp = [
     `default-src 'none'`,
@@ -49,7 +49,7 @@ ${styleOf('codicon.css', codicons !== undefined && font !== undefined ? withoutF
 ${styleOf(`${name}.css`, css)}
 <title>${attr(title)}</title>
 ${dataElement('l10n', { lang: vscode.env.language, bundle: vscode.l10n.bundle })}
-${codicons !== undefined && font !== undefined ? dataElement('icon-font', font) : ''}
+${font !== undefined ? dataElement('icon-font', font) : ''}
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
   return { head, script, asset };
