@@ -10,11 +10,14 @@
 //   dist/webview/markdown.js  its markdown renderer (markdown-it + DOMPurify), a separate ESM bundle that
 //                           chat.js loads with import() on first need (webview/lazyMarkdown.ts)
 //   dist/webview/inspector.js  the protocol inspector's webview (browser, IIFE) + inspector.css
+//   dist/webview/codicon.css, codicon.ttf  the icons, cut to the glyphs the pages use (scripts/codicons.mjs)
 //   out/test/**             unit and integration test bundles (node, CJS)
 // Flags: --watch, --production (minified, no sourcemaps; used for the VSIX).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import subsetFont from 'subset-font';
+import { pageCodicons } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -123,7 +126,8 @@ const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeOnce, sdkAsSibling, heavyGuard], metafile: true },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
-  { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
+  // The `script-start` mark: when the page's script begins to run (bench/activation --timeline).
+  { ...webview, format: 'iife', entryPoints: { chat: 'webview/main.ts' }, outdir: 'dist/webview', plugins: [webviewGuard], banner: { js: "performance.mark('script-start');" } },
   { ...webview, format: 'esm', entryPoints: { markdown: 'webview/markdown.ts' }, outdir: 'dist/webview', plugins: [webviewGuard] },
   // The protocol inspector (src/views/inspectorPanel.ts): its own page, its own classic script.
   { ...webview, format: 'iife', entryPoints: { inspector: 'webview/inspector.ts' }, outdir: 'dist/webview' },
@@ -132,25 +136,29 @@ const builds = [
 if (!production) {
   const unit = list('test/unit', '.test.ts');
   const integration = [...list('test/integration', '.ts')];
-  // typescript: the l10n unit test parses src/common with it (loaded from node_modules, not bundled).
-  if (unit.length) builds.push({ ...nodeBase, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha', 'typescript'] });
+  // typescript: the l10n unit test parses src/common with it; subset-font (HarfBuzz's wasm): the codicons
+  // test cuts the font. Both loaded from node_modules, not bundled.
+  if (unit.length) builds.push({ ...nodeBase, entryPoints: unit, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha', 'typescript', 'subset-font'] });
   if (integration.length) builds.push({ ...nodeBase, entryPoints: integration, outbase: 'test', outdir: 'out/test', external: ['vscode', 'mocha'] });
 }
 
 // Codicons are served from the extension, not a CDN (the webview CSP allows only our own origin).
-const copyCodicons = () => {
-  const src = 'node_modules/@vscode/codicons/dist';
+// codicon.css and codicon.ttf hold only the glyphs our pages use (scripts/codicons.mjs, decision
+// 0033): both are written into every chat page. A `codicon-<name>` the package has no glyph for
+// fails the build.
+const copyCodicons = async () => {
+  const { css, ttf } = await pageCodicons(fs, path, 'node_modules/@vscode/codicons/dist', subsetFont);
   fs.mkdirSync('dist/webview', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(src, f), path.join('dist/webview', f));
+  fs.writeFileSync('dist/webview/codicon.css', css);
+  fs.writeFileSync('dist/webview/codicon.ttf', ttf);
 };
 
 if (watch) {
-  copyCodicons();
+  await copyCodicons();
   for (const b of builds) await (await esbuild.context(b)).watch();
   console.log('esbuild: watching');
 } else {
   fs.rmSync('dist', { recursive: true, force: true });
   fs.rmSync('out', { recursive: true, force: true });
-  await Promise.all(builds.map(b => esbuild.build(b)));
-  copyCodicons();
+  await Promise.all([...builds.map(b => esbuild.build(b)), copyCodicons()]);
 }

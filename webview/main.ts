@@ -4,6 +4,7 @@
 // read out in itemAnnouncer.ts), the tab strip (tabs.ts), the status line and the composer's buttons
 // (status.ts), the session's plans, modes, options and usage (meta.ts), the review lists
 // (review.ts), the prompt box (composer.ts), the queue, search and welcome.
+import './iconFont';
 import './l10n';
 import type { HostMessage } from '../src/common/protocol';
 import { onMarkdownLoaded } from './lazyMarkdown';

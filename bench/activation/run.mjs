@@ -20,7 +20,16 @@
 // bundle activation loads (and of the SDK file loaded with the first agent). Also each page's first
 // contentful paint by the same clock (VS Code keeps a webview's frame hidden until the page's load
 // event, which waits for the fonts it asked for by then): what the user sees, reported beside it.
-// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]…
+// `--timeline` also prints, per round, where each page's time went by its own clock (from the start
+// of activation): its frame's navigation start, the HTML received, the script's first line (the
+// `script-start` mark, Switchboard's page only), the DOM parsed, `view-ready`, the load event.
+// `--trace <dir>` writes a Chromium trace of each side's first round (`<dir>/<side>.json`; the probe
+// waits for the trace to start before activating) and prints the webview renderer's main-thread time
+// by kind (HTML parse, script compile/run, style, layout) between its frame's start and view ready.
+// `--profile <dir>` writes a CPU profile of the extension host for each side's first round
+// (`<dir>/<side>.cpuprofile`, from just before activation to view ready) and prints its heaviest
+// functions by self time.
+// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]… [--timeline] [--trace <dir>] [--profile <dir>]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,8 +37,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { ensureTools, repoRoot, startWorkbench } from '../../test/runner/workbench.mjs';
+import { freePort, hostProfiler, saveProfile } from '../profile.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, ext: { type: 'string', multiple: true } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, ext: { type: 'string', multiple: true }, timeline: { type: 'boolean' }, trace: { type: 'string' }, profile: { type: 'string' } } });
 const RUNS = Number(values.runs);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const empty = path.join(here, 'empty-ext');
@@ -54,13 +64,25 @@ function productionBuild() {
  * (the host's clock, the same machine's) to the view's `body[data-ready]` in the page, as the page
  * marked it (`view-ready`; a build without the mark: when the attribute was seen, "(polled)").
  */
-async function round(extensionPath, { id, view }) {
+async function round(extensionPath, { id, view }, { traceFile, profileName } = {}) {
   const out = path.join(tmp, `probe-${Date.now()}.json`);
+  const inspect = profileName ? await freePort() : undefined;
   const wb = await startWorkbench({
     tools, extensionDevelopmentPath: extensionPath, extensionTestsPath: path.join(here, 'probe.cjs'),
-    workspace: path.join(repoRoot, 'test/fixtures/workspace'), env: { BENCH_EXT_ID: id, BENCH_VIEW: view, BENCH_OUT: out },
+    workspace: path.join(repoRoot, 'test/fixtures/workspace'), inspectExtensions: inspect,
+    env: { BENCH_EXT_ID: id, BENCH_VIEW: view, BENCH_OUT: out, ...(traceFile || profileName ? { BENCH_GO: `${out}.go` } : {}) },
   });
+  let profiler;
   try {
+    if (profileName) {
+      profiler = await hostProfiler(inspect);
+      await profiler.start();
+    }
+    if (traceFile) {
+      const browser = wb.page.context().browser();
+      await browser.startTracing(wb.page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'loading'] });
+    }
+    if (traceFile || profileName) fs.writeFileSync(`${out}.go`, '');
     const frame = wb.page.frameLocator('iframe.webview').frameLocator('#active-frame');
     const ready = frame.locator('body[data-ready="true"]').waitFor({ timeout: 120_000 }).then(() => Date.now());
     const seenAt = await Promise.race([ready, wb.failed, wb.exitCode.then(c => { throw new Error(`probe ended first (exit ${c})`); })]);
@@ -77,15 +99,61 @@ async function round(extensionPath, { id, view }) {
       new PerformanceObserver(list => at(list.getEntriesByName('first-contentful-paint')[0])).observe({ type: 'paint' });
       setTimeout(() => at(undefined), 5000);
     })).catch(() => undefined);
+    const timeline = values.timeline ? await frame.locator('body').evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const mark = n => performance.getEntriesByName(n)[0]?.startTime;
+      return { origin: performance.timeOrigin, html: nav?.responseEnd, dom: nav?.domInteractive, load: nav?.loadEventStart, script: mark('script-start'), ready: mark('view-ready') };
+    }).catch(() => undefined) : undefined;
+    if (traceFile) await wb.page.context().browser().stopTracing();
+    if (profiler) saveProfile(values.profile, profileName, await profiler.stop(), 30);
     for (let i = 0; !fs.existsSync(out) && i < 100; i++) await new Promise(r => setTimeout(r, 50));
     const { start, activateMs } = JSON.parse(fs.readFileSync(out, 'utf8'));
+    if (timeline) {
+      const at = t => (t === undefined ? '–' : `+${Math.round(timeline.origin + t - start)}`);
+      console.log(`    ${id}: activate ${activateMs.toFixed(0)} ms; its page: frame ${at(0)}, HTML ${at(timeline.html)}, script ${at(timeline.script)}, DOM ${at(timeline.dom)}, view ready ${at(timeline.ready)}, load ${at(timeline.load)} ms`);
+    }
+    if (traceFile) console.log(`    ${id}: ${traceSummary(traceFile)}`);
     fs.writeFileSync(`${out}.done`, '');
     const code = await wb.exitCode;
     if (code !== 0) throw new Error(`probe failed (exit ${code}): see the extension host output above`);
     return { activateMs, readyMs: readyAt - start, marked: typeof marked === 'number', paintMs: typeof painted === 'number' ? Math.round(painted - start) : undefined };
   } finally {
+    profiler?.close();
     await wb.close();
   }
+}
+
+/**
+ * The webview renderer's main-thread time in a trace, by kind, from VS Code's webview frame starting
+ * to write the page's content to the page's view-ready mark.
+ */
+function traceSummary(file) {
+  const events = JSON.parse(fs.readFileSync(file, 'utf8')).traceEvents;
+  const ready = events.find(e => e.name === 'view-ready' && e.ph !== 'M');
+  if (!ready) return 'no view-ready mark in the trace';
+  const main = events.filter(e => e.pid === ready.pid && e.tid === ready.tid && e.ph === 'X' && e.dur);
+  // From VS Code's webview index.html starting to write the content (its own mark); the renderer is
+  // the workbench's too, so "busy" holds the workbench's work meanwhile.
+  const from = Math.min(...events.filter(e => e.pid === ready.pid && e.name === 'webview/index.html/content/started').map(e => e.ts));
+  if (!Number.isFinite(from)) return 'no webview/index.html/content/started mark in the trace';
+  const kinds = { 'HTML parse': /^ParseHTML$/, 'style sheets': /^(ParseAuthorStyleSheet|CSSParserImpl::parseStyleSheet)/, 'script compile': /^(v8\.compile|V8\.CompileCode|v8\.parseOnBackground|CompileScript)/, 'script run': /^(EvaluateScript|v8\.run|FunctionCall|V8\.Execute)$/, 'style recalc': /^(UpdateLayoutTree|RecalculateStyles)$/, layout: /^(Layout|UpdateLayout)$/, paint: /^(Paint|PrePaint|Layerize|UpdateLayer)/ };
+  const self = new Map();
+  const list = main.filter(e => e.ts >= from && e.ts < ready.ts).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const stack = [];
+  let busy = 0;
+  for (const e of list) {
+    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop();
+    const kind = Object.keys(kinds).find(k => kinds[k].test(e.name));
+    const parentKind = stack.findLast(p => p.kind)?.kind;
+    if (!stack.length) busy += e.dur;
+    if (kind) {
+      self.set(kind, (self.get(kind) ?? 0) + e.dur);
+      if (parentKind) self.set(parentKind, self.get(parentKind) - e.dur);
+    }
+    stack.push({ ...e, kind: kind ?? parentKind });
+  }
+  const ms = us => (us / 1000).toFixed(1);
+  return `renderer main thread from the webview's content started to view ready: ${ms(ready.ts - from)} ms, busy ${ms(busy)} ms (${[...self].map(([k, v]) => `${k} ${ms(v)}`).join(', ')})`;
 }
 
 const kb = f => (fs.existsSync(f) ? `${(fs.statSync(f).size / 1024).toFixed(1)} KB` : 'missing');
@@ -106,12 +174,16 @@ try {
   const emptyRuns = [];
   const runs = exts.map(() => []);
   const fmt = r => `activate ${r.activateMs.toFixed(1)} ms, view ready ${r.readyMs} ms${r.marked ? '' : ' (polled)'}, first paint ${r.paintMs ?? '?'} ms`;
+  if (values.trace) fs.mkdirSync(values.trace, { recursive: true });
   for (let r = 0; r < RUNS; r++) {
     // Each round starts with another side (a side run right after another pays its leftovers).
-    const sides = [{ ext: empty, kind: EMPTY, into: emptyRuns }, ...exts.map((e, i) => ({ ext: e, kind: SWITCHBOARD, into: runs[i] }))];
+    const sides = [{ ext: empty, kind: EMPTY, into: emptyRuns, name: 'empty' }, ...exts.map((e, i) => ({ ext: e, kind: SWITCHBOARD, into: runs[i], name: i ? `ext${i}` : 'switchboard' }))];
     for (let k = 0; k < sides.length; k++) {
       const side = sides[(k + r) % sides.length];
-      side.into[r] = await round(side.ext, side.kind);
+      side.into[r] = await round(side.ext, side.kind, {
+        traceFile: values.trace && r === 0 ? path.join(values.trace, `${side.name}.json`) : undefined,
+        profileName: values.profile && r === 0 ? side.name : undefined,
+      });
     }
     console.log(`  round ${r + 1}/${RUNS}: empty ${fmt(emptyRuns[r])} | ${runs.map(t => fmt(t[r])).join(' | ')}`);
   }

@@ -16,8 +16,8 @@ export interface PageParts {
  * The page whose stylesheet and script are `dist/webview/<name>.css` and `<name>.js`. With
  * `inline`, both are written into the page (with the nonce) instead of fetched: a webview fetches
  * each file through its service worker and the workbench, a round trip before the page can run
- * (the chat's first paint). Codicons too, their font named by its webview URL: a stylesheet linked
- * before the page's script holds the script until it has loaded.
+ * (the chat's first paint). Codicons too (a stylesheet linked before the page's script holds the
+ * script until it has loaded), with their font as bytes (decision 0033; else named by its webview URL).
  */
 export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: string, title: string, options: { inline?: boolean } = {}): PageParts {
   const nonce = randomBytes(16).toString('base64');
@@ -27,6 +27,9 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
     (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
   const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
   const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
+  // Written in with codicons, the icon font comes as bytes the page's script adds (webview/iconFont.ts)
+  // before the page is first laid out: its load event, at which VS Code shows the page, waits for no font fetch.
+  const font = codicons !== undefined ? iconFont(distUri) : undefined;
   const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
   const csp = [
     `default-src 'none'`,
@@ -42,10 +45,11 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styleOf('codicon.css', codicons)}
+${styleOf('codicon.css', codicons !== undefined && font !== undefined ? withoutFontFace(codicons) : codicons)}
 ${styleOf(`${name}.css`, css)}
 <title>${attr(title)}</title>
 ${dataElement('l10n', { lang: vscode.env.language, bundle: vscode.l10n.bundle })}
+${font !== undefined ? dataElement('icon-font', font) : ''}
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
   return { head, script, asset };
@@ -67,6 +71,23 @@ function inlinable(distUri: vscode.Uri, file: string, closes: RegExp): string | 
     files.set(key, text !== undefined && !closes.test(text) ? text : undefined);
   }
   return files.get(key);
+}
+
+/** The icon font (dist/webview/codicon.ttf, cut to the glyphs the pages use) in base64; read once per window. */
+function iconFont(distUri: vscode.Uri): string | undefined {
+  const key = vscode.Uri.joinPath(distUri, 'codicon.ttf').fsPath;
+  if (!files.has(key)) {
+    let text: string | undefined;
+    try { text = fs.readFileSync(key).toString('base64'); } catch { text = undefined; }
+    // The package's whole font (126 KB) is not worth writing in: only the cut one (decision 0033).
+    files.set(key, text !== undefined && text.length <= 64 * 1024 ? text : undefined);
+  }
+  return files.get(key);
+}
+
+/** A codicon stylesheet without its `@font-face` (the page adds the font from its bytes). */
+function withoutFontFace(css: string): string {
+  return css.replace(/@font-face\s*\{[^}]*\}/g, '');
 }
 
 /**

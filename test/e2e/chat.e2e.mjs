@@ -58,4 +58,9 @@ export default async function ({ page, log, shotsDir }) {
   assert.equal((await prompt.inputValue()), '', 'the prompt box was cleared');
   await page.screenshot({ path: path.join(shotsDir, 'chat-streamed-answer.png') });
   log('streamed answer and turn end visible');
+  // Every icon on the page has its glyph: the page's codicon stylesheet holds only the glyphs its
+  // sources name (scripts/codicons.mjs); one left out is drawn as nothing.
+  const blank = await view.locator('body').evaluate(() => [...document.querySelectorAll('.codicon')]
+    .filter(e => !/^".+"$/u.test(getComputedStyle(e, '::before').content)).map(e => e.className));
+  assert.deepEqual(blank, [], 'icons without a glyph');
 }
