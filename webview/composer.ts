@@ -3,10 +3,10 @@
 // is typed and not sent is kept by the host (a prompt that never reached the agent comes back here).
 import * as l10n from '@vscode/l10n';
 import type { AvailableCommand } from '@agentclientprotocol/sdk/unstable';
-import type { MentionCandidate, PastedImage, PromptAbilities, ViewMessage } from '../src/common/protocol';
+import type { BoxState, MentionCandidate, PastedImage, PromptAbilities, ViewMessage } from '../src/common/protocol';
 import type { SessionMeta } from '../src/common/sessionMeta';
 import { matchCommands } from '../src/common/sessionMeta';
-import { takenInto, withReturned, type BoxState } from '../src/common/conversation/drafts';
+import { takenInto, withReturned } from '../src/common/conversation/drafts';
 import { button, h } from './dom';
 import { loadMarkdown } from './lazyMarkdown';
 

@@ -8,7 +8,6 @@ import { LIMITS, type RawValue } from './elicitation';
 import type { Item, ItemAction, TranscriptOp } from './transcript';
 import type { TurnSummary } from './turns';
 import type { WelcomeSituation } from './welcome';
-import type { BoxState } from './conversation/drafts';
 
 export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'error';
 
@@ -101,6 +100,9 @@ export interface WelcomeView {
 }
 
 export type WelcomeAction = 'addAgent' | 'getStarted' | 'trust' | 'openFolder';
+
+/** What a prompt box held, as far as telling whether it changed goes: its text and how many images. */
+export interface BoxState { readonly text: string; readonly images: number }
 
 export type HostMessage =
   | {

@@ -19,6 +19,7 @@
 //  - pasted images are kept in the saved drafts up to a budget of base64 characters in all, the
 //    drafts changed last first (a draft over the budget keeps its text and mentions).
 import type { NewPrompt } from '../promptQueue';
+import type { BoxState } from '../protocol';
 
 export type Draft = NewPrompt;
 
@@ -41,9 +42,6 @@ export function withReturned(returned: Draft, typed: Draft | undefined): Draft {
     images: [...returned.images.filter(i => !there || !typedImages.has(i.data)), ...typed.images],
   };
 }
-
-/** What a prompt box held, as far as telling whether it changed goes: its text and how many images. */
-export interface BoxState { readonly text: string; readonly images: number }
 
 /**
  * A draft another window's extension host wrote just before this one started (a reload's race,
