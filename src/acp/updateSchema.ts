@@ -7,17 +7,22 @@
 // the params object with `update` narrowed to the one member whose literal names that kind, and
 // every intersection of two objects in that member written as one object (`left.extend(right.shape)`,
 // same output: each side strips the other's keys, the merge puts them back together) — the member
-// itself, and inside it the content blocks, a tool call's content and a plan (`flat`): 20,000
-// updates of bench/long-turn parse in 38 ms instead of 57 (varied), 144 instead of 206 (tools).
-// Only the matching member can accept an update (the literals differ), so a kind's schema accepts
-// exactly what the full one does; a refusal is still described by the full schema (same first issue
-// as before), and an update of an unknown kind goes to the full schema. test/unit/refusals.test.ts
-// checks the equivalence on every update of the fuzz and burst generators.
+// itself, and inside it the content blocks, a tool call's content and a plan (`flat`). Only the
+// matching member can accept an update (the literals differ), so a kind's schema accepts exactly
+// what the full one does. Each kind's schema is then compiled (`screenOf`, below): plain functions
+// that build zod's output without zod's per-node payloads and issue lists, zod itself parsing every
+// node they do not model. 20,000 updates of bench/long-turn parse in ~12 ms (tools and varied alike)
+// instead of ~145 and ~40 with the kind's zod schema, ~200 with the full one (one process, load 9).
+// An update the compiled screen refuses, or of an unknown kind, goes to the full schema: its
+// verdict, and a refusal described by its first issue as before. test/unit/refusals.test.ts checks
+// the output (values, undefined-valued keys, key order) against the full schema's on the fuzz and
+// burst generators, 8,000 seeded mutations of them (wrong types, missing and extra keys, `__proto__`,
+// huge strings, deep nesting) and hand-made edge cases.
 
 /** The few zod (v4) internals read here; anything else, and the full schema is used as it is. */
 interface ZodLike {
   safeParse(raw: unknown): { success: boolean; data?: unknown; error?: unknown };
-  _zod?: { def?: ZodDef };
+  _zod?: { def?: ZodDef; traits?: Set<string>; optin?: 'optional' | 'defaulted'; optout?: 'optional' };
   shape?: Record<string, ZodLike>;
   options?: ZodLike[];
   extend?(shape: Record<string, ZodLike>): ZodLike;
@@ -26,20 +31,23 @@ interface ZodLike {
 interface ZodDef {
   type?: string; left?: ZodLike; right?: ZodLike; values?: unknown[]; options?: ZodLike[]; element?: ZodLike;
   innerType?: ZodLike; in?: ZodLike; out?: ZodLike; valueType?: ZodLike; catchall?: unknown; checks?: unknown[];
+  shape?: Record<string, ZodLike>; coerce?: unknown; discriminator?: unknown; inclusive?: boolean;
 }
 
 export type UpdateSchema = Pick<ZodLike, 'safeParse'>;
 
-/** `parse(params)`: the full schema's verdict, reached through the kind's own schema when it accepts. */
+/** `parse(params)`: the full schema's verdict, reached through the kind's compiled screen when it accepts. */
 export function updateParser(full: UpdateSchema): (raw: unknown) => ReturnType<UpdateSchema['safeParse']> {
-  const byKind = kindSchemas(full as ZodLike);
+  const byKind = new Map<string, Screen>();
+  const compiled = new Map<ZodLike, Screen>();
+  for (const [tag, schema] of kindSchemas(full as ZodLike)) byKind.set(tag, screenOf(schema, compiled));
   return raw => {
     const update = raw && typeof raw === 'object' ? (raw as { update?: unknown }).update : undefined;
     const tag = update && typeof update === 'object' ? (update as { sessionUpdate?: unknown }).sessionUpdate : undefined;
-    const schema = typeof tag === 'string' ? byKind.get(tag) : undefined;
-    if (schema) {
-      const parsed = schema.safeParse(raw);
-      if (parsed.success) return parsed;
+    const screen = typeof tag === 'string' ? byKind.get(tag) : undefined;
+    if (screen) {
+      const data = screen(raw);
+      if (data !== FAIL) return { success: true, data };
     }
     return full.safeParse(raw);
   };
@@ -116,4 +124,145 @@ function flat(schema: ZodLike, memo: Map<ZodLike, ZodLike>): ZodLike {
 function plainObject(s: ZodLike): boolean {
   const def = s._zod?.def;
   return def?.type === 'object' && def.catchall === undefined && !def.checks?.length && !!s.shape && typeof s.extend === 'function';
+}
+
+/**
+ * The screen's fast path: a kind's schema compiled into plain functions, one per schema node, each
+ * returning what zod's node returns, or FAIL exactly when zod's node has issues. Where zod builds a
+ * payload and an issue list per node and value (most of a parse of a valid update), these read the
+ * value and build the output only. Compiled: objects (keys in the schema's order, absent, optional
+ * and present-but-undefined keys as `handlePropertyResult` treats them), arrays, strings, literals,
+ * unions (first member that accepts), optional, nullable, unknown and pipes; a `catch` whose inner
+ * schema refuses asks zod's catch for its value (the SDK's defaults for bad optional fields, the
+ * skipped items of its lists). Any other node — records (`_meta`), numbers, transforms, refinements,
+ * what a later zod or SDK adds — is zod's own node, parsed by zod (`safeParse` of that node alone).
+ * So the output is zod's by construction (and checked: see the top). Written here, not a library:
+ * ajv (from the SDK's JSON schema) reports invalid where the SDK's `defaultOnError` / `vecSkipError`
+ * drop a bad optional field or list item and `defaultOnNull` fills one; zod's own `compile()` (4.6)
+ * refuses the SDK's schema (its catch values are callbacks, which it cannot prove ignore the parse
+ * context) and is not reachable from the extension's bundle (zod is only in dist/acp-sdk.js).
+ */
+type Screen = (value: unknown) => unknown;
+const FAIL: unique symbol = Symbol('fail');
+
+function screenOf(schema: ZodLike, memo: Map<ZodLike, Screen>): Screen {
+  const known = memo.get(schema);
+  if (known) return known;
+  let run: Screen = byZod(schema);
+  memo.set(schema, value => run(value)); // a schema reached again inside itself (none in ACP today)
+  try {
+    run = compiled(schema, memo) ?? run;
+  } catch {
+    // a node shaped in a way not foreseen here: zod parses it
+  }
+  memo.set(schema, run);
+  return run;
+}
+
+/** zod's own verdict on one node. */
+function byZod(schema: ZodLike): Screen {
+  return value => {
+    const r = schema.safeParse(value);
+    return r.success ? r.data : FAIL;
+  };
+}
+
+function compiled(schema: ZodLike, memo: Map<ZodLike, Screen>): Screen | undefined {
+  const z = schema._zod;
+  const def = z?.def;
+  if (!z || !def || def.checks?.length || !(z.traits instanceof Set)) return undefined;
+  const has = (trait: string) => z.traits!.has(trait);
+  const inner = (s: ZodLike | undefined) => (s ? screenOf(s, memo) : undefined);
+  switch (def.type) {
+    case 'string':
+      return has('$ZodString') && !has('$ZodStringFormat') && !def.coerce ? value => (typeof value === 'string' ? value : FAIL) : undefined;
+    case 'unknown':
+      return has('$ZodUnknown') ? value => value : undefined;
+    case 'literal': {
+      if (!has('$ZodLiteral') || !Array.isArray(def.values)) return undefined;
+      const values = new Set(def.values);
+      return value => (values.has(value) ? value : FAIL);
+    }
+    case 'optional': {
+      const run = inner(def.innerType);
+      if (!has('$ZodOptional') || !run || def.innerType?._zod?.optin === 'defaulted') return undefined;
+      return value => (value === undefined ? undefined : run(value));
+    }
+    case 'nullable': {
+      const run = inner(def.innerType);
+      return has('$ZodNullable') && run ? value => (value === null ? null : run(value)) : undefined;
+    }
+    case 'catch': {
+      const run = inner(def.innerType);
+      if (!has('$ZodCatch') || !run) return undefined;
+      // Refused inside: the catch's value, from zod (the callback gets the issues it expects).
+      return value => {
+        const out = run(value);
+        return out !== FAIL ? out : schema.safeParse(value).data;
+      };
+    }
+    case 'array': {
+      const run = inner(def.element);
+      if (!has('$ZodArray') || !run) return undefined;
+      return value => {
+        if (!Array.isArray(value)) return FAIL;
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item = run(value[i]);
+          if (item === FAIL) return FAIL;
+          out[i] = item;
+        }
+        return out;
+      };
+    }
+    case 'union': {
+      if (!has('$ZodUnion') || has('$ZodXor') || has('$ZodDiscriminatedUnion') || def.inclusive === false || def.discriminator !== undefined || !def.options?.length) return undefined;
+      const runs = def.options.map(o => screenOf(o, memo));
+      return value => {
+        for (const run of runs) {
+          const out = run(value);
+          if (out !== FAIL) return out;
+        }
+        return FAIL;
+      };
+    }
+    case 'pipe': {
+      const first = inner(def.in), then = inner(def.out);
+      if (!has('$ZodPipe') || has('$ZodCodec') || !first || !then) return undefined;
+      return value => {
+        const mid = first(value);
+        return mid === FAIL ? FAIL : then(mid);
+      };
+    }
+    case 'object':
+      return has('$ZodObject') && def.catchall === undefined ? objectScreen(def.shape, memo) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** zod's object (stripping unknown keys), key by key as its `handlePropertyResult` does. */
+function objectScreen(shape: Record<string, ZodLike> | undefined, memo: Map<ZodLike, Screen>): Screen | undefined {
+  if (!shape || Object.getOwnPropertySymbols(shape).length) return undefined;
+  const fields = Object.keys(shape).filter(key => key !== '__proto__').map(key => {
+    const z = shape[key]._zod;
+    return { key, run: screenOf(shape[key], memo), optin: z?.optin, optionalOut: z?.optout === 'optional' };
+  });
+  return value => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;
+    const input = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const { key, run, optin, optionalOut } of fields) {
+      const present = key in input;
+      if (!present && optionalOut && optin === 'optional') continue;
+      const result = run(input[key]);
+      if (result === FAIL) {
+        if (optin !== undefined && optionalOut && !present) continue;
+        return FAIL;
+      }
+      if (!present && optin === undefined) return FAIL;
+      if (result !== undefined || present || (optin === 'defaulted' && !optionalOut)) out[key] = result;
+    }
+    return out;
+  };
 }
