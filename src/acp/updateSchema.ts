@@ -11,8 +11,9 @@
 // matching member can accept an update (the literals differ), so a kind's schema accepts exactly
 // what the full one does. Each kind's schema is then compiled (`screenOf`, below): plain functions
 // that build zod's output without zod's per-node payloads and issue lists, zod itself parsing every
-// node they do not model. 20,000 updates of bench/long-turn parse in ~12 ms (tools and varied alike)
-// instead of ~145 and ~40 with the kind's zod schema, ~200 with the full one (one process, load 9).
+// node they do not model. 20,000 updates of bench/long-turn parse in 15 ms (tools) and 19 (varied)
+// instead of 42 and 37 with the kind's zod schema, 340 and 400 with the full one (medians of 7
+// interleaved rounds in one Node process, load 8).
 // An update the compiled screen refuses, or of an unknown kind, goes to the full schema: its
 // verdict, and a refusal described by its first issue as before. test/unit/refusals.test.ts checks
 // the output (values, undefined-valued keys, key order) against the full schema's on the fuzz and
