@@ -11,9 +11,9 @@
 // matching member can accept an update (the literals differ), so a kind's schema accepts exactly
 // what the full one does. Each kind's schema is then compiled (`screenOf`, below): plain functions
 // that build zod's output without zod's per-node payloads and issue lists, zod itself parsing every
-// node they do not model. 20,000 updates of bench/long-turn parse in 15 ms (tools) and 19 (varied)
-// instead of 42 and 37 with the kind's zod schema, 340 and 400 with the full one (medians of 7
-// interleaved rounds in one Node process, load 8).
+// node they do not model. 20,000 updates of bench/long-turn parse in 4–5 ms (tools, varied; 9 in a
+// noisy round) instead of 31–46 with the kind's zod schema and 200–260 with the full one (medians of
+// 7 interleaved rounds in one Node process, two runs at load 8).
 // An update the compiled screen refuses, or of an unknown kind, goes to the full schema: its
 // verdict, and a refusal described by its first issue as before. test/unit/refusals.test.ts checks
 // the output (values, undefined-valued keys, key order) against the full schema's on the fuzz and
@@ -131,8 +131,8 @@ function plainObject(s: ZodLike): boolean {
  * The screen's fast path: a kind's schema compiled into plain functions, one per schema node, each
  * returning what zod's node returns, or FAIL exactly when zod's node has issues. Where zod builds a
  * payload and an issue list per node and value (most of a parse of a valid update), these read the
- * value and build the output only. Compiled: objects (keys in the schema's order, absent, optional
- * and present-but-undefined keys as `handlePropertyResult` treats them), arrays, strings, literals,
+ * value and build the output only. Compiled: objects (generated code, keys in the schema's order,
+ * absent and present keys as `handlePropertyResult` treats them), arrays, strings, literals,
  * unions (first member that accepts), optional, nullable, unknown and pipes; a `catch` whose inner
  * schema refuses asks zod's catch for its value (the SDK's defaults for bad optional fields, the
  * skipped items of its lists). Any other node — records (`_meta`), numbers, transforms, refinements,
@@ -242,28 +242,34 @@ function compiled(schema: ZodLike, memo: Map<ZodLike, Screen>): Screen | undefin
   }
 }
 
-/** zod's object (stripping unknown keys), key by key as its `handlePropertyResult` does. */
+/**
+ * zod's object (stripping unknown keys) as code with its keys written out, as zod's own JIT does
+ * for its objects, when every field is required or optional in and out (all of ACP's; any other,
+ * and zod parses the object): a present key is screened and kept (also when its value is
+ * undefined), an absent optional one skipped, an absent required one refused — zod's
+ * `handlePropertyResult` for those two kinds of field.
+ */
 function objectScreen(shape: Record<string, ZodLike> | undefined, memo: Map<ZodLike, Screen>): Screen | undefined {
   if (!shape || Object.getOwnPropertySymbols(shape).length) return undefined;
-  const fields = Object.keys(shape).filter(key => key !== '__proto__').map(key => {
-    const z = shape[key]._zod;
-    return { key, run: screenOf(shape[key], memo), optin: z?.optin, optionalOut: z?.optout === 'optional' };
+  const keys = Object.keys(shape).filter(key => key !== '__proto__');
+  const required = (key: string) => shape[key]._zod?.optin === undefined;
+  if (!keys.every(key => required(key) || (shape[key]._zod?.optin === 'optional' && shape[key]._zod?.optout === 'optional'))) return undefined;
+  const runs = keys.map(key => screenOf(shape[key], memo));
+  const code = keys.map((key, i) => {
+    const k = JSON.stringify(key);
+    const take = `r = f${i}(v[${k}]); if (r === FAIL) return FAIL; o[${k}] = r;`;
+    return required(key) ? `if (!(${k} in v)) return FAIL; ${take}` : `if (${k} in v) { ${take} }`;
   });
-  return value => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;
-    const input = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const { key, run, optin, optionalOut } of fields) {
-      const present = key in input;
-      if (!present && optionalOut && optin === 'optional') continue;
-      const result = run(input[key]);
-      if (result === FAIL) {
-        if (optin !== undefined && optionalOut && !present) continue;
-        return FAIL;
-      }
-      if (!present && optin === undefined) return FAIL;
-      if (result !== undefined || present || (optin === 'defaulted' && !optionalOut)) out[key] = result;
-    }
-    return out;
-  };
+  try {
+    // The keys come from the SDK's schema, quoted by JSON.stringify; the functions are passed in.
+    const make = new Function('FAIL', ...runs.map((_, i) => `f${i}`), `return v => {
+      if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
+      const o = {}; let r;
+      ${code.join('\n      ')}
+      return o;
+    };`) as (...args: unknown[]) => Screen;
+    return make(FAIL, ...runs);
+  } catch {
+    return undefined; // code generation not allowed here: zod parses the object
+  }
 }
