@@ -7,17 +7,23 @@
 // the params object with `update` narrowed to the one member whose literal names that kind, and
 // every intersection of two objects in that member written as one object (`left.extend(right.shape)`,
 // same output: each side strips the other's keys, the merge puts them back together) — the member
-// itself, and inside it the content blocks, a tool call's content and a plan (`flat`): 20,000
-// updates of bench/long-turn parse in 38 ms instead of 57 (varied), 144 instead of 206 (tools).
-// Only the matching member can accept an update (the literals differ), so a kind's schema accepts
-// exactly what the full one does; a refusal is still described by the full schema (same first issue
-// as before), and an update of an unknown kind goes to the full schema. test/unit/refusals.test.ts
-// checks the equivalence on every update of the fuzz and burst generators.
+// itself, and inside it the content blocks, a tool call's content and a plan (`flat`). Only the
+// matching member can accept an update (the literals differ), so a kind's schema accepts exactly
+// what the full one does. Each kind's schema is then compiled (`screenOf`, below): plain functions
+// that build zod's output without zod's per-node payloads and issue lists, zod itself parsing every
+// node they do not model. 20,000 updates of bench/long-turn parse in 4–5 ms (tools, varied; 9 in a
+// noisy round) instead of 31–46 with the kind's zod schema and 200–260 with the full one (medians of
+// 7 interleaved rounds in one Node process, two runs at load 8).
+// An update the compiled screen refuses, or of an unknown kind, goes to the full schema: its
+// verdict, and a refusal described by its first issue as before. test/unit/refusals.test.ts checks
+// the output (values, undefined-valued keys, key order) against the full schema's on the fuzz and
+// burst generators, 8,000 seeded mutations of them (wrong types, missing and extra keys, `__proto__`,
+// huge strings, deep nesting) and hand-made edge cases.
 
 /** The few zod (v4) internals read here; anything else, and the full schema is used as it is. */
 interface ZodLike {
   safeParse(raw: unknown): { success: boolean; data?: unknown; error?: unknown };
-  _zod?: { def?: ZodDef };
+  _zod?: { def?: ZodDef; traits?: Set<string>; optin?: 'optional' | 'defaulted'; optout?: 'optional' };
   shape?: Record<string, ZodLike>;
   options?: ZodLike[];
   extend?(shape: Record<string, ZodLike>): ZodLike;
@@ -26,20 +32,23 @@ interface ZodLike {
 interface ZodDef {
   type?: string; left?: ZodLike; right?: ZodLike; values?: unknown[]; options?: ZodLike[]; element?: ZodLike;
   innerType?: ZodLike; in?: ZodLike; out?: ZodLike; valueType?: ZodLike; catchall?: unknown; checks?: unknown[];
+  shape?: Record<string, ZodLike>; coerce?: unknown; discriminator?: unknown; inclusive?: boolean;
 }
 
 export type UpdateSchema = Pick<ZodLike, 'safeParse'>;
 
-/** `parse(params)`: the full schema's verdict, reached through the kind's own schema when it accepts. */
+/** `parse(params)`: the full schema's verdict, reached through the kind's compiled screen when it accepts. */
 export function updateParser(full: UpdateSchema): (raw: unknown) => ReturnType<UpdateSchema['safeParse']> {
-  const byKind = kindSchemas(full as ZodLike);
+  const byKind = new Map<string, Screen>();
+  const compiled = new Map<ZodLike, Screen>();
+  for (const [tag, schema] of kindSchemas(full as ZodLike)) byKind.set(tag, screenOf(schema, compiled));
   return raw => {
     const update = raw && typeof raw === 'object' ? (raw as { update?: unknown }).update : undefined;
     const tag = update && typeof update === 'object' ? (update as { sessionUpdate?: unknown }).sessionUpdate : undefined;
-    const schema = typeof tag === 'string' ? byKind.get(tag) : undefined;
-    if (schema) {
-      const parsed = schema.safeParse(raw);
-      if (parsed.success) return parsed;
+    const screen = typeof tag === 'string' ? byKind.get(tag) : undefined;
+    if (screen) {
+      const data = screen(raw);
+      if (data !== FAIL) return { success: true, data };
     }
     return full.safeParse(raw);
   };
@@ -116,4 +125,151 @@ function flat(schema: ZodLike, memo: Map<ZodLike, ZodLike>): ZodLike {
 function plainObject(s: ZodLike): boolean {
   const def = s._zod?.def;
   return def?.type === 'object' && def.catchall === undefined && !def.checks?.length && !!s.shape && typeof s.extend === 'function';
+}
+
+/**
+ * The screen's fast path: a kind's schema compiled into plain functions, one per schema node, each
+ * returning what zod's node returns, or FAIL exactly when zod's node has issues. Where zod builds a
+ * payload and an issue list per node and value (most of a parse of a valid update), these read the
+ * value and build the output only. Compiled: objects (generated code, keys in the schema's order,
+ * absent and present keys as `handlePropertyResult` treats them), arrays, strings, literals,
+ * unions (first member that accepts), optional, nullable, unknown and pipes; a `catch` whose inner
+ * schema refuses asks zod's catch for its value (the SDK's defaults for bad optional fields, the
+ * skipped items of its lists). Any other node — records (`_meta`), numbers, transforms, refinements,
+ * what a later zod or SDK adds — is zod's own node, parsed by zod (`safeParse` of that node alone).
+ * So the output is zod's by construction (and checked: see the top). Written here, not a library:
+ * ajv (from the SDK's JSON schema) reports invalid where the SDK's `defaultOnError` / `vecSkipError`
+ * drop a bad optional field or list item and `defaultOnNull` fills one; zod's own `compile()` (4.6)
+ * refuses the SDK's schema (its catch values are callbacks, which it cannot prove ignore the parse
+ * context) and is not reachable from the extension's bundle (zod is only in dist/acp-sdk.js).
+ */
+type Screen = (value: unknown) => unknown;
+const FAIL: unique symbol = Symbol('fail');
+
+function screenOf(schema: ZodLike, memo: Map<ZodLike, Screen>): Screen {
+  const known = memo.get(schema);
+  if (known) return known;
+  let run: Screen = byZod(schema);
+  memo.set(schema, value => run(value)); // a schema reached again inside itself (none in ACP today)
+  try {
+    run = compiled(schema, memo) ?? run;
+  } catch {
+    // a node shaped in a way not foreseen here: zod parses it
+  }
+  memo.set(schema, run);
+  return run;
+}
+
+/** zod's own verdict on one node. */
+function byZod(schema: ZodLike): Screen {
+  return value => {
+    const r = schema.safeParse(value);
+    return r.success ? r.data : FAIL;
+  };
+}
+
+function compiled(schema: ZodLike, memo: Map<ZodLike, Screen>): Screen | undefined {
+  const z = schema._zod;
+  const def = z?.def;
+  if (!z || !def || def.checks?.length || !(z.traits instanceof Set)) return undefined;
+  const has = (trait: string) => z.traits!.has(trait);
+  const inner = (s: ZodLike | undefined) => (s ? screenOf(s, memo) : undefined);
+  switch (def.type) {
+    case 'string':
+      return has('$ZodString') && !has('$ZodStringFormat') && !def.coerce ? value => (typeof value === 'string' ? value : FAIL) : undefined;
+    case 'unknown':
+      return has('$ZodUnknown') ? value => value : undefined;
+    case 'literal': {
+      if (!has('$ZodLiteral') || !Array.isArray(def.values)) return undefined;
+      const values = new Set(def.values);
+      return value => (values.has(value) ? value : FAIL);
+    }
+    case 'optional': {
+      const run = inner(def.innerType);
+      if (!has('$ZodOptional') || !run || def.innerType?._zod?.optin === 'defaulted') return undefined;
+      return value => (value === undefined ? undefined : run(value));
+    }
+    case 'nullable': {
+      const run = inner(def.innerType);
+      return has('$ZodNullable') && run ? value => (value === null ? null : run(value)) : undefined;
+    }
+    case 'catch': {
+      const run = inner(def.innerType);
+      if (!has('$ZodCatch') || !run) return undefined;
+      // Refused inside: the catch's value, from zod (the callback gets the issues it expects).
+      return value => {
+        const out = run(value);
+        return out !== FAIL ? out : schema.safeParse(value).data;
+      };
+    }
+    case 'array': {
+      const run = inner(def.element);
+      if (!has('$ZodArray') || !run) return undefined;
+      return value => {
+        if (!Array.isArray(value)) return FAIL;
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item = run(value[i]);
+          if (item === FAIL) return FAIL;
+          out[i] = item;
+        }
+        return out;
+      };
+    }
+    case 'union': {
+      if (!has('$ZodUnion') || has('$ZodXor') || has('$ZodDiscriminatedUnion') || def.inclusive === false || def.discriminator !== undefined || !def.options?.length) return undefined;
+      const runs = def.options.map(o => screenOf(o, memo));
+      return value => {
+        for (const run of runs) {
+          const out = run(value);
+          if (out !== FAIL) return out;
+        }
+        return FAIL;
+      };
+    }
+    case 'pipe': {
+      const first = inner(def.in), then = inner(def.out);
+      if (!has('$ZodPipe') || has('$ZodCodec') || !first || !then) return undefined;
+      return value => {
+        const mid = first(value);
+        return mid === FAIL ? FAIL : then(mid);
+      };
+    }
+    case 'object':
+      return has('$ZodObject') && def.catchall === undefined ? objectScreen(def.shape, memo) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * zod's object (stripping unknown keys) as code with its keys written out, as zod's own JIT does
+ * for its objects, when every field is required or optional in and out (all of ACP's; any other,
+ * and zod parses the object): a present key is screened and kept (also when its value is
+ * undefined), an absent optional one skipped, an absent required one refused — zod's
+ * `handlePropertyResult` for those two kinds of field.
+ */
+function objectScreen(shape: Record<string, ZodLike> | undefined, memo: Map<ZodLike, Screen>): Screen | undefined {
+  if (!shape || Object.getOwnPropertySymbols(shape).length) return undefined;
+  const keys = Object.keys(shape).filter(key => key !== '__proto__');
+  const required = (key: string) => shape[key]._zod?.optin === undefined;
+  if (!keys.every(key => required(key) || (shape[key]._zod?.optin === 'optional' && shape[key]._zod?.optout === 'optional'))) return undefined;
+  const runs = keys.map(key => screenOf(shape[key], memo));
+  const code = keys.map((key, i) => {
+    const k = JSON.stringify(key);
+    const take = `r = f${i}(v[${k}]); if (r === FAIL) return FAIL; o[${k}] = r;`;
+    return required(key) ? `if (!(${k} in v)) return FAIL; ${take}` : `if (${k} in v) { ${take} }`;
+  });
+  try {
+    // The keys come from the SDK's schema, quoted by JSON.stringify; the functions are passed in.
+    const make = new Function('FAIL', ...runs.map((_, i) => `f${i}`), `return v => {
+      if (typeof v !== "object" || v === null || Array.isArray(v)) return FAIL;
+      const o = {}; let r;
+      ${code.join('\n      ')}
+      return o;
+    };`) as (...args: unknown[]) => Screen;
+    return make(FAIL, ...runs);
+  } catch {
+    return undefined; // code generation not allowed here: zod parses the object
+  }
 }
