@@ -53,6 +53,9 @@ describe('Fuzzed agent messages', function () {
   beforeEach(async () => {
     await sb.chat.stop();
     await sb.chat.newConversation();
+    // What earlier suites left listed in Agent Changes (a helper agent's files) is not this suite's.
+    await sb.review.settled();
+    for (const t of sb.review.views()) sb.review.keep(t.turnId);
     await setting('fs.outsideWorkspace', 'deny');
   });
   afterEach(async () => {
