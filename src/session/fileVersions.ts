@@ -30,7 +30,8 @@ export function readStamped(file: string): { text: string; stamp: FileStamp } {
  * status as written (the rename keeps it: another write since shows as another inode). Throws what failed.
  */
 export function writeAtomically(file: string, text: string): fs.Stats {
-  const tmp = `${file}.tmp`;
+  // Named by the process: two extension hosts (a reload) writing the file at once never share one.
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(tmp, text, 'utf8');

@@ -39,6 +39,8 @@ export class SavedDrafts {
   private book: DraftBook | undefined;
   /** The drafts file's version this host read or wrote last, and what it held: another version is another host's. */
   private known: { stamp: FileStamp; drafts: readonly DraftEntry[] } | undefined;
+  /** The drafts of the version of the file this host read last (loaded, or another host's taken in). */
+  private readDrafts: readonly DraftEntry[] | undefined;
   /** Puts a draft another host wrote into a prompt box (follow). */
   private take: ((tab: string, draft: Draft, surface: string) => void) | undefined;
 
@@ -70,6 +72,7 @@ export class SavedDrafts {
     }
     const drafts = parseDrafts(raw);
     this.known = { stamp: got.stamp, drafts };
+    this.readDrafts = drafts;
     return drafts;
   }
 
@@ -92,9 +95,14 @@ export class SavedDrafts {
     if (found && !sameStamp(found, this.known.stamp)) this.arrived(file);
   }
 
-  /** Another host wrote drafts file `file`: its drafts go into this host's (mergeDrafts). */
+  /**
+   * Another host wrote drafts file `file`: its drafts go into this host's (mergeDrafts), compared
+   * with the last drafts this host read from the file (what the other host started from, or an
+   * older version of it), never with this host's own last write: the other host's version, made
+   * without it, would otherwise look like a change back of every box typed in here.
+   */
   private arrived(file: string): void {
-    const base = this.known?.drafts ?? [];
+    const base = this.readDrafts ?? [];
     const theirs = this.read(file);
     if (!theirs || !this.book || !this.take) return;
     const changes = mergeDrafts(base, this.book.toSave(MAX_SAVED_IMAGES), theirs);

@@ -6,13 +6,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, runCommand, scriptedAgentSettings } from './support.mjs';
 
-const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-outside-')), 'outside.txt');
+const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-outside-'));
+const outside = path.join(outsideDir, 'outside.txt');
+// A large file outside the workspace (read by range from its bytes, kept for the next reads).
+const big = path.join(outsideDir, 'big-outside.txt');
+const bigText = (mark) => Array.from({ length: 12_000 }, (_, i) => `${mark} line ${String(i + 1).padStart(5, '0')} ${'x'.repeat(90)}\n`).join('');
 const NEW_NOTES = 'Shopping list\n- milk\n- bread\n- coffee\n- tea (added by the agent)\n\nRemember: the meeting moved to Thursday.\n';
 
 export const settings = ({ repoRoot, node24 }) => {
   fs.writeFileSync(outside, 'outside the workspace\n');
+  fs.writeFileSync(big, bigText('A'));
   const script = {
     turns: [
       { match: '^edit', steps: [
@@ -21,6 +26,7 @@ export const settings = ({ repoRoot, node24 }) => {
         { type: 'text', text: 'Done editing.' },
       ] },
       { match: '^outside', steps: [{ type: 'read', path: outside }] },
+      { match: '^ranged', steps: [{ type: 'read', path: big, line: 5, limit: 1 }] },
     ],
   };
   return {
@@ -65,6 +71,25 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
   await view.locator('.message.agent', { hasText: 'read: "outside the workspace\\n"' }).waitFor({ timeout: 30_000 });
   log('outside read allowed from the modal');
+
+  // A ranged read of a large file outside the workspace, allowed; its bytes are kept (the file's
+  // times old enough). The agent restarts (a new connection asks again), and while the question is
+  // open the file is rewritten: once allowed, the agent gets the new line, never the kept one.
+  const aged = () => Date.now() - fs.statSync(big).ctimeMs > 3500;
+  while (!aged()) await new Promise(r => setTimeout(r, 200));
+  await send(view, 'ranged read');
+  await dialog.waitFor({ timeout: 30_000 });
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+  await view.locator('.message.agent', { hasText: 'read: "A line 00005' }).waitFor({ timeout: 30_000 });
+  await runCommand(page, 'Switchboard: Restart Agent');
+  await send(view, 'ranged read again');
+  await dialog.waitFor({ timeout: 30_000 });
+  fs.writeFileSync(big, bigText('B'));
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+  await view.locator('.message.agent', { hasText: /read: "[AB] line 00005/ }).nth(1).waitFor({ timeout: 30_000 });
+  const reads = await view.locator('.message.agent', { hasText: /read: "[AB] line 00005/ }).allInnerTexts();
+  assert.match(reads[1], /read: "B line 00005/, `the read allowed after the file changed: ${reads[1].slice(0, 80)}`);
+  log('a ranged read allowed after the file changed gets the new text');
 }
 
 /** Types a prompt and sends it (Enter; the Send button if the composer did not take it). */

@@ -261,13 +261,29 @@ describe('Saved conversations across a reload, while the old window still writes
     assert.ok(both.includes('fix the bug in the parser') && both.includes('fix the bu and add a test'), both);
   });
 
-  it('the old window\'s last keystrokes taken in go to the page already showing that prompt box (over what it held there)', async () => {
+  it('a prompt box typed in and saved by the new window keeps its text when the old window\'s late write, made from the drafts it had, arrives', async () => {
+    const { memento, old } = oldWindow(chat('tab1', 'Long task', 'the first answer'));
+    const boxes = (view: string, editor: string) => new DraftBook([['tab1', typed(view), 'view'], ['tab1', typed(editor), 'editor']]);
+    old.drafts.save(boxes('the side bar\'s box', 'the editor\'s box'), true);
+    const neu = chatWindow(memento);
+    // The new window types in the side bar's box and saves its drafts (its own version of the file).
+    neu.setDraft(typed('the side bar\'s box, typed in the new window'), 'tab1', 'view');
+    neu.saved.drafts.flush();
+    // The old window's last keystrokes, in the editor's box, written from the drafts it had (as a
+    // version before this one writes them: without looking at the file first).
+    old.drafts.save(boxes('the side bar\'s box', 'the editor\'s box, and its last keystrokes'), true);
+    await waitFor(() => `the new window to take the old window's last keystrokes: ${neu.draftOf('tab1', 'editor')?.text}`,
+      () => neu.draftOf('tab1', 'editor')?.text === 'the editor\'s box, and its last keystrokes', 5000);
+    assert.equal(neu.draftOf('tab1', 'view')?.text, 'the side bar\'s box, typed in the new window', 'what the new window typed is not reverted');
+  });
+
+  it('the old window\'s last keystrokes taken in go to the page already showing that prompt box (with what it held there)', async () => {
     await vscode.commands.executeCommand('switchboard.openChat');
     await waitFor('the side bar\'s page is ready', () => sb.view.surfaceList.find(s => s.id === 'view' && s.ready));
     const tab = sb.view.surfaceList.find(s => s.id === 'view')!.shows ?? sb.chat.activeTab;
     const drafts = sb.chat.saved.drafts;
-    // What the page typed, saved as this window's drafts file.
-    sb.view.receive('view', { type: 'composer/draft', tab, text: 'fix the bu', mentions: [], images: [] });
+    // The page's box is empty (as when the new window loaded the drafts); the drafts file is written.
+    sb.view.receive('view', { type: 'composer/draft', tab, text: '', mentions: [], images: [] });
     drafts.flush();
     const file = drafts.path!;
     const posted: HostMessage[] = [];
@@ -275,13 +291,14 @@ describe('Saved conversations across a reload, while the old window still writes
     try {
       // The window's previous host writes its last keystrokes (a file of its own, renamed into place)
       // and the folder's watch reports it (what check does for it).
-      const theirs = (JSON.parse(fs.readFileSync(file, 'utf8')) as [string, Draft, string?][])
-        .map(([t, d, s]) => [t, t === tab && s === 'view' ? typed('fix the bug in the parser') : d, s]);
+      const theirs = [...(JSON.parse(fs.readFileSync(file, 'utf8')) as [string, Draft, string?][]).filter(([t, , s]) => t !== tab || s !== 'view'),
+        [tab, typed('fix the bug in the parser'), 'view']];
       fs.writeFileSync(`${file}.old-host`, JSON.stringify(theirs));
       fs.renameSync(`${file}.old-host`, file);
+      const held = sb.chat.draftOf(tab, 'view');
       drafts.check(path.basename(file));
       const got = await waitFor('the page to be given the old window\'s draft', () => posted.find(m => m.type === 'composer/restore'), 5000);
-      assert.deepEqual(got, { type: 'composer/restore', tab, text: 'fix the bug in the parser', mentions: [], images: [], over: { text: 'fix the bu', images: 0 } });
+      assert.deepEqual(got, { type: 'composer/restore', tab, text: 'fix the bug in the parser', mentions: [], images: [], over: { text: held?.text ?? '', images: held?.images.length ?? 0 } });
       assert.equal(sb.chat.draftOf(tab, 'view')?.text, 'fix the bug in the parser');
     } finally {
       sub.dispose();

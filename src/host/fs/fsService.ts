@@ -346,8 +346,9 @@ class AgentFs implements FsHandlers {
     // A ranged read's stat runs beside the path's resolution (readRange checks that the file it opens is that one).
     const early = isRanged(params.line, params.limit) && !pathProblem(params.path) && isAbsolutePath(params.path) ? statOf(params.path) : undefined;
     const target = await resolving;
-    await this.checkAccess(target, 'read');
-    const range = await readRange(target, params.line, params.limit, early);
+    // A stat taken before the user answered a question about the path may be older than the file.
+    const asked = await this.checkAccess(target, 'read');
+    const range = await readRange(target, params.line, params.limit, asked ? undefined : early);
     if (range) {
       this.lastRead.set(this.key(params.sessionId, target), range.whole);
       this.service.notifyRead(params.path, range.whole, range.form);
@@ -488,11 +489,12 @@ class AgentFs implements FsHandlers {
     return `${sessionId}\0${pathKey(target.real)}`;
   }
 
-  private async checkAccess(target: Target, op: 'read' | 'write'): Promise<void> {
+  /** Refuses what the policy or the user denies; true when the user was asked (now or earlier in this connection). */
+  private async checkAccess(target: Target, op: 'read' | 'write'): Promise<boolean> {
     const roots = await workspaceRoots();
     // The setting is read only for a path outside the workspace.
     const decision = decideAccess(target.real, roots, 'deny') === 'allow' ? 'allow' : decideAccess(target.real, roots, readOutsideWorkspacePolicy());
-    if (decision === 'allow') return;
+    if (decision === 'allow') return false;
     if (decision === 'deny') throw FsErrors.outsideWorkspace(target.requested);
     const key = `${op}\0${pathKey(target.real)}`;
     let answer = this.outsideAnswers.get(key);
@@ -504,6 +506,7 @@ class AgentFs implements FsHandlers {
       this.outsideAnswers.delete(key); // asked again next time
       throw FsErrors.userDenied(target.requested);
     }
+    return true;
   }
 
   private ask(target: Target, op: 'read' | 'write'): Promise<boolean> {
