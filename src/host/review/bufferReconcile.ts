@@ -6,12 +6,13 @@
 // marked as conflicts, and the user is told at once. When the merge cannot tell the user's edits
 // from the agent's (no trustworthy disk text before the agent's change), the tab is left exactly as
 // it is and the user chooses: keep theirs, take the agent's, or keep both.
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { fileLabel } from '../../common/bidi';
 import { lineEdits, Resolution } from '../../common/fs/merge';
 import type { Logger } from '../../common/logger';
 import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
-import { readDisk } from './diskSources';
+import { readDisk, readDiskSync } from './diskSources';
 
 export interface ReconcileResult {
   readonly conflicts: number;
@@ -28,16 +29,27 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string 
     void vscode.window.showWarningMessage(vscode.l10n.t("{0} deleted {1} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.", agentName, name));
     return undefined;
   }
-  const buffer = doc.getText();
-  if (buffer === diskAfter) return undefined;
-  const result = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
-  if (result.kind === 'undecidable') {
-    log.warn(`${agentName} changed ${filePath} on disk under unsaved edits that cannot be told from its change: the tab is left as it is, the user chooses`);
-    void askWhatTheTabKeeps(doc, agentName, log);
-    return { conflicts: 1, undecided: true };
+  let conflicts = 0;
+  // The merge is made for the tab and the disk as they are now; if either changed before the tab is
+  // reverted (the user typed, another write landed and is reconciled on its own), it is never
+  // applied over them: made again for a tab that changed, dropped for a disk that moved on.
+  for (let attempt = 1; ; attempt++) {
+    const buffer = doc.getText();
+    if (buffer === diskAfter || !doc.isDirty) return undefined;
+    const result = reconcileBuffer(diskBefore, buffer, diskAfter, agentName);
+    if (result.kind === 'undecidable') {
+      log.warn(`${agentName} changed ${filePath} on disk under unsaved edits that cannot be told from its change: the tab is left as it is, the user chooses`);
+      void askWhatTheTabKeeps(doc, agentName, log);
+      return { conflicts: 1, undecided: true };
+    }
+    conflicts = result.conflicts;
+    const applied = await reloadThenSet(doc, diskAfter, result.text, log, doc.version);
+    if (applied === true) break;
+    if (applied === 'disk' || attempt === 3) {
+      log.info(`${filePath} changed again while its unsaved edits were merged with ${agentName}'s change: left to the later change (${applied === 'disk' ? 'the disk moved on' : 'the tab kept changing'})`);
+      return undefined;
+    }
   }
-  const { text, conflicts } = result;
-  await reloadThenSet(doc, diskAfter, text, log);
   log.info(`${agentName} changed ${filePath} on disk under unsaved edits: merged into the tab (${conflicts} conflict(s))`);
   const message = conflicts > 1
     ? vscode.l10n.t('{0} changed {1} on disk while you had unsaved edits. Your edits were merged into its version; {2} places where you both changed the same lines are marked as a conflict in the file.', agentName, name, conflicts)
@@ -88,8 +100,13 @@ export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskTe
   await reloadThenSet(doc, diskText, bufferText, log);
 }
 
-/** Reverts the tab to the disk (VS Code then knows the disk's version), then sets its text to `text` (unsaved). */
-async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, log: Logger): Promise<void> {
+/**
+ * Reverts the tab to the disk (VS Code then knows the disk's version), then sets its text to `text`
+ * (unsaved). `version`: `text` was made from the tab at that version and from the disk holding
+ * `diskText`; if the tab changed since ('tab') or the disk no longer holds it ('disk'), nothing is
+ * done (checked right before the revert). True: done.
+ */
+async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, log: Logger, version?: number): Promise<true | 'tab' | 'disk'> {
   const previous = vscode.window.activeTextEditor;
   // "Revert File" acts on the active editor: make this one active (without taking the focus if its
   // group is the active one), revert it to the disk, and never revert anything else.
@@ -98,6 +115,10 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
   if (vscode.window.activeTextEditor?.document !== doc) {
     await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
     tookFocus = true;
+  }
+  if (version !== undefined) {
+    if (doc.version !== version) return 'tab';
+    if (!diskHolds(doc.uri.fsPath, diskText)) return 'disk';
   }
   if (vscode.window.activeTextEditor?.document === doc) {
     await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -116,4 +137,15 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
+  return true;
+}
+
+/** Whether the file still holds `text` (decoded in its encoding, or as UTF-8 as some callers read it; a BOM aside). */
+function diskHolds(filePath: string, text: string): boolean {
+  const bare = (t: string) => (t.startsWith('\uFEFF') ? t.slice(1) : t);
+  let raw: Buffer;
+  try { raw = readFileSync(filePath); } catch { return false; }
+  if (bare(raw.toString('utf8')) === bare(text)) return true;
+  const data = readDiskSync(filePath)?.data;
+  return data?.kind === 'text' && bare(data.text) === bare(text);
 }
