@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
-import { api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
+import { api, freshReviewPerTest, quietLogger, useScriptedAgent, waitFor } from './helpers';
+import { reconcileDirtyBuffer } from '../../src/host/review/bufferReconcile';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const USER_LINE = "user's unsaved line";
@@ -244,4 +245,26 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       afterUndoAll: { disk: before, tab: user(before), unsaved: true },
     });
   });
+
+  it('a merge with a disk change that is no longer on disk is never applied: a restore\'s merge is not undone by an agent write\'s merge that comes late', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-late-merge.txt`);
+    const original = numbered(6);
+    const agents = original.replace('line 5\n', 'LINE 5 BY THE AGENT\n');
+    fs.writeFileSync(file, agents);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(b => b.insert(new vscode.Position(0, 0), `${USER_LINE}\n`));
+    assert.ok(doc.isDirty);
+    // A checkpoint's restore: the disk gets the file from before the agent's write, the tab merges.
+    fs.writeFileSync(file, original);
+    await reconcileDirtyBuffer(file, agents, original, 'The checkpoint', quietLogger);
+    assert.equal(doc.getText(), `${USER_LINE}\n${original}`);
+    // The change tracker's merge for the agent's write (disk before: the original; after: the
+    // agent's), reported late: the disk no longer holds the agent's text.
+    await reconcileDirtyBuffer(file, original, agents, 'Scripted', quietLogger);
+    assert.equal(doc.getText(), `${USER_LINE}\n${original}`, 'the agent\'s line stays restored away; the user\'s line stays');
+    assert.ok(doc.isDirty, 'still unsaved');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
 });
+
