@@ -63,11 +63,6 @@ export class FileTextCache {
     return undefined;
   }
 
-  /** Whether a text is kept for `key` at `stamp` (a fresh stat); counts neither a hit nor a miss. */
-  has(key: string, stamp: FileStamp): boolean {
-    return this.peek(key, stamp) !== undefined;
-  }
-
   /** The entry kept for `key` at `stamp` (a fresh stat); counts neither a hit nor a miss. */
   peek(key: string, stamp: FileStamp): CachedText | undefined {
     const e = this.entries.get(key);

@@ -12,7 +12,8 @@ import { fileLabel } from '../../common/bidi';
 import { lineEdits, Resolution } from '../../common/fs/merge';
 import type { Logger } from '../../common/logger';
 import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
-import { readDisk, readDiskSync } from './diskSources';
+import { decodeFor } from '../fs/fileData';
+import { readDisk } from './diskSources';
 
 export interface ReconcileResult {
   readonly conflicts: number;
@@ -146,6 +147,6 @@ function diskHolds(filePath: string, text: string): boolean {
   let raw: Buffer;
   try { raw = readFileSync(filePath); } catch { return false; }
   if (bare(raw.toString('utf8')) === bare(text)) return true;
-  const data = readDiskSync(filePath)?.data;
-  return data?.kind === 'text' && bare(data.text) === bare(text);
+  const data = decodeFor(filePath, raw);
+  return data.kind === 'text' && bare(data.text) === bare(text);
 }
