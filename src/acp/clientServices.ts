@@ -41,6 +41,8 @@ export interface ConnectionServices {
   cancelSession?(sessionId: string): void;
   /** The session's next turn starts: a Stop no longer applies to what it asks. */
   beginTurn?(sessionId: string): void;
+  /** The agent answered the session's prompt: resolves once what the turn's requests left running is settled. */
+  endTurn?(sessionId: string): Promise<void>;
   /** A session ended (its conversation closed): release what belongs to it. */
   releaseSession?(sessionId: string): Promise<void>;
   dispose(): void;

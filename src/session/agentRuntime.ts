@@ -164,10 +164,18 @@ export class AgentRuntime {
     this.children.forget(sessionId);
   }
 
-  /** A turn: `session/prompt`. Writes of the session are accepted again after a Stop. */
-  prompt(sessionId: string, blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+  /**
+   * A turn: `session/prompt`. Writes of the session are accepted again after a Stop. The turn ends
+   * once what its requests left running is settled (a ranged read's whole text: the user may change
+   * the file next).
+   */
+  async prompt(sessionId: string, blocks: acp.ContentBlock[]): Promise<acp.PromptResponse> {
     this.served.beginTurn?.(sessionId);
-    return this.connection.prompt(sessionId, blocks);
+    try {
+      return await this.connection.prompt(sessionId, blocks);
+    } finally {
+      await this.served.endTurn?.(sessionId);
+    }
   }
 
   /** Stop: `session/cancel`, after ending what of the session waits on the user (its pending reviews). */

@@ -32,6 +32,8 @@ describe('Reads served from kept texts (no stale text ever)', function () {
   const hits = () => sb.files.readCacheCounts.hits;
   /** A file whose mtime and ctime are old enough for its text to be kept (waits for its ctime to age). */
   const aged: string[] = [];
+  /** Aged large files for ranged reads answered before the rest of the file is read. */
+  const early = { binary: '', base: '', torn: '' };
 
   before(async () => {
     sb = await api();
@@ -53,6 +55,18 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     const old = Math.floor(Date.now() / 1000) - 3600;
     fs.utimesSync(large, old, old);
     aged.push(large);
+    // Unchanged large files read by range: answered from their first bytes, the rest read after.
+    const agedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1} ${'x'.repeat(110)}\n`);
+    early.binary = path.join(dir, 'early-then-binary.bin');
+    fs.writeFileSync(early.binary, Buffer.concat([Buffer.from(agedLines(12_000).join('')), Buffer.from([0, 1, 2, 0])]));
+    early.base = path.join(dir, 'early-base.txt');
+    fs.writeFileSync(early.base, agedLines(12_000).join(''));
+    early.torn = path.join(dir, 'early-torn.txt');
+    fs.writeFileSync(early.torn, agedLines(30_000).join(''));
+    for (const f of [early.binary, early.base, early.torn]) {
+      fs.utimesSync(f, old, old);
+      aged.push(f);
+    }
     // ctime cannot be set back: wait until it is older than the margin (the real condition).
     await waitFor('the files to age', () => aged.every(f => Date.now() - fs.statSync(f).ctimeMs > RACY_MARGIN_MS + 200), RACY_MARGIN_MS + 10_000);
   });
@@ -98,7 +112,9 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     const before = fs.statSync(file, { bigint: true });
     const hitsBefore = hits();
     const range = (line: number) => ({ type: 'read', path: file, line, limit: 2, quiet: true });
-    const [first, second, third] = await turns([[range(5), range(5), range(11_000), { type: 'read', path: file, quiet: true }, range(7)], [range(5)], [range(5), range(11_999)]], [
+    // The rest of a file read by range is read once the agent pauses, or its turn ends: the next turn's re-reads are served from it.
+    const [zeroth, first, second, third] = await turns([[range(5), range(5)], [range(5), range(11_000), { type: 'read', path: file, quiet: true }, range(7)], [range(5)], [range(5), range(11_999)]], [
+      () => {},
       () => {
         // Same size, same inode, the mtime set back: only the ctime tells.
         fs.writeFileSync(file, largeText('B'));
@@ -109,7 +125,8 @@ describe('Reads served from kept texts (no stale text ever)', function () {
       () => { fs.writeFileSync(file, largeText('C').slice(0, -largeLine('C', 12_000).length)); },
     ]);
     const lines = (mark: string, from: number, count: number) => Array.from({ length: count }, (_, i) => largeLine(mark, from + i)).join('');
-    assert.deepEqual(first.map(o => o.result?.content), [lines('A', 5, 2), lines('A', 5, 2), lines('A', 11_000, 2), largeText('A'), lines('A', 7, 2)]);
+    assert.deepEqual(zeroth.map(o => o.result?.content), [lines('A', 5, 2), lines('A', 5, 2)]);
+    assert.deepEqual(first.map(o => o.result?.content), [lines('A', 5, 2), lines('A', 11_000, 2), largeText('A'), lines('A', 7, 2)]);
     assert.ok(hits() - hitsBefore >= 3, `the re-reads were served from the kept bytes or text (hits ${hits() - hitsBefore})`);
     assert.equal(second[0].result?.content, lines('B', 5, 2), 'the rewrite with the same size and mtime');
     assert.deepEqual(third.map(o => o.result?.content), [lines('C', 5, 2), lines('C', 11_999, 1)], 'the next write on disk (one line shorter)');
@@ -143,16 +160,54 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     ]);
   });
 
-  it('a ranged read of a large file is refused as binary when a NUL byte comes after its lines, as the whole file is', async () => {
-    const file = path.join(dir, 'ranged-then-binary.bin');
-    const lines = Array.from({ length: 12_000 }, (_, i) => `line ${i + 1} ${'y'.repeat(100)}\n`);
-    fs.writeFileSync(file, Buffer.concat([Buffer.from(lines.join('')), Buffer.from([0, 1, 2, 0])]));
+  it('a ranged read of a large file answers its lines though a NUL byte comes after them (as a bare reader would); the whole read is refused as binary', async () => {
     const [ranged, whole] = await turns([
-      [{ type: 'read', path: file, line: 3, limit: 2, quiet: true }],
-      [{ type: 'read', path: file, quiet: true }],
+      [{ type: 'read', path: early.binary, line: 3, limit: 2, quiet: true }],
+      [{ type: 'read', path: early.binary, quiet: true }],
     ]);
-    assert.match(ranged[0].error?.message ?? '', /binary/i, JSON.stringify(ranged[0]));
+    assert.equal(ranged[0].result?.content, `line 3 ${'x'.repeat(110)}\nline 4 ${'x'.repeat(110)}\n`, JSON.stringify(ranged[0]).slice(0, 300));
     assert.match(whole[0].error?.message ?? '', /binary/i, JSON.stringify(whole[0]));
+  });
+
+  it('a ranged read of an unchanged large file answered before the rest was read: a change made on disk after the turn survives the agent\'s write', async () => {
+    const lines = fs.readFileSync(early.base, 'utf8').split(/(?<=\n)/);
+    const agents = [...lines];
+    agents[8] = 'line 9 by the agent\n';
+    const [read, wrote] = await turns([
+      [{ type: 'read', path: early.base, line: 5, limit: 2, quiet: true }],
+      [{ type: 'write', path: early.base, content: agents.join(''), quiet: true }],
+      // The turn has ended: what the agent saw of the whole file is known by now, whatever the user does next.
+    ], [() => { fs.writeFileSync(early.base, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
+    assert.equal(read[0].result?.content, lines[4] + lines[5]);
+    assert.ok(!wrote[0].error, JSON.stringify(wrote[0].error));
+    assert.ok(fs.readFileSync(early.base, 'utf8') === ['line 1 by a formatter\n', ...lines.slice(1, 8), 'line 9 by the agent\n', ...lines.slice(9)].join(''), 'the formatter\'s line 1 and the agent\'s line 9');
+  });
+
+  it('a file changed in place while the rest of a ranged read is read: the agent\'s write is reviewed, never merged over the change unseen', async () => {
+    const lines = fs.readFileSync(early.torn, 'utf8').split(/(?<=\n)/);
+    const agents = [...lines];
+    agents[8] = 'line 9 by the agent\n';
+    const { log } = await useScriptedAgent({ turns: [{ match: '^go$', steps: [
+      { type: 'read', path: early.torn, line: 5, limit: 2, quiet: true },
+      // Right after the answer, in place, while the extension is still to read the rest.
+      { type: 'diskPatch', path: early.torn, at: 0, text: 'LINE' },
+      { type: 'write', path: early.torn, content: agents.join(''), quiet: true },
+    ] }] }, 'Scripted');
+    const release = sb.files.holdRangeRests();
+    let prompt: Promise<unknown> | undefined;
+    try {
+      prompt = sb.chat.sendPrompt('go');
+      await waitFor('the agent\'s change in place', () => agentEvents(log).some(e => e.event === 'diskPatch'));
+    } finally {
+      release();
+    }
+    const review = await waitFor('a review of the write (its base is not known)', () => sb.files.reviews.find(r => r.path === early.torn));
+    review.reject();
+    await prompt;
+    const [read, wrote] = agentEvents(log).filter(e => e.event === 'result') as unknown as Outcome[];
+    assert.equal(read.result?.content, lines[4] + lines[5]);
+    assert.match(wrote.error?.message ?? '', /reject/i, JSON.stringify(wrote));
+    assert.ok(fs.readFileSync(early.torn, 'utf8') === ['LINE' + lines[0].slice(4), ...lines.slice(1)].join(''), 'the file as the change in place left it');
   });
 
   // A large file's range is read from its bytes (files.ts readRange), its whole text decoded later.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { BoundedTextMap } from '../../src/common/boundedTextMap';
 import { chooseForm, decodeBytes, decodeUtf8, formOf, utf8Body } from '../../src/common/fs/encoding';
 import { LazyText, textOf } from '../../src/common/fs/lazyText';
-import { sliceUtf8Lines } from '../../src/common/fs/byteLines';
+import { sliceUtf8Lines, utf8WindowIn } from '../../src/common/fs/byteLines';
 import { sliceLines } from '../../src/common/fs/lines';
 
 /** A small seeded generator: the same cases on every run. */
@@ -27,6 +27,28 @@ describe('ranged reads from bytes (sliceUtf8Lines)', () => {
         assert.equal(sliceUtf8Lines(bytes, line, limit), sliceLines(text, line, limit), `${JSON.stringify(text)} line ${line} limit ${limit}`);
       }
     }
+  });
+
+  it('finds a window in the first bytes only when the rest cannot change it (utf8WindowIn)', () => {
+    const next = rng(11);
+    for (let c = 0; c < 300; c++) {
+      let text = '';
+      const n = Math.floor(next() * 40);
+      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+      const bytes = Buffer.from(text, 'utf8');
+      const [line, limit] = [Math.ceil(next() * 6), Math.floor(next() * 4)];
+      const whole = sliceUtf8Lines(bytes, line, limit);
+      // Cut at every byte: a final answer there is the whole text's window.
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const at = utf8WindowIn(bytes.subarray(0, cut), cut === bytes.length, line, limit);
+        if (at === 'more') continue;
+        const got = at ? Buffer.from(bytes.subarray(at[0], at[1])).toString('utf8') : '';
+        assert.equal(got, whole, `${JSON.stringify(text)} cut ${cut} line ${line} limit ${limit}`);
+      }
+      assert.notEqual(utf8WindowIn(bytes, true, line, limit), 'more');
+    }
+    // Without a limit the window runs to the end: never final before all of it is read.
+    assert.equal(utf8WindowIn(Buffer.from('a\nb\nc\n'), false, 2, null), 'more');
   });
 
   it('reads line 1000 of a large file', () => {

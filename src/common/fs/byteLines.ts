@@ -23,3 +23,18 @@ function byteLineStarts(buf: Buffer): (pos: number) => number {
 }
 
 
+
+/**
+ * The same window as byte offsets in the first bytes of a UTF-8 text (`complete`: they are all of
+ * it): 'more' while bytes not read yet could still change it; undefined when it is empty.
+ */
+export function utf8WindowIn(prefix: Uint8Array, complete: boolean, line?: number | null, limit?: number | null): [number, number] | undefined | 'more' {
+  if (limit == null && !complete) return 'more';
+  const buf = Buffer.from(prefix.buffer, prefix.byteOffset, prefix.byteLength);
+  const at = lineWindow(buf.length, byteLineStarts(buf), line, limit);
+  if (complete) return at;
+  // Final once the window's last line break is inside what was read and followed by a byte (a
+  // `\r` at the very end may be the first half of a `\r\n`; a window that reaches the end of what
+  // was read, or is empty there, may change with the bytes after it).
+  return at && at[1] < buf.length ? at : 'more';
+}

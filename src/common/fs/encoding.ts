@@ -22,7 +22,7 @@ const BOMS: readonly { readonly encoding: string; readonly bytes: readonly numbe
   { encoding: 'utf16le', bytes: [0xff, 0xfe] },
   { encoding: 'utf16be', bytes: [0xfe, 0xff] },
 ];
-const UTF8_BOM_LENGTH = 3;
+export const UTF8_BOM_LENGTH = 3;
 
 /** The encoding a byte order mark at the start of `bytes` names, if any. */
 export function bomEncoding(bytes: Uint8Array): string | undefined {

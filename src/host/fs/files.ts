@@ -6,9 +6,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
+import { PendingWork } from './pendingSaves';
 import { LazyText, textOf } from '../../common/fs/lazyText';
 import { sliceUtf8Lines } from '../../common/fs/byteLines';
-import { CachedText, FileStamp, FileTextCache, settled } from '../../common/fs/readCache';
+import { readRest, readWindow, stampOf } from './rangeRead';
+import { CachedText, FileStamp, FileTextCache, sameStamp, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
 export interface Target {
@@ -125,6 +127,13 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
     // Anything else is reported by the read below, as before.
   }
   if (special) throw FsErrors.notRegular(target.requested);
+  // The file was read by range a moment ago and is unchanged: its whole text is that read's.
+  const ranged = stamp && restsByKey.get(key);
+  if (ranged && sameStamp(ranged.stamp, stamp!)) {
+    startDeferredRests();
+    const whole = await ranged.whole;
+    if (whole && !diskTexts.peek(key, stamp!)) return { exists: true, text: whole.text, source: 'disk', form: ranged.form, memo: {} };
+  }
   const kept = stamp && diskTexts.get(key, stamp);
   if (kept) return { exists: true, text: textOf(kept.text), source: 'disk', form: formsOf.get(kept) ?? UTF8, memo: kept };
   let bytes: Uint8Array | undefined;
@@ -156,16 +165,79 @@ const RANGE_MAX_BYTES = 64 * 1024 * 1024;
 const OPEN_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
 /**
- * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open: the file's bytes
- * are read and checked as a whole read checks them (text: no NUL byte, valid UTF-8), and only the
- * window's lines are decoded. The whole text (what the agent saw of the file: the base of its next
- * write, the baseline of its later disk changes) is kept as those bytes and decoded when first
- * needed (LazyText); a file that stays unchanged is kept so (diskTexts) and its next ranged reads
- * are served from the same bytes, its next whole read decodes them once. Undefined: the whole-text
- * path (readCurrent) serves the read (an open file, a small or huge one, a text kept decoded, not
- * UTF-8 text, an error).
+ * The rest of a file read by range is read once no ranged read came for RANGE_REST_IDLE_MS (an
+ * agent reading several large files at once is answered first, its model then thinks for far
+ * longer), at most MAX_DEFERRED_RESTS waiting, and at once when anything could change the file or
+ * needs what the agent saw: the agent's write of it, a command it starts, the end of its turn
+ * (settleRangeReads). Copying a large file into fresh memory costs a page fault per 4 KiB: ~1 ms of
+ * CPU per MiB here, which back-to-back reads would otherwise wait for.
  */
-export async function readRange(target: Target, line?: number | null, limit?: number | null, early?: Promise<BigIntStats | undefined>): Promise<{ content: string; whole: LazyText; form: TextForm } | undefined> {
+const RANGE_REST_IDLE_MS = 20;
+const MAX_DEFERRED_RESTS = 16;
+const deferredRests: Array<() => void> = [];
+let restTimer: NodeJS.Timeout | undefined;
+/** Rests being read (or waiting to be): what a turn's end and a command wait for. */
+const pendingReads = new PendingWork();
+/** The same, by cache key: a read of the same file (same stamp) meanwhile shares the rest. */
+const restsByKey = new Map<string, { readonly stamp: FileStamp; readonly form: TextForm; readonly whole: Promise<LazyText | undefined> }>();
+
+function deferRest(): Promise<void> {
+  return new Promise<void>(start => {
+    deferredRests.push(start);
+    if (deferredRests.length > MAX_DEFERRED_RESTS) deferredRests.shift()!();
+    clearTimeout(restTimer);
+    restTimer = setTimeout(startDeferredRests, RANGE_REST_IDLE_MS);
+  });
+}
+
+function startDeferredRests(): void {
+  clearTimeout(restTimer);
+  restTimer = undefined;
+  for (const start of deferredRests.splice(0)) start();
+}
+
+/** Reads now the rest of every file read by range, and resolves once all are read (or after `timeoutMs`). */
+export function settleRangeReads(timeoutMs: number): Promise<void> {
+  startDeferredRests();
+  return pendingReads.settled(timeoutMs);
+}
+
+let restsHeld: Promise<void> | undefined;
+/**
+ * @internal Tests: the rest of the ranged reads answered from now on is read only once the returned
+ * function is called (a change to the file can then come in between, as it may on a loaded machine).
+ */
+export function holdRangeRests(): () => void {
+  let release!: () => void;
+  restsHeld = new Promise(r => { release = r; });
+  return () => { restsHeld = undefined; release(); };
+}
+
+/** A ranged read's answer, and what the agent saw of the file. */
+export interface RangeRead {
+  readonly content: string;
+  readonly form: TextForm;
+  /**
+   * The whole text the window was read from: at once (kept, or the window needed all of it), or
+   * once the rest of the file is read after the answer; then undefined when the file changed
+   * meanwhile or is not UTF-8 text as a whole (what the agent saw of it is not known).
+   */
+  readonly whole: LazyText | Promise<LazyText | undefined>;
+}
+
+/**
+ * A ranged read (`line`/`limit`) of a large UTF-8 file that no editor has open. As a bare reader
+ * would, it is read from the start only until the window's lines are there, and answered once
+ * those bytes are text (no NUL byte, valid UTF-8). The rest of the file is read later through the
+ * same open file (see RANGE_REST_IDLE_MS), and the whole text (what the agent saw of the file: the
+ * base of its next write, the baseline of its later disk changes) is kept as those bytes, decoded
+ * when first needed (LazyText), unless the file changed meanwhile (its stamp, checked after the
+ * read: the agent's next write of it is then reviewed, never merged unseen) or is not text after
+ * the window. A file that stays unchanged is kept so (diskTexts) and its next ranged reads are
+ * served from the same bytes. Undefined: the whole-text path (readCurrent) serves the read (an
+ * open file, a small or huge one, a text kept decoded, not UTF-8 text, an error).
+ */
+export async function readRange(target: Target, line?: number | null, limit?: number | null, early?: Promise<BigIntStats | undefined>): Promise<RangeRead | undefined> {
   if (!isRanged(line, limit)) return undefined;
   if (findOpenDocument(target)) return undefined;
   // VS Code's guess of an encoding goes through the whole-text path (decodeGuessing).
@@ -187,53 +259,50 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
     diskTexts.hits++;
     return { content: sliceUtf8Lines(bytes, line, limit), whole: kept.text as LazyText, form };
   }
-  let stamp: FileStamp;
-  let bytes: Uint8Array;
+  let fh: fsp.FileHandle;
   try {
-    const fh = await fsp.open(target.real, OPEN_NONBLOCKING);
-    try {
-      const st = await fh.stat({ bigint: true });
-      if (!st.isFile() || st.dev !== seen.dev || st.ino !== seen.ino || st.size > RANGE_MAX_BYTES) return undefined;
-      stamp = stampOf(st);
-      diskTexts.misses++;
-      const all = await readAll(fh, Number(st.size));
-      if (!all) return undefined;
-      bytes = all;
-    } finally {
-      // Not waited for: the answer needs the bytes, not the closed handle.
-      fh.close().catch(() => undefined);
-    }
+    fh = await fsp.open(target.real, OPEN_NONBLOCKING);
   } catch {
     return undefined;
   }
-  const form = chooseForm(bytes, choice);
-  const body = utf8Body(bytes, form);
-  if (!body) return undefined;
-  const whole = new LazyText(body, decodeUtf8);
-  if (settled(stamp, statAt)) formsOf.set(diskTexts.set(key, stamp, statAt, whole), form);
-  return { content: sliceUtf8Lines(body, line, limit), whole, form };
-}
-
-function stampOf(st: BigIntStats): FileStamp {
-  return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
-}
-
-/**
- * A file's bytes through its open handle, the `size` its stat gave asked for in one read (fewer
- * trips through the thread pool than readFile's 512 KiB pieces); undefined when it is no longer
- * that size (written meanwhile: the caller reads it another way).
- */
-async function readAll(fh: fsp.FileHandle, size: number): Promise<Uint8Array | undefined> {
-  // One byte more than the stat's size is asked for: a read of a regular file stops short only at
-  // its end, so getting exactly `size` bytes in one read also tells that the file ends there.
-  const bytes = Buffer.allocUnsafe(size + 1);
-  let filled = 0;
-  for (;;) {
-    const { bytesRead } = await fh.read(bytes, filled, size + 1 - filled, filled);
-    if (!bytesRead) return undefined;
-    filled += bytesRead;
-    if (filled > size) return undefined;
-    if (filled === size) return bytes.subarray(0, size);
+  let rest: Promise<LazyText | undefined> | undefined;
+  try {
+    // The first bytes are read beside the open file's stat (a FIFO opened without blocking gives
+    // none); they are used only if it is the file the stat saw, unchanged since.
+    const size = Number(seen.size);
+    const stamp = stampOf(seen);
+    const [st, head] = await Promise.all([fh.stat({ bigint: true }), readWindow(fh, size, choice, line, limit).catch(() => undefined)]);
+    if (!st.isFile() || !sameStamp(stampOf(st), stamp)) return undefined;
+    diskTexts.misses++;
+    if (!head || head === 'not text') return undefined;
+    if ('content' in head) {
+      const { form } = head;
+      // Another read of the same file meanwhile shares its rest (this open file is closed).
+      const shared = restsByKey.get(key);
+      if (shared && sameStamp(shared.stamp, stamp)) return { content: head.content, form, whole: shared.whole };
+      const opened = fh;
+      const held = restsHeld;
+      const whole = pendingReads.track(deferRest().then(() => held).then(() => readRest(opened, size, stamp, form))).then(text => {
+        if (restsByKey.get(key)?.whole === whole) restsByKey.delete(key);
+        if (text) formsOf.set(diskTexts.set(key, stamp, statAt, text), form);
+        return text;
+      });
+      rest = whole;
+      restsByKey.set(key, { stamp, form, whole });
+      return { content: head.content, form, whole };
+    }
+    const bytes = head.bytes;
+    const form = chooseForm(bytes, choice);
+    const body = utf8Body(bytes, form);
+    if (!body) return undefined;
+    const whole = new LazyText(body, decodeUtf8);
+    if (settled(stamp, statAt)) formsOf.set(diskTexts.set(key, stamp, statAt, whole), form);
+    return { content: sliceUtf8Lines(body, line, limit), whole, form };
+  } catch {
+    return undefined;
+  } finally {
+    // Not waited for: the answer needs the bytes, not the closed handle. The rest's read closes it.
+    if (!rest) fh.close().catch(() => undefined);
   }
 }
 

@@ -14,7 +14,7 @@ import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
-import type { SomeText } from '../../common/fs/lazyText';
+import { LazyText, type SomeText } from '../../common/fs/lazyText';
 import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import { matchLineEndings } from '../../common/fs/eol';
@@ -33,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, isRanged, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, holdRangeRests, isRanged, settleRangeReads, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -89,11 +89,15 @@ export interface AgentFsServices {
   cancelSession(sessionId: string): void;
   /** The session's next turn starts: its writes are served again. */
   beginTurn(sessionId: string): void;
+  /** The agent ended a turn: resolves once what it read is known (ranged reads' whole texts), before the user sees the end. */
+  endTurn(sessionId: string): Promise<void>;
   /** The session's conversation was closed: the same, for good. */
   releaseSession(sessionId: string): void;
   dispose(): void;
 }
 
+/** How long a turn's end waits at most for ranged reads' whole texts (pendingReads): a loaded machine. */
+const WHOLE_READ_WAIT_MS = 5_000;
 /** A read_text_file reply larger than this (its content as JSON) is refused: the agent reads a window instead. */
 const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
 /** The texts each connection keeps as merge bases; the least recent are forgotten (a write then needs no merge base). */
@@ -142,6 +146,11 @@ export class FsService extends Disposable {
     return { hits: diskTexts.hits, misses: diskTexts.misses };
   }
 
+  /** @internal Tests: holds the rest of ranged reads answered from now on until the returned function is called (files.ts). */
+  holdRangeRests(): () => void {
+    return holdRangeRests();
+  }
+
   /** Pending reviews, oldest first. */
   get reviews(): readonly ReviewInfo[] {
     return this.reviewManager.reviews;
@@ -168,6 +177,7 @@ export class FsService extends Disposable {
       onPermissionAnswered: (params, response) => handlers.onPermissionAnswered(params, response),
       cancelSession: sessionId => handlers.endSession(sessionId, 'the turn was stopped'),
       beginTurn: sessionId => handlers.beginTurn(sessionId),
+      endTurn: () => settleRangeReads(WHOLE_READ_WAIT_MS),
       releaseSession: sessionId => handlers.endSession(sessionId, 'the conversation was closed'),
       dispose: () => handlers.dispose(),
     };
@@ -328,6 +338,13 @@ export class FsService extends Disposable {
 class AgentFs implements FsHandlers {
   /** sessionId + real path → the full text the agent last read (or wrote) there. */
   private readonly lastRead = new BoundedTextMap(LAST_READ_MAX_CHARS);
+  /** lastRead's keys whose whole text is still being read after a ranged read's answer (readRange). */
+  private readonly wholeReads = new Map<string, Promise<void>>();
+  /**
+   * lastRead's keys whose ranged read gave no whole text (the file changed while it was read): what
+   * the agent saw of the file is not known, so its next write there is not merged unseen.
+   */
+  private readonly unknownBases = new Set<string>();
   /** op + real path → the user's answer for a path outside the workspace (asked once). */
   private readonly outsideAnswers = new Map<string, Promise<boolean>>();
   private readonly acceptAll = new Set<string>();
@@ -349,16 +366,23 @@ class AgentFs implements FsHandlers {
     // A stat taken before the user answered a question about the path may be older than the file.
     const asked = await this.checkAccess(target, 'read');
     const range = await readRange(target, params.line, params.limit, asked ? undefined : early);
+    const key = this.key(params.sessionId, target);
     if (range) {
-      this.lastRead.set(this.key(params.sessionId, target), range.whole);
-      this.service.notifyRead(params.path, range.whole, range.form);
+      const seen = (whole: LazyText) => {
+        this.lastRead.set(key, whole);
+        this.service.notifyRead(params.path, whole, range.form);
+      };
+      if (range.whole instanceof LazyText) seen(range.whole);
+      else this.awaitWhole(key, range.whole, seen);
       if (!jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) return { content: range.content };
       // A window too large for one reply: refused with the file's line count (from the text read, not read again).
-      throw FsErrors.tooLarge(params.path, jsonStringBytes(range.content), MAX_READ_REPLY_BYTES, countLines(range.whole.text));
+      const whole = await range.whole;
+      if (whole) throw FsErrors.tooLarge(params.path, jsonStringBytes(range.content), MAX_READ_REPLY_BYTES, countLines(whole.text));
     }
     const current = await readCurrent(target);
     if (!current.exists) throw FsErrors.notFound(params.path);
-    this.lastRead.set(this.key(params.sessionId, target), current.text);
+    this.seenWhole(key);
+    this.lastRead.set(key, current.text);
     // Only the disk is a baseline for changes the agent makes on disk later: a buffer with unsaved
     // edits holds the user's text, which must never be listed as the agent's (issue 24).
     if (current.source === 'disk') this.service.notifyRead(params.path, current.text, current.form);
@@ -385,6 +409,25 @@ class AgentFs implements FsHandlers {
       }
       return this.write(params, target, signal);
     });
+  }
+
+  /** The whole text of a ranged read, once read: `seen` records it (unless a later read or write of the file came first). */
+  private awaitWhole(key: string, whole: Promise<LazyText | undefined>, seen: (whole: LazyText) => void): void {
+    this.lastRead.delete(key);
+    this.unknownBases.delete(key);
+    const done: Promise<void> = whole.then(text => {
+      if (this.wholeReads.get(key) !== done) return;
+      this.wholeReads.delete(key);
+      if (text) seen(text);
+      else this.unknownBases.add(key);
+    });
+    this.wholeReads.set(key, done);
+  }
+
+  /** A later read or write of the file: an earlier ranged read's whole text no longer matters. */
+  private seenWhole(key: string): void {
+    this.wholeReads.delete(key);
+    this.unknownBases.delete(key);
   }
 
   onPermissionAnswered(params: acp.RequestPermissionRequest, response: acp.RequestPermissionResponse): void {
@@ -417,6 +460,8 @@ class AgentFs implements FsHandlers {
     this.disposed = true;
     this.service.reviewManager.cancelOwner(this, `${this.agent.agentName} stopped or exited`);
     this.lastRead.clear();
+    this.wholeReads.clear();
+    this.unknownBases.clear();
     this.approvals = [];
   }
 
@@ -427,10 +472,18 @@ class AgentFs implements FsHandlers {
     // The agent's change is from what it last read; from the file on disk if it never read it here
     // (it read the disk itself), so unsaved edits are the user's side of the merge, not the base.
     // A binary file is replaced whole: nothing of it is merged (its text is empty).
-    let base = ours.exists && !ours.binary ? this.lastRead.get(key) ?? await mergeBase(target, ours) : '';
+    // What the agent saw of the file, if it read it by range a moment ago: read now.
+    if (this.wholeReads.has(key)) {
+      void settleRangeReads(WHOLE_READ_WAIT_MS);
+      await this.wholeReads.get(key);
+    }
+    // The file changed while the rest of a ranged read was read: its base is not known, so nothing
+    // of the write is merged unseen: it is reviewed against the file as it is.
+    const unknownBase = this.unknownBases.has(key);
+    let base = ours.exists && !ours.binary ? (unknownBase ? ours.text : this.lastRead.get(key) ?? await mergeBase(target, ours)) : '';
     let theirs = content;
     const approved = this.takeApproval(params.sessionId, params.path, params.content);
-    let mustReview = !approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always';
+    let mustReview = (unknownBase && ours.exists) || (!approved && !this.acceptAll.has(params.sessionId) && readReviewWrites() === 'always');
     let reviewed = false;
     for (let round = 0; ; round++) {
       const merged = merge3(base, ours.text, theirs, 'theirs', { touching: true });
@@ -466,6 +519,7 @@ class AgentFs implements FsHandlers {
       ours = await readCurrentData(target);
     }
     // What the agent now believes the file holds: the base of its next write.
+    this.seenWhole(key);
     this.lastRead.set(key, content);
     return {};
   }

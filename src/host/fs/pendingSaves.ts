@@ -1,7 +1,9 @@
-// Saves of agent edits still running. An accepted edit to an open file answers the agent once it
-// is in the buffer; its save follows (save participants such as format on save can take seconds).
-// A command the agent starts next must see the edit on disk: terminal/create waits for these first.
-export class PendingSaves {
+// Work on files that goes on after the agent was answered, which what it does next must not
+// overtake. Saves of agent edits still running: an accepted edit to an open file answers the agent
+// once it is in the buffer; its save follows (save participants such as format on save can take
+// seconds), and a command the agent starts next must see the edit on disk: terminal/create waits
+// for these first. (files.ts keeps another: ranged reads whose whole file is still to be read.)
+export class PendingWork {
   private readonly running = new Set<Promise<unknown>>();
 
   get size(): number {
@@ -28,4 +30,4 @@ export class PendingSaves {
   }
 }
 
-export const pendingSaves = new PendingSaves();
+export const pendingSaves = new PendingWork();

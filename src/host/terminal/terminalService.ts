@@ -23,7 +23,7 @@ import type { Logger } from '../../common/logger';
 import { commandProblem, envProblem, pathProblem } from '../../common/requestGuard';
 import { charStart, commandLine, terminalName, toDisplayText, toPlainText } from '../../common/terminal';
 import { fitJsonTail } from '../../common/jsonSize';
-import { pathKey, realPathOf, workspaceRoots } from '../fs/files';
+import { pathKey, realPathOf, settleRangeReads, workspaceRoots } from '../fs/files';
 import { pendingSaves } from '../fs/pendingSaves';
 import { readOutsideWorkspacePolicy } from '../fs/settings';
 import { askOutsideWorkspace } from '../outsideWorkspace';
@@ -311,8 +311,9 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const args = params.args ?? [];
     const line = commandLine(params.command, args);
 
-    // An edit the agent had accepted a moment ago may still be saving: the command sees it on disk.
-    await pendingSaves.settled(SAVES_WAIT_MS);
+    // An edit the agent had accepted a moment ago may still be saving: the command sees it on disk;
+    // a file it read by range a moment ago may still be read whole: the command does not change it meanwhile.
+    await Promise.all([pendingSaves.settled(SAVES_WAIT_MS), settleRangeReads(SAVES_WAIT_MS)]);
     let proc: TerminalProcess;
     try {
       proc = await TerminalProcess.start({ command: params.command, args, env: params.env ?? [], cwd, outputByteLimit: limit });

@@ -1,0 +1,99 @@
+// A ranged read answers from a file's first bytes and reads the rest after (host/fs/rangeRead):
+// the whole text it keeps must be the file the window was read from, or nothing.
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chooseForm, utf8Body } from '../../src/common/fs/encoding';
+import { readRest, readWindow, stampOf, utf8BodyInSlices } from '../../src/host/fs/rangeRead';
+
+const line = (i: number) => `line ${String(i).padStart(6, '0')} ünïcödé ${'x'.repeat(80)}\n`;
+const text = Array.from({ length: 30_000 }, (_, i) => line(i + 1)).join('');
+
+describe('ranged reads: the window first, the whole file after (rangeRead)', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'sb-range-'));
+    file = path.join(dir, 'large.txt');
+    await fsp.writeFile(file, text);
+  });
+  afterEach(async () => { await fsp.rm(dir, { recursive: true, force: true }); });
+
+  async function windowThenRest(between?: () => Promise<void>) {
+    const fh = await fsp.open(file, 'r');
+    const st = await fh.stat({ bigint: true });
+    const head = await readWindow(fh, Number(st.size), {}, 1000, 3);
+    assert.ok(head && typeof head === 'object' && 'content' in head, 'answered from the first bytes');
+    await between?.();
+    const whole = await readRest(fh, Number(st.size), stampOf(st), head.form);
+    return { content: head.content, whole: whole?.text };
+  }
+
+  it('answers the window from the first bytes, then keeps the whole file', async () => {
+    const got = await windowThenRest();
+    assert.equal(got.content, line(1000) + line(1001) + line(1002));
+    assert.ok(got.whole === text, 'the whole text is the file');
+  });
+
+  it('keeps no whole text when the file is changed in place between the answer and the rest', async () => {
+    const got = await windowThenRest(async () => {
+      // Same size, line 1 only (a formatter, the agent's own tool writing in place).
+      const h = await fsp.open(file, 'r+');
+      await h.write(Buffer.from('LINE'), 0, 4, 0);
+      await h.close();
+    });
+    assert.equal(got.content, line(1000) + line(1001) + line(1002));
+    assert.equal(got.whole, undefined, 'what the agent saw of the rest is not known');
+  });
+
+  it('never takes a file renamed over it meanwhile for what the agent saw', async () => {
+    const renamed = text.replace('line 000001', 'LINE 000001');
+    const got = await windowThenRest(async () => {
+      await fsp.writeFile(path.join(dir, 'new.txt'), renamed);
+      await fsp.rename(path.join(dir, 'new.txt'), file);
+    });
+    // The file read stays open: its own bytes, or nothing (the rename changed its ctime: unlinked).
+    assert.ok(got.whole === undefined || got.whole === text, 'not the file renamed over it');
+  });
+
+  it('gives no window from bytes that are not text before it, and the whole bytes when the window needs them', async () => {
+    await fsp.writeFile(file, Buffer.concat([Buffer.from(line(1)), Buffer.from([0]), Buffer.from(text)]));
+    const fh = await fsp.open(file, 'r');
+    const size = (await fh.stat()).size;
+    assert.equal(await readWindow(fh, size, {}, 1000, 3), 'not text');
+    const all = await readWindow(fh, size, {}, 1000, null);
+    await fh.close();
+    assert.ok(all && typeof all === 'object' && 'bytes' in all && all.bytes.byteLength === size, 'a window to the end reads all of it');
+  });
+});
+
+describe('utf8BodyInSlices: utf8Body, a slice at a time', () => {
+  /** A small seeded generator: the same cases on every run. */
+  function rng(seed: number): () => number {
+    let x = seed;
+    return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  }
+  const PIECES = [Buffer.from('a'), Buffer.from('\n'), Buffer.from('é'), Buffer.from('日本'), Buffer.from('😀'), Buffer.from([0]), Buffer.from([0xff]), Buffer.from([0xe6, 0x97]), Buffer.from([0x80]), Buffer.from([0xef, 0xbb, 0xbf])];
+
+  it('decides as utf8Body does for any bytes, slice size and BOM', async () => {
+    const next = rng(5);
+    for (let c = 0; c < 600; c++) {
+      const parts: Buffer[] = [];
+      const n = Math.floor(next() * 30);
+      for (let i = 0; i < n; i++) {
+        // Mostly valid text: the invalid pieces are rare, so valid cases are many.
+        const piece = PIECES[Math.floor(next() * PIECES.length)];
+        parts.push(piece[0] === 0 || piece[0] === 0xff || piece[0] === 0x80 || piece.length === 2 && piece[0] === 0xe6 ? (next() < 0.15 ? piece : Buffer.from('b')) : piece);
+      }
+      const bytes = Buffer.concat(parts);
+      for (const form of [chooseForm(bytes, {}), { encoding: 'utf8', bom: false } as const]) {
+        const want = utf8Body(bytes, form);
+        for (const slice of [1, 2, 3, 5, 7, 64]) {
+          const got = await utf8BodyInSlices(bytes, form, slice);
+          assert.deepEqual(got && Buffer.from(got), want && Buffer.from(want), `${bytes.toString('hex')} slice ${slice} bom ${form.bom}`);
+        }
+      }
+    }
+  });
+});
