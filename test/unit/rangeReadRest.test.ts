@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chooseForm, utf8Body } from '../../src/common/fs/encoding';
+import { sliceLines } from '../../src/common/fs/lines';
 import { readRest, readWindow, stampOf, utf8BodyInSlices } from '../../src/host/fs/rangeRead';
 
 const line = (i: number) => `line ${String(i).padStart(6, '0')} ünïcödé ${'x'.repeat(80)}\n`;
@@ -26,7 +27,7 @@ describe('ranged reads: the window first, the whole file after (rangeRead)', () 
     const head = await readWindow(fh, Number(st.size), {}, 1000, 3);
     assert.ok(head && typeof head === 'object' && 'content' in head, 'answered from the first bytes');
     await between?.();
-    const whole = await readRest(fh, Number(st.size), stampOf(st), head.form);
+    const whole = await readRest(fh, Number(st.size), stampOf(st), head);
     return { content: head.content, whole: whole?.text };
   }
 
@@ -55,6 +56,36 @@ describe('ranged reads: the window first, the whole file after (rangeRead)', () 
     });
     // The file read stays open: its own bytes, or nothing (the rename changed its ctime: unlinked).
     assert.ok(got.whole === undefined || got.whole === text, 'not the file renamed over it');
+  });
+
+  it('grows past its first piece for a window further in, and finds it after a BOM as the whole text does', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    await fsp.writeFile(file, Buffer.concat([bom, Buffer.from(text.replace(/\n/g, '\r\n'))]));
+    const fh = await fsp.open(file, 'r');
+    const size = (await fh.stat()).size;
+    const whole = text.replace(/\n/g, '\r\n');
+    for (const [line, limit] of [[1, 2], [2500, 3], [15_000, 5]] as const) {
+      const head = await readWindow(fh, size, {}, line, limit);
+      assert.ok(head && typeof head === 'object' && 'content' in head, `line ${line}: answered`);
+      assert.equal(head.content, sliceLines(whole, line, limit), `line ${line}`);
+      assert.equal(head.form.bom, true);
+    }
+    // Reaching the end, past it, or no limit: all of the file is needed.
+    for (const [line, limit] of [[29_999, 5], [40_000, 2], [29_000, null]] as const) {
+      const all = await readWindow(fh, size, {}, line, limit);
+      assert.ok(all && typeof all === 'object' && 'bytes' in all && all.bytes.byteLength === size, `line ${line} limit ${limit}: the whole file`);
+    }
+    await fh.close();
+  });
+
+  it('keeps no whole text whose window is not what the agent was given', async () => {
+    const fh = await fsp.open(file, 'r');
+    const st = await fh.stat({ bigint: true });
+    const head = await readWindow(fh, Number(st.size), {}, 1000, 3);
+    assert.ok(head && typeof head === 'object' && 'content' in head);
+    // As if the window's bytes changed without the stamp showing it (a write within one timestamp tick).
+    const whole = await readRest(fh, Number(st.size), stampOf(st), { ...head, content: head.content.replace('line', 'LINE') });
+    assert.equal(whole, undefined);
   });
 
   it('gives no window from bytes that are not text before it, and the whole bytes when the window needs them', async () => {

@@ -202,6 +202,11 @@ export function settleRangeReads(timeoutMs: number): Promise<void> {
   return pendingReads.settled(timeoutMs);
 }
 
+/** Starts now the reads of the rests still waiting (their readers wait for them). */
+export function startRangeRests(): void {
+  startDeferredRests();
+}
+
 let restsHeld: Promise<void> | undefined;
 /**
  * @internal Tests: the rest of the ranged reads answered from now on is read only once the returned
@@ -277,18 +282,22 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
     if (!head || head === 'not text') return undefined;
     if ('content' in head) {
       const { form } = head;
+      // A file written moments ago may be written again without its stamp changing (readCache
+      // `settled`): its rest is read at once, and not shared with other reads of it.
+      const settledStamp = settled(stamp, statAt);
       // Another read of the same file meanwhile shares its rest (this open file is closed).
-      const shared = restsByKey.get(key);
+      const shared = settledStamp ? restsByKey.get(key) : undefined;
       if (shared && sameStamp(shared.stamp, stamp)) return { content: head.content, form, whole: shared.whole };
       const opened = fh;
       const held = restsHeld;
-      const whole = pendingReads.track(deferRest().then(() => held).then(() => readRest(opened, size, stamp, form))).then(text => {
+      const start = settledStamp ? deferRest() : Promise.resolve();
+      const whole = pendingReads.track(start.then(() => held).then(() => readRest(opened, size, stamp, head))).then(text => {
         if (restsByKey.get(key)?.whole === whole) restsByKey.delete(key);
-        if (text) formsOf.set(diskTexts.set(key, stamp, statAt, text), form);
+        if (text && settledStamp) formsOf.set(diskTexts.set(key, stamp, statAt, text), form);
         return text;
       });
       rest = whole;
-      restsByKey.set(key, { stamp, form, whole });
+      if (settledStamp) restsByKey.set(key, { stamp, form, whole });
       return { content: head.content, form, whole };
     }
     const bytes = head.bytes;

@@ -33,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, holdRangeRests, isRanged, settleRangeReads, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
 import { pendingSaves } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -96,7 +96,7 @@ export interface AgentFsServices {
   dispose(): void;
 }
 
-/** How long a turn's end waits at most for ranged reads' whole texts (pendingReads): a loaded machine. */
+/** How long a turn's end waits at most for its ranged reads' whole texts (settleTurn): a loaded machine. */
 const WHOLE_READ_WAIT_MS = 5_000;
 /** A read_text_file reply larger than this (its content as JSON) is refused: the agent reads a window instead. */
 const MAX_READ_REPLY_BYTES = 8 * 1024 * 1024;
@@ -177,7 +177,7 @@ export class FsService extends Disposable {
       onPermissionAnswered: (params, response) => handlers.onPermissionAnswered(params, response),
       cancelSession: sessionId => handlers.endSession(sessionId, 'the turn was stopped'),
       beginTurn: sessionId => handlers.beginTurn(sessionId),
-      endTurn: () => settleRangeReads(WHOLE_READ_WAIT_MS),
+      endTurn: sessionId => handlers.settleTurn(sessionId),
       releaseSession: sessionId => handlers.endSession(sessionId, 'the conversation was closed'),
       dispose: () => handlers.dispose(),
     };
@@ -372,7 +372,10 @@ class AgentFs implements FsHandlers {
         this.lastRead.set(key, whole);
         this.service.notifyRead(params.path, whole, range.form);
       };
-      if (range.whole instanceof LazyText) seen(range.whole);
+      if (range.whole instanceof LazyText) {
+        this.seenWhole(key);
+        seen(range.whole);
+      }
       else this.awaitWhole(key, range.whole, seen);
       if (!jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) return { content: range.content };
       // A window too large for one reply: refused with the file's line count (from the text read, not read again).
@@ -422,6 +425,16 @@ class AgentFs implements FsHandlers {
       else this.unknownBases.add(key);
     });
     this.wholeReads.set(key, done);
+  }
+
+  /** The session's turn ended: what it read by range is read whole now (the user may change the file next), waited for up to WHOLE_READ_WAIT_MS. */
+  async settleTurn(sessionId: string): Promise<void> {
+    const mine = [...this.wholeReads].filter(([key]) => key.startsWith(`${sessionId}\0`)).map(([, done]) => done);
+    if (!mine.length) return;
+    startRangeRests();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(mine), new Promise<void>(resolve => { timer = setTimeout(resolve, WHOLE_READ_WAIT_MS); })]);
+    clearTimeout(timer);
   }
 
   /** A later read or write of the file: an earlier ranged read's whole text no longer matters. */
@@ -474,7 +487,7 @@ class AgentFs implements FsHandlers {
     // A binary file is replaced whole: nothing of it is merged (its text is empty).
     // What the agent saw of the file, if it read it by range a moment ago: read now.
     if (this.wholeReads.has(key)) {
-      void settleRangeReads(WHOLE_READ_WAIT_MS);
+      startRangeRests();
       await this.wholeReads.get(key);
     }
     // The file changed while the rest of a ranged read was read: its base is not known, so nothing

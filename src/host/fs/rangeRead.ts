@@ -18,7 +18,15 @@ const firstChunks: Buffer[] = [];
  * file's bytes when the window needs all of them; 'not text' when those bytes are not UTF-8 text;
  * undefined when the file is no longer `size` bytes.
  */
-export async function readWindow(fh: fsp.FileHandle, size: number, choice: EncodingChoice, line?: number | null, limit?: number | null): Promise<{ content: string; form: TextForm } | { bytes: Uint8Array } | 'not text' | undefined> {
+export interface Window {
+  readonly content: string;
+  readonly form: TextForm;
+  /** Where the window's bytes are in the file. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export async function readWindow(fh: fsp.FileHandle, size: number, choice: EncodingChoice, line?: number | null, limit?: number | null): Promise<Window | { bytes: Uint8Array } | 'not text' | undefined> {
   const first = size > RANGE_CHUNK_BYTES ? firstChunks.pop() ?? Buffer.allocUnsafe(RANGE_CHUNK_BYTES) : undefined;
   let buf = first ?? Buffer.allocUnsafe(size);
   try {
@@ -41,7 +49,7 @@ export async function readWindow(fh: fsp.FileHandle, size: number, choice: Encod
       // The bytes up to the window's end are whole characters: it ends at a line break.
       const checked = utf8Body(buf.subarray(0, bom + at[1]), form);
       if (!checked) return 'not text';
-      return { content: decodeUtf8(checked.subarray(at[0], at[1])), form };
+      return { content: decodeUtf8(checked.subarray(at[0], at[1])), form, start: bom + at[0], end: bom + at[1] };
     }
   } finally {
     // Nothing kept refers to the first buffer once it has grown (or answered: the window is a string).
@@ -52,14 +60,15 @@ export async function readWindow(fh: fsp.FileHandle, size: number, choice: Encod
 /**
  * The whole text of a file whose window was answered from its first bytes: all of it read again
  * through the same open file (then closed; a file renamed over it is not read), undefined when it
- * changed meanwhile (its stamp, after the read; a file whose stamp was `settled` shows any write)
- * or is not UTF-8 text as a whole.
+ * changed meanwhile (its stamp, after the read; a file whose stamp was `settled` shows any write;
+ * the window's bytes, which the agent was given) or is not UTF-8 text as a whole.
  */
-export async function readRest(fh: fsp.FileHandle, size: number, stamp: FileStamp, form: TextForm): Promise<LazyText | undefined> {
+export async function readRest(fh: fsp.FileHandle, size: number, stamp: FileStamp, window: Window): Promise<LazyText | undefined> {
   try {
     const bytes = await readAll(fh, size);
     if (!bytes || !sameStamp(stampOf(await fh.stat({ bigint: true })), stamp)) return undefined;
-    const body = await utf8BodyInSlices(bytes, form);
+    if (decodeUtf8(bytes.subarray(window.start, window.end)) !== window.content) return undefined;
+    const body = await utf8BodyInSlices(bytes, window.form);
     return body && new LazyText(body, decodeUtf8);
   } catch {
     return undefined;
