@@ -1,4 +1,5 @@
 // Builds every bundle of the project.
+//   dist/main.js            the entry point: loads dist/extension.js with V8's code cache (src/boot/codeCache.ts)
 //   dist/extension.js       the extension (node, CJS, `vscode` external), what activation loads
 //   dist/acp-sdk.js         the ESM-only ACP SDK + zod as CJS, required on first use (src/common/acpSdk.ts)
 //   dist/ajv.js             ajv, required on the first elicitation answer (src/common/elicitationCheck.ts)
@@ -124,6 +125,7 @@ const webviewGuard = {
 
 const builds = [
   { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeOnce, sdkAsSibling, heavyGuard], metafile: true },
+  { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js' },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
   // The `script-start` mark: when the page's script begins to run (bench/activation --timeline).

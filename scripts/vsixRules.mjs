@@ -13,7 +13,7 @@ const ALLOWED = [
   /^media\/(icon\.png|activity\.svg|registry-snapshot\.json)$/,
   /^media\/walkthrough\/[\w-]+\.md$/,
 ];
-const REQUIRED = ['package.json', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/iconv-lite.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
+const REQUIRED = ['package.json', 'dist/main.js', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/iconv-lite.js', 'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'media/icon.png', 'media/registry-snapshot.json', 'README.md', 'LICENSE'];
 
 /** Why a listed file must not ship, or '' when it may. */
 function reasonAgainst(file) {

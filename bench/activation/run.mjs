@@ -205,7 +205,9 @@ try {
     console.log(`ratio activation${i ? `-ext${i}` : ''}: ${(v / er).toFixed(2)}`);
     const p = paintOf(runs[i]);
     if (p !== undefined && ep !== undefined) console.log(`    first contentful paint ${p} ms: ${(p / ep).toFixed(2)}x the empty extension's (+${p - ep} ms)`);
-    console.log(`    activation loads ${path.basename(main)} (${kb(main)})`);
+    const bundle = path.join(path.dirname(main), 'extension.js');
+    const cached = fs.readdirSync(path.dirname(main)).filter(n => n.startsWith('extension.js.') && n.endsWith('.cache'));
+    console.log(`    activation loads ${path.basename(main)} (${kb(main)})${bundle !== main && fs.existsSync(bundle) ? `, then extension.js (${kb(bundle)}; code cache ${cached.length ? 'made' : 'none'})` : ''}`);
     if (fs.existsSync(sdkFile)) console.log(`    the first agent start loads acp-sdk.js (${kb(sdkFile)}): require() ${median(Array.from({ length: 9 }, () => requireMs(sdkFile))).toFixed(1)} ms`);
   }
 } finally {

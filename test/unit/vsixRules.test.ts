@@ -5,7 +5,7 @@ import { checkListing, checkManifest, checkReadmeImages, checkWebviewImports, mi
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const nls = JSON.parse(fs.existsSync('package.nls.json') ? fs.readFileSync('package.nls.json', 'utf8') : '{}');
 const icon = fs.readFileSync('media/icon.png');
-const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/iconv-lite.js',
+const shipped = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/main.js', 'dist/extension.js', 'dist/acp-sdk.js', 'dist/iconv-lite.js',
   'dist/registry.js', 'dist/tar.js', 'dist/yauzl.js', 'dist/webview/chat.js', 'dist/webview/markdown.js', 'dist/webview/chat.css', 'dist/webview/codicon.ttf', 'media/icon.png', 'media/activity.svg',
   'media/registry-snapshot.json'];
 
