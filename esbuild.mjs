@@ -89,6 +89,10 @@ const heavyGuard = {
       if (heavy.length) {
         return { errors: [{ text: `dist/extension.js must not bundle the ACP SDK, zod, ajv, tar, yauzl or the registry commands (they load on first use from their own files in dist/; use \`sdk\` from src/common/acpSdk.ts for the SDK's values, \`require\` in a function for the others, and \`import type\` for types): ${heavy.slice(0, 3).join(', ')}` }] };
       }
+      // dist/main.js compiles the bundle with vm.Script (src/boot/codeCache.ts), where a dynamic import() has no loader.
+      if (/\bimport\(/.test(fs.readFileSync('dist/extension.js', 'utf8'))) {
+        return { errors: [{ text: 'dist/extension.js must not use a dynamic import(): it is compiled with vm.Script (src/boot/codeCache.ts), which has no module loader for it; use require() in a function' }] };
+      }
     });
   },
 };

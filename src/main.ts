@@ -16,7 +16,8 @@ export function activate(context: vscode.ExtensionContext): unknown {
   loaded = bundle.exports as Extension;
   const result = loaded.activate(context);
   // Made once activation has run (what it compiled is in the cache too), when there was none.
-  if (bundle.cache !== 'used') void Promise.resolve(result).finally(() => setImmediate(() => bundle.saveCache()));
+  const save = () => { setImmediate(() => bundle.saveCache()); };
+  if (bundle.cache !== 'used') Promise.resolve(result).then(save, save);
   return result;
 }
 

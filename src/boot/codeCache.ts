@@ -28,6 +28,24 @@ export function cacheFileOf(file: string, source: string): string {
   return `${file}.${digest}.${process.versions.v8.replace(/[^\w.-]/g, '_')}-${process.arch}.cache`;
 }
 
+const DIGEST_BYTES = 32;
+
+/**
+ * The cache's data, when its digest (the file's first 32 bytes) matches: V8 checks a cache's header,
+ * not its body, and a damaged body can end the process (a fatal error while deserializing).
+ */
+function readCache(cacheFile: string): Buffer | 'damaged' | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  const data = bytes.subarray(DIGEST_BYTES);
+  if (bytes.length <= DIGEST_BYTES || !createHash('sha256').update(data).digest().equals(bytes.subarray(0, DIGEST_BYTES))) return 'damaged';
+  return data;
+}
+
 /**
  * Loads the CommonJS `file` as require() would (the same module object in require's cache, its own
  * require, __filename, __dirname), compiled with the code cache beside it when there is one.
@@ -41,14 +59,12 @@ export function loadWithCodeCache(file: string, parent?: NodeModule): Loaded {
   try {
     const source = fs.readFileSync(file, 'utf8');
     cacheFile = cacheFileOf(file, source);
-    let cachedData: Buffer | undefined;
-    try {
-      cachedData = fs.readFileSync(cacheFile);
-    } catch {
-      cachedData = undefined;
-    }
-    script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-    cache = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+    const kept = readCache(cacheFile);
+    const cachedData = kept === 'damaged' ? undefined : kept;
+    // Columns of the first line as in the file (the module wrapper comes before it).
+    const wrapper = (Module as unknown as { wrapper?: readonly string[] }).wrapper;
+    script = new vm.Script(Module.wrap(source), { filename: file, cachedData, columnOffset: wrapper ? -wrapper[0].length : 0 });
+    cache = kept === 'damaged' || (cachedData && script.cachedDataRejected) ? 'rejected' : cachedData ? 'used' : 'none';
     mod = new Module(file, parent);
     mod.filename = file;
     mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(file));
@@ -69,6 +85,8 @@ export function loadWithCodeCache(file: string, parent?: NodeModule): Loaded {
     mod.loaded = true;
   } catch (e) {
     delete registry[file];
+    const siblings = parent?.children;
+    if (siblings?.includes(mod)) siblings.splice(siblings.indexOf(mod), 1);
     throw e;
   }
   return {
@@ -76,22 +94,32 @@ export function loadWithCodeCache(file: string, parent?: NodeModule): Loaded {
     cache,
     saveCache: () => {
       if (cache === 'used') return false;
+      // Written whole or not at all (two windows may make it at once), with the digest of its data.
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        const data = script.createCachedData();
-        // Written whole or not at all: two windows may make it at once.
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, data);
-        fs.renameSync(tmp, cacheFile);
-        // The caches of earlier builds of the bundle are of no use any more.
-        const dir = path.dirname(file);
-        const mine = path.basename(file);
-        for (const name of fs.readdirSync(dir)) {
-          if (name.startsWith(`${mine}.`) && name.endsWith('.cache') && path.join(dir, name) !== cacheFile) fs.rmSync(path.join(dir, name), { force: true });
+        const fd = fs.openSync(tmp, 'w');
+        try {
+          const data = script.createCachedData();
+          fs.writeSync(fd, createHash('sha256').update(data).digest());
+          fs.writeSync(fd, data);
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
         }
-        return true;
+        fs.renameSync(tmp, cacheFile);
       } catch {
+        fs.rmSync(tmp, { force: true });
         return false;
       }
+      // The caches of earlier builds of the bundle (and temporary files left by a crash) are of no use any more.
+      const dir = path.dirname(file);
+      const mine = path.basename(file);
+      for (const name of fs.readdirSync(dir)) {
+        if (name.startsWith(`${mine}.`) && (name.endsWith('.cache') || name.endsWith('.tmp')) && path.join(dir, name) !== cacheFile && name !== path.basename(tmp)) {
+          try { fs.rmSync(path.join(dir, name), { force: true }); } catch { /* another window's, in use: left */ }
+        }
+      }
+      return true;
     },
   };
 }
