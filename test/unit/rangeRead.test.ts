@@ -15,13 +15,19 @@ function rng(seed: number): () => number {
 
 const PIECES = ['a', 'line', ' ', '\n', '\r\n', '\r', 'é', '日本', '😀', '\t', '\u2028', 'x'.repeat(40)];
 
+/** Up to `most` pieces drawn by `next`: mixed line endings and characters of every UTF-8 length. */
+function randomText(next: () => number, most: number): string {
+  let text = '';
+  const n = Math.floor(next() * most);
+  for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+  return text;
+}
+
 describe('ranged reads from bytes (sliceUtf8Lines)', () => {
   it('gives what sliceLines gives on the decoded text, for any line endings, characters and window', () => {
     const next = rng(7);
     for (let c = 0; c < 400; c++) {
-      let text = '';
-      const n = Math.floor(next() * 60);
-      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+      const text = randomText(next, 60);
       const bytes = Buffer.from(text, 'utf8');
       for (const [line, limit] of [[1, 1], [2, 3], [0, null], [5, null], [3, 0], [1, 100], [40, 2], [null, 4], [Math.ceil(next() * 20), Math.ceil(next() * 5)]] as const) {
         assert.equal(sliceUtf8Lines(bytes, line, limit), sliceLines(text, line, limit), `${JSON.stringify(text)} line ${line} limit ${limit}`);
@@ -32,9 +38,7 @@ describe('ranged reads from bytes (sliceUtf8Lines)', () => {
   it('finds a window in the first bytes only when the rest cannot change it (utf8WindowIn)', () => {
     const next = rng(11);
     for (let c = 0; c < 300; c++) {
-      let text = '';
-      const n = Math.floor(next() * 40);
-      for (let i = 0; i < n; i++) text += PIECES[Math.floor(next() * PIECES.length)];
+      const text = randomText(next, 40);
       const bytes = Buffer.from(text, 'utf8');
       const [line, limit] = [Math.ceil(next() * 6), Math.floor(next() * 4)];
       const whole = sliceUtf8Lines(bytes, line, limit);

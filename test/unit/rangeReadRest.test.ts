@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { chooseForm, utf8Body } from '../../src/common/fs/encoding';
 import { sliceLines } from '../../src/common/fs/lines';
 import { readRest, readWindow, stampOf, utf8BodyInSlices } from '../../src/host/fs/rangeRead';
+import { mulberry32 } from '../fixtures/agent/fuzz.mjs';
 
 const line = (i: number) => `line ${String(i).padStart(6, '0')} ünïcödé ${'x'.repeat(80)}\n`;
 const text = Array.from({ length: 30_000 }, (_, i) => line(i + 1)).join('');
@@ -100,23 +101,18 @@ describe('ranged reads: the window first, the whole file after (rangeRead)', () 
 });
 
 describe('utf8BodyInSlices: utf8Body, a slice at a time', () => {
-  /** A small seeded generator: the same cases on every run. */
-  function rng(seed: number): () => number {
-    let x = seed;
-    return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
-  }
-  const PIECES = [Buffer.from('a'), Buffer.from('\n'), Buffer.from('é'), Buffer.from('日本'), Buffer.from('😀'), Buffer.from([0]), Buffer.from([0xff]), Buffer.from([0xe6, 0x97]), Buffer.from([0x80]), Buffer.from([0xef, 0xbb, 0xbf])];
+  const TEXT = ['a', '\n', 'é', '日本', '😀', '\uFEFF'].map(t => Buffer.from(t));
+  // A NUL, bytes never valid in UTF-8, a character cut short, a lone continuation byte.
+  const NOT_TEXT = [[0], [0xff], [0xe6, 0x97], [0x80]].map(b => Buffer.from(b));
 
   it('decides as utf8Body does for any bytes, slice size and BOM', async () => {
-    const next = rng(5);
+    const next = mulberry32(5);
+    const pick = (from: readonly Buffer[]) => from[Math.floor(next() * from.length)];
     for (let c = 0; c < 600; c++) {
       const parts: Buffer[] = [];
       const n = Math.floor(next() * 30);
-      for (let i = 0; i < n; i++) {
-        // Mostly valid text: the invalid pieces are rare, so valid cases are many.
-        const piece = PIECES[Math.floor(next() * PIECES.length)];
-        parts.push(piece[0] === 0 || piece[0] === 0xff || piece[0] === 0x80 || piece.length === 2 && piece[0] === 0xe6 ? (next() < 0.15 ? piece : Buffer.from('b')) : piece);
-      }
+      // Mostly text: the other pieces are rare, so many cases are valid as a whole.
+      for (let i = 0; i < n; i++) parts.push(pick(next() < 0.06 ? NOT_TEXT : TEXT));
       const bytes = Buffer.concat(parts);
       for (const form of [chooseForm(bytes, {}), { encoding: 'utf8', bom: false } as const]) {
         const want = utf8Body(bytes, form);

@@ -130,7 +130,7 @@ async function readDisk(target: Target, doc: vscode.TextDocument | undefined): P
   // The file was read by range a moment ago and is unchanged: its whole text is that read's.
   const ranged = stamp && restsByKey.get(key);
   if (ranged && sameStamp(ranged.stamp, stamp!)) {
-    startDeferredRests();
+    startRangeRests();
     const whole = await ranged.whole;
     if (whole && !diskTexts.peek(key, stamp!)) return { exists: true, text: whole.text, source: 'disk', form: ranged.form, memo: {} };
   }
@@ -186,11 +186,12 @@ function deferRest(): Promise<void> {
     deferredRests.push(start);
     if (deferredRests.length > MAX_DEFERRED_RESTS) deferredRests.shift()!();
     clearTimeout(restTimer);
-    restTimer = setTimeout(startDeferredRests, RANGE_REST_IDLE_MS);
+    restTimer = setTimeout(startRangeRests, RANGE_REST_IDLE_MS);
   });
 }
 
-function startDeferredRests(): void {
+/** Starts now the reads of the rests still waiting (their readers wait for them). */
+export function startRangeRests(): void {
   clearTimeout(restTimer);
   restTimer = undefined;
   for (const start of deferredRests.splice(0)) start();
@@ -198,13 +199,8 @@ function startDeferredRests(): void {
 
 /** Reads now the rest of every file read by range, and resolves once all are read (or after `timeoutMs`). */
 export function settleRangeReads(timeoutMs: number): Promise<void> {
-  startDeferredRests();
+  startRangeRests();
   return pendingReads.settled(timeoutMs);
-}
-
-/** Starts now the reads of the rests still waiting (their readers wait for them). */
-export function startRangeRests(): void {
-  startDeferredRests();
 }
 
 let restsHeld: Promise<void> | undefined;

@@ -34,7 +34,7 @@ import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
 import { CurrentText, diskTexts, findOpenDocument, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
-import { pendingSaves } from './pendingSaves';
+import { pendingSaves, settledWithin } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
 
@@ -375,8 +375,9 @@ class AgentFs implements FsHandlers {
       if (range.whole instanceof LazyText) {
         this.seenWhole(key);
         seen(range.whole);
+      } else {
+        this.awaitWhole(key, range.whole, seen);
       }
-      else this.awaitWhole(key, range.whole, seen);
       if (!jsonExceeds(range.content, MAX_READ_REPLY_BYTES)) return { content: range.content };
       // A window too large for one reply: refused with the file's line count (from the text read, not read again).
       const whole = await range.whole;
@@ -430,11 +431,8 @@ class AgentFs implements FsHandlers {
   /** The session's turn ended: what it read by range is read whole now (the user may change the file next), waited for up to WHOLE_READ_WAIT_MS. */
   async settleTurn(sessionId: string): Promise<void> {
     const mine = [...this.wholeReads].filter(([key]) => key.startsWith(`${sessionId}\0`)).map(([, done]) => done);
-    if (!mine.length) return;
-    startRangeRests();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(mine), new Promise<void>(resolve => { timer = setTimeout(resolve, WHOLE_READ_WAIT_MS); })]);
-    clearTimeout(timer);
+    if (mine.length) startRangeRests();
+    await settledWithin(mine, WHOLE_READ_WAIT_MS);
   }
 
   /** A later read or write of the file: an earlier ranged read's whole text no longer matters. */

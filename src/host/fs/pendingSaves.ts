@@ -19,15 +19,20 @@ export class PendingWork {
   }
 
   /** Resolves once every save running now has settled, or after `timeoutMs`. */
-  async settled(timeoutMs: number): Promise<void> {
-    if (!this.running.size) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.running]),
-      new Promise<void>(r => { timer = setTimeout(r, timeoutMs); }),
-    ]);
-    clearTimeout(timer);
+  settled(timeoutMs: number): Promise<void> {
+    return settledWithin([...this.running], timeoutMs);
   }
+}
+
+/** Resolves once all of `work` has settled, or after `timeoutMs`. */
+export async function settledWithin(work: readonly Promise<unknown>[], timeoutMs: number): Promise<void> {
+  if (!work.length) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(work),
+    new Promise<void>(r => { timer = setTimeout(r, timeoutMs); }),
+  ]);
+  clearTimeout(timer);
 }
 
 export const pendingSaves = new PendingWork();

@@ -12,12 +12,7 @@ const RANGE_CHUNK_BYTES = 128 * 1024;
 /** Buffers of RANGE_CHUNK_BYTES for the first read, reused (fresh memory costs a page fault per 4 KiB). */
 const firstChunks: Buffer[] = [];
 
-/**
- * The window's lines from the first bytes of a file of `size` bytes (read in growing pieces until
- * they are all there), decoded once the bytes up to the window's end are UTF-8 text; the whole
- * file's bytes when the window needs all of them; 'not text' when those bytes are not UTF-8 text;
- * undefined when the file is no longer `size` bytes.
- */
+/** A window's lines as the agent is given them. */
 export interface Window {
   readonly content: string;
   readonly form: TextForm;
@@ -26,6 +21,12 @@ export interface Window {
   readonly end: number;
 }
 
+/**
+ * The window's lines from the first bytes of a file of `size` bytes (read in growing pieces until
+ * they are all there), decoded once the bytes up to the window's end are UTF-8 text; the whole
+ * file's bytes when the window needs all of them; 'not text' when those bytes are not UTF-8 text;
+ * undefined when the file is no longer `size` bytes.
+ */
 export async function readWindow(fh: fsp.FileHandle, size: number, choice: EncodingChoice, line?: number | null, limit?: number | null): Promise<Window | { bytes: Uint8Array } | 'not text' | undefined> {
   const first = size > RANGE_CHUNK_BYTES ? firstChunks.pop() ?? Buffer.allocUnsafe(RANGE_CHUNK_BYTES) : undefined;
   let buf = first ?? Buffer.allocUnsafe(size);
