@@ -15,7 +15,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { api, freshReviewPerTest, quietLogger, useScriptedAgent, waitFor } from './helpers';
-import { reconcileDirtyBuffer } from '../../src/host/review/bufferReconcile';
+import { reconcileDirtyBuffer, reconcileQueued, reconcileTestHooks } from '../../src/host/review/bufferReconcile';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const USER_LINE = "user's unsaved line";
@@ -246,8 +246,9 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     });
   });
 
-  it('a merge with a disk change that is no longer on disk is never applied: a restore\'s merge is not undone by an agent write\'s merge that comes late', async () => {
-    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-late-merge.txt`);
+  /** A 6-line file on disk as the agent left it (line 5 changed), its tab with the user's unsaved first line. */
+  async function agentsFileWithUserLine(name: string) {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-${name}.txt`);
     const original = numbered(6);
     const agents = original.replace('line 5\n', 'LINE 5 BY THE AGENT\n');
     fs.writeFileSync(file, agents);
@@ -255,6 +256,11 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit(b => b.insert(new vscode.Position(0, 0), `${USER_LINE}\n`));
     assert.ok(doc.isDirty);
+    return { file, original, agents, doc };
+  }
+
+  it('a merge with a disk change that is no longer on disk is never applied: a restore\'s merge is not undone by an agent write\'s merge that comes late', async () => {
+    const { file, original, agents, doc } = await agentsFileWithUserLine('late-merge');
     // A checkpoint's restore: the disk gets the file from before the agent's write, the tab merges.
     fs.writeFileSync(file, original);
     await reconcileDirtyBuffer(file, agents, original, 'The checkpoint', quietLogger);
@@ -264,6 +270,46 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     await reconcileDirtyBuffer(file, original, agents, 'Scripted', quietLogger);
     assert.equal(doc.getText(), `${USER_LINE}\n${original}`, 'the agent\'s line stays restored away; the user\'s line stays');
     assert.ok(doc.isDirty, 'still unsaved');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('the disk changing between a merge\'s checks and its revert: the user\'s line is set on the disk as the revert found it, not on the older disk', async () => {
+    const { file, original, agents, doc } = await agentsFileWithUserLine('moved-on');
+    // The agent's write is being merged into the tab when another write (a restore, a checkout) lands.
+    reconcileTestHooks.beforeRevert = async () => {
+      reconcileTestHooks.beforeRevert = undefined;
+      fs.writeFileSync(file, original);
+    };
+    try {
+      await reconcileDirtyBuffer(file, original, agents, 'Scripted', quietLogger);
+    } finally {
+      reconcileTestHooks.beforeRevert = undefined;
+    }
+    assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') }, { tab: `${USER_LINE}\n${original}`, unsaved: true, disk: original });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('a restore\'s merge while an agent write\'s late merge is between its checks and its revert: the tab ends with the user\'s line on the restored text', async () => {
+    const { file, original, agents, doc } = await agentsFileWithUserLine('interleaved');
+    let restore: Promise<unknown> | undefined;
+    reconcileTestHooks.beforeRevert = async () => {
+      reconcileTestHooks.beforeRevert = undefined;
+      // The restore writes the disk and merges the tab now; the late merge goes on after it (or the
+      // restore's waits for it: then it cannot finish first).
+      const waits = reconcileQueued(file);
+      fs.writeFileSync(file, original);
+      restore = reconcileDirtyBuffer(file, agents, original, 'The checkpoint', quietLogger);
+      if (!waits) await restore;
+    };
+    try {
+      // The change tracker's merge for the agent's write (disk before: the original; after: the agent's).
+      await reconcileDirtyBuffer(file, original, agents, 'Scripted', quietLogger);
+      await restore;
+    } finally {
+      reconcileTestHooks.beforeRevert = undefined;
+    }
+    assert.ok(restore, 'the late merge reached its revert');
+    assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') }, { tab: `${USER_LINE}\n${original}`, unsaved: true, disk: original });
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 });

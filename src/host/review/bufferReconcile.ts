@@ -21,8 +21,38 @@ export interface ReconcileResult {
   readonly undecided?: boolean;
 }
 
+/**
+ * Test seam: runs right before a tab is reverted to the disk, its merge's checks passed (a test
+ * drives the disk changing in that moment).
+ */
+export const reconcileTestHooks: { beforeRevert?: (doc: vscode.TextDocument) => Promise<void> } = {};
+
+/**
+ * The merges of one file's tab run one after another: each reads the tab, reverts it and sets it,
+ * and two interleaved (a change tracker's merge of an agent's write reported late, a checkpoint's
+ * restore) would set a merge made for a tab the other had already replaced.
+ */
+const queues = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(filePath: string, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(filePath) ?? Promise.resolve();
+  const mine = previous.then(work, work);
+  const tail = mine.catch(() => undefined);
+  queues.set(filePath, tail);
+  void tail.then(() => { if (queues.get(filePath) === tail) queues.delete(filePath); });
+  return mine;
+}
+
+/** Whether a merge of the file's tab is running or waiting (tests). */
+export function reconcileQueued(filePath: string): boolean {
+  return queues.has(filePath);
+}
+
 /** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
-export async function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
+export function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
+  return oneAtATime(filePath, () => reconcileNow(filePath, diskBefore, diskAfter, agentName, log));
+}
+
+async function reconcileNow(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
   const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
   if (!doc?.isDirty) return undefined;
   const name = fileLabel(filePath);
@@ -44,7 +74,7 @@ export async function reconcileDirtyBuffer(filePath: string, diskBefore: string 
       return { conflicts: 1, undecided: true };
     }
     conflicts = result.conflicts;
-    const applied = await reloadThenSet(doc, diskAfter, result.text, log, doc.version);
+    const applied = await reloadThenSet(doc, diskAfter, result.text, agentName, log, doc.version);
     if (applied === true) break;
     if (applied === 'disk' || attempt === 3) {
       log.info(`${filePath} changed again while its unsaved edits were merged with ${agentName}'s change: left to the later change (${applied === 'disk' ? 'the disk moved on' : 'the tab kept changing'})`);
@@ -79,13 +109,15 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
     vscode.l10n.t("{0} changed {1} on disk while you had unsaved edits, and your edits cannot be told apart from its change, so nothing was merged: your tab is unchanged. Keep yours, take {0}'s version, or keep both (yours first)?", agentName, fileLabel(doc.uri.fsPath)),
     ...choices);
   if (!choice || doc.isClosed) return;
-  const data = await readDisk(doc.uri.fsPath);
-  if (data?.kind !== 'text') return;
-  const disk = data.text;
-  const mine = doc.getText();
-  const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
-  log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
-  await reloadThenSet(doc, disk, text, log);
+  await oneAtATime(doc.uri.fsPath, async () => {
+    const data = await readDisk(doc.uri.fsPath);
+    if (data?.kind !== 'text') return;
+    const disk = data.text;
+    const mine = doc.getText();
+    const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
+    log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
+    await reloadThenSet(doc, disk, text, agentName, log);
+  });
 }
 
 /**
@@ -93,21 +125,25 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * undo applied to what the disk holds), the tab `bufferText` (the undo applied to the buffer), still
  * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
  */
-export async function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, log: Logger, diskBytes?: Uint8Array): Promise<void> {
-  // `diskBytes`: `diskText` in the file's encoding (the caller knows it); else UTF-8, the BOM kept.
-  const old = diskBytes ? undefined : await vscode.workspace.fs.readFile(doc.uri);
-  const bom = old && old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
-  await vscode.workspace.fs.writeFile(doc.uri, diskBytes ?? new TextEncoder().encode(bom + diskText));
-  await reloadThenSet(doc, diskText, bufferText, log);
+export function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, who: string, log: Logger, diskBytes?: Uint8Array): Promise<void> {
+  return oneAtATime(doc.uri.fsPath, async () => {
+    // `diskBytes`: `diskText` in the file's encoding (the caller knows it); else UTF-8, the BOM kept.
+    const old = diskBytes ? undefined : await vscode.workspace.fs.readFile(doc.uri);
+    const bom = old && old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
+    await vscode.workspace.fs.writeFile(doc.uri, diskBytes ?? new TextEncoder().encode(bom + diskText));
+    await reloadThenSet(doc, diskText, bufferText, who, log);
+  });
 }
 
 /**
  * Reverts the tab to the disk (VS Code then knows the disk's version), then sets its text to `text`
  * (unsaved). `version`: `text` was made from the tab at that version and from the disk holding
  * `diskText`; if the tab changed since ('tab') or the disk no longer holds it ('disk'), nothing is
- * done (checked right before the revert). True: done.
+ * done (checked right before the revert). If the disk changed between that check and the revert,
+ * what `text` adds to `diskText` is merged onto what the revert loaded (`who` names the change's
+ * side of a conflict). True: done.
  */
-async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, log: Logger, version?: number): Promise<true | 'tab' | 'disk'> {
+async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, who: string, log: Logger, version?: number): Promise<true | 'tab' | 'disk'> {
   const previous = vscode.window.activeTextEditor;
   // "Revert File" acts on the active editor: make this one active (without taking the focus if its
   // group is the active one), revert it to the disk, and never revert anything else.
@@ -121,10 +157,17 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     if (doc.version !== version) return 'tab';
     if (!diskHolds(doc.uri.fsPath, diskText)) return 'disk';
   }
+  await reconcileTestHooks.beforeRevert?.(doc);
   if (vscode.window.activeTextEditor?.document === doc) {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
-  if (doc.getText() !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
+  const loaded = doc.getText();
+  if (loaded !== diskText && !doc.isDirty) {
+    // The disk moved on after the check: `text` is made for the disk before, the tab shows it now.
+    const again = reconcileBuffer(diskText, text, loaded, who);
+    log.info(`${doc.uri.fsPath} changed on disk while its unsaved edits were merged: merged again onto the disk as it is now`);
+    text = again.kind === 'merged' ? again.text : loaded;
+  } else if (loaded !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
   // VS Code may reload the (now clean) tab once more on the watcher's report of the same disk change,
   // and an edit made for the version before fails ("has changed in the meantime"): made again then.
   for (let attempt = 1; ; attempt++) {

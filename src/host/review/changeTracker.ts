@@ -643,7 +643,7 @@ export class ChangeTracker extends Disposable {
       if (!onDisk.conflicts.length) {
         this.userSaves.set(filePath, Date.now());
         const written = textData(onDisk.text, disk.form);
-        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, this.log, bytesOf(written));
+        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, vscode.l10n.t({ message: 'The undo', comment: 'Who changed a file on disk under unsaved edits: Undo of an agent\'s change' }), this.log, bytesOf(written));
         return written;
       }
     }
