@@ -15,7 +15,8 @@
 //   ranged-read-cold  the same, each read of a path never read before (a hard link to the file, made
 //                 before the rounds): no cache can serve it;
 //   ranged-read-touched  the same file, its times set to now before each read during the agent's turn:
-//                 no cache serves it, and each read is also a change on disk the extension checks;
+//                 no kept text serves the window (its stamp changed), each read is also a change on
+//                 disk the extension checks, and its whole text is read again and compared;
 //   disk-read     the whole 5 MiB file not open (median; disk-read-p95: the 95th percentile);
 //   dirty-read    the whole 5 MiB file open with an unsaved edit (served from the buffer; bare: disk);
 //   accept-latency  Accept in the review diff → the agent has the write's answer (the file, not open

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chooseForm, utf8Body } from '../../src/common/fs/encoding';
 import { sliceLines } from '../../src/common/fs/lines';
-import { readRest, readWindow, stampOf, utf8BodyInSlices } from '../../src/host/fs/rangeRead';
+import { type Earlier, readRest, readWindow, stampOf, utf8BodyInSlices } from '../../src/host/fs/rangeRead';
 import { mulberry32 } from '../fixtures/agent/fuzz.mjs';
 
 const line = (i: number) => `line ${String(i).padStart(6, '0')} ünïcödé ${'x'.repeat(80)}\n`;
@@ -87,6 +87,45 @@ describe('ranged reads: the window first, the whole file after (rangeRead)', () 
     // As if the window's bytes changed without the stamp showing it (a write within one timestamp tick).
     const whole = await readRest(fh, Number(st.size), stampOf(st), { ...head, content: head.content.replace('line', 'LINE') });
     assert.equal(whole, undefined);
+  });
+
+  async function restWith(earlier?: Earlier) {
+    const fh = await fsp.open(file, 'r');
+    const st = await fh.stat({ bigint: true });
+    const head = await readWindow(fh, Number(st.size), {}, 1000, 3);
+    assert.ok(head && typeof head === 'object' && 'content' in head);
+    return { whole: await readRest(fh, Number(st.size), stampOf(st), head, earlier), form: head.form };
+  }
+
+  it('a file touched without a change gives the text kept before; changed after the window, its own bytes, which a later rest never alters', async () => {
+    const first = await restWith();
+    assert.ok(first.whole);
+    const earlier = { text: first.whole, form: first.form };
+    // Times set to now, the bytes the same: the text kept before, not another copy.
+    const now = new Date();
+    await fsp.utimes(file, now, now);
+    assert.equal((await restWith(earlier)).whole, first.whole);
+    // The same size, a byte after the window changed: that file's own text.
+    const changed = text.replace('line 020000', 'LINE 020000');
+    await fsp.writeFile(file, changed);
+    const second = await restWith(earlier);
+    assert.ok(second.whole && second.whole !== first.whole);
+    // Another file of the same size read the same way next (into the same memory) leaves both as they were read.
+    const other = text.replace('line 025000', 'LINE 025000');
+    await fsp.writeFile(file, other);
+    const third = await restWith({ text: second.whole, form: second.form });
+    assert.deepEqual([first.whole.text === text, second.whole.text === changed, third.whole?.text === other], [true, true, true]);
+  });
+
+  it('a text kept before of another size or encoding is never taken for the rest', async () => {
+    const first = await restWith();
+    assert.ok(first.whole);
+    await fsp.writeFile(file, text + line(30_001));
+    const longer = await restWith({ text: first.whole, form: first.form });
+    assert.equal(longer.whole?.text, text + line(30_001));
+    await fsp.writeFile(file, text);
+    const bom = await restWith({ text: first.whole, form: { encoding: 'utf8', bom: true } });
+    assert.ok(bom.whole && bom.whole !== first.whole && bom.whole.text === text);
   });
 
   it('gives no window from bytes that are not text before it, and the whole bytes when the window needs them', async () => {

@@ -9,7 +9,7 @@ import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from 
 import { PendingWork } from './pendingSaves';
 import { LazyText, textOf } from '../../common/fs/lazyText';
 import { sliceUtf8Lines } from '../../common/fs/byteLines';
-import { readRest, readWindow, stampOf } from './rangeRead';
+import { type Earlier, readRest, readWindow, stampOf } from './rangeRead';
 import { CachedText, FileStamp, FileTextCache, sameStamp, settled } from '../../common/fs/readCache';
 import { choiceFor, decodeGuessing, formOfDocument } from './fileData';
 
@@ -214,6 +214,27 @@ export function holdRangeRests(): () => void {
   return () => { restsHeld = undefined; release(); };
 }
 
+/**
+ * The last whole text of each file read by range (by cache key; at most MAX_EARLIER, held weakly):
+ * a later rest with the same bytes is that text (readRest), a file touched without a change costs
+ * no new copy.
+ */
+const MAX_EARLIER = 32;
+const earlierWholes = new Map<string, { readonly text: WeakRef<LazyText>; readonly form: TextForm }>();
+
+function keepEarlier(key: string, text: LazyText, form: TextForm): void {
+  earlierWholes.delete(key);
+  earlierWholes.set(key, { text: new WeakRef(text), form });
+  if (earlierWholes.size > MAX_EARLIER) earlierWholes.delete(earlierWholes.keys().next().value!);
+}
+
+function earlierOf(key: string): Earlier | undefined {
+  const kept = earlierWholes.get(key);
+  const text = kept?.text.deref();
+  if (!text) earlierWholes.delete(key);
+  return text && kept && { text, form: kept.form };
+}
+
 /** A ranged read's answer, and what the agent saw of the file. */
 export interface RangeRead {
   readonly content: string;
@@ -287,8 +308,9 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
       const opened = fh;
       const held = restsHeld;
       const start = settledStamp ? deferRest() : Promise.resolve();
-      const whole = pendingReads.track(start.then(() => held).then(() => readRest(opened, size, stamp, head))).then(text => {
+      const whole = pendingReads.track(start.then(() => held).then(() => readRest(opened, size, stamp, head, earlierOf(key)))).then(text => {
         if (restsByKey.get(key)?.whole === whole) restsByKey.delete(key);
+        if (text) keepEarlier(key, text, form);
         if (text && settledStamp) formsOf.set(diskTexts.set(key, stamp, statAt, text), form);
         return text;
       });
@@ -301,6 +323,7 @@ export async function readRange(target: Target, line?: number | null, limit?: nu
     const body = utf8Body(bytes, form);
     if (!body) return undefined;
     const whole = new LazyText(body, decodeUtf8);
+    keepEarlier(key, whole, form);
     if (settled(stamp, statAt)) formsOf.set(diskTexts.set(key, stamp, statAt, whole), form);
     return { content: sliceUtf8Lines(body, line, limit), whole, form };
   } catch {
