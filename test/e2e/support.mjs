@@ -15,10 +15,26 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
   };
 }
 
+/**
+ * Quick Open's input, shown. Ctrl+P pressed while a webview's frame has the focus may never reach
+ * the workbench (the frame forwards its keys to it asynchronously): pressed again while it is not up.
+ */
+export async function quickOpen(page) {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    try {
+      await input.waitFor({ timeout: attempt < 3 ? 5_000 : 30_000 });
+      return input;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 /** Opens a workspace file by Quick Open and types `text` at its very start, leaving the tab unsaved. */
 export async function typeAtStartOf(page, name, text) {
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(name);
+  await (await quickOpen(page)).fill(name);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().click();
   const editorLines = page.locator('.editor-instance .view-lines').first();
   await editorLines.waitFor({ timeout: 15_000 });

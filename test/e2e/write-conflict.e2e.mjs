@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, quickOpen, scriptedAgentSettings } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => scriptedAgentSettings({ repoRoot, node24 }, {
   turns: [{ steps: [
@@ -25,11 +25,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.getByRole('tab', { name: /notes\.txt: Scripted wants to edit/ }).waitFor({ timeout: 30_000 });
 
   // The user opens the file and types while the review waits.
-  await page.keyboard.press('Control+P');
   // Typing before Quick Open is up would go to whatever had the focus (the chat's prompt box).
-  const quickOpen = page.locator('.quick-input-widget input');
-  await quickOpen.waitFor({ timeout: 30_000 });
-  await quickOpen.fill('notes.txt');
+  await (await quickOpen(page)).fill('notes.txt');
   // The file itself, not the review's diff (Quick Open lists that too, as recently opened).
   const fileRow = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).filter({ hasNotText: 'wants to' }).first();
   await fileRow.waitFor({ timeout: 30_000 });

@@ -289,13 +289,29 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('a file with a BOM: the tab\'s merge with a restore marks no conflict where the disk did not move (VS Code loads it without the BOM)', async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-bom.txt`);
+    const agents = '\uFEFF' + numbered(6).replace('line 6\n', 'LINE 6 BY THE AGENT\n');
+    const original = '\uFEFF' + numbered(6);
+    fs.writeFileSync(file, agents);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit(b => b.replace(new vscode.Range(0, 0, 0, 6), USER_LINE));
+    assert.ok(doc.isDirty);
+    // A checkpoint's restore reads and writes the files as UTF-8, the BOM kept in the text.
+    fs.writeFileSync(file, original);
+    const result = await reconcileDirtyBuffer(file, agents, original, 'The checkpoint', quietLogger);
+    assert.deepEqual({ tab: doc.getText(), conflicts: result?.conflicts }, { tab: numbered(6).replace('line 1', USER_LINE), conflicts: 0 });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it('a restore\'s merge while an agent write\'s late merge is between its checks and its revert: the tab ends with the user\'s line on the restored text', async () => {
     const { file, original, agents, doc } = await agentsFileWithUserLine('interleaved');
     let restore: Promise<unknown> | undefined;
     reconcileTestHooks.beforeRevert = async () => {
       reconcileTestHooks.beforeRevert = undefined;
-      // The restore writes the disk and merges the tab now; the late merge goes on after it (or the
-      // restore's waits for it: then it cannot finish first).
+      // The restore writes the disk and merges the tab now, and the late merge goes on once it is
+      // done; unless merges of one tab wait for each other (then the restore's waits for this one).
       const waits = reconcileQueued(file);
       fs.writeFileSync(file, original);
       restore = reconcileDirtyBuffer(file, agents, original, 'The checkpoint', quietLogger);

@@ -34,6 +34,11 @@ describe('reconcileBuffer: a tab with unsaved edits under an agent\'s disk write
       conflicts: 1,
     });
   });
+
+  it('the disk\'s side of a conflict can be named for what it is, on one line', () => {
+    const got = reconcileBuffer(before, before.replace('three', 'user three'), before.replace('three', 'disk three'), 'Codex', 'The file on disk now\n(moved on)');
+    assert.ok(got.kind === 'merged' && got.text.includes('>>>>>>> The file on disk now (moved on)\n') && !got.text.includes('Codex'), JSON.stringify(got));
+  });
 });
 
 describe('keepBoth: the user chose "Keep both" where their edits could not be told apart', () => {

@@ -21,16 +21,17 @@ export type Reconciled =
 
 /**
  * `diskBefore`: the file on disk just before the agent's change (undefined: not known). The buffer
- * has unsaved edits, so a base equal to it is not the disk the tab was loaded from.
+ * has unsaved edits, so a base equal to it is not the disk the tab was loaded from. `theirsLabel`:
+ * the conflicts' label of the disk's side, when it is not the agent's change.
  */
-export function reconcileBuffer(diskBefore: string | undefined, buffer: string, diskAfter: string, agentName: string): Reconciled {
+export function reconcileBuffer(diskBefore: string | undefined, buffer: string, diskAfter: string, agentName: string, theirsLabel?: string): Reconciled {
   if (diskBefore === undefined || diskBefore === buffer) return { kind: 'undecidable' };
   const merged = merge3(diskBefore, buffer, diskAfter, 'ours');
   if (!merged.conflicts.length) return { kind: 'merged', text: merged.text, conflicts: 0 };
   const eol = diskAfter.includes('\r\n') ? '\r\n' : '\n';
   const lines = splitLinesKeepEnds(merged.text);
   const ours = l10n.t({ message: 'Your unsaved edits', comment: ['The label after <<<<<<< of a conflict written into a file: the user\'s side. One line.'] });
-  const theirs = l10n.t({ message: '{0}\'s change on disk', args: [oneLine(agentName)], comment: ['The label after >>>>>>> of a conflict written into a file: the agent\'s side; {0} is the agent\'s name. One line.'] });
+  const theirs = theirsLabel !== undefined ? oneLine(theirsLabel) : l10n.t({ message: '{0}\'s change on disk', args: [oneLine(agentName)], comment: ['The label after >>>>>>> of a conflict written into a file: the agent\'s side; {0} is the agent\'s name. One line.'] });
   const out: string[] = [];
   let pos = 0;
   for (const c of merged.conflicts) {

@@ -80,7 +80,7 @@ export async function readRest(fh: fsp.FileHandle, size: number, stamp: FileStam
     const bytes = await readAll(fh, size, pooled);
     if (!bytes || !sameStamp(stampOf(await fh.stat({ bigint: true })), stamp)) return undefined;
     if (decodeUtf8(bytes.subarray(window.start, window.end)) !== window.content) return undefined;
-    if (pooled && Buffer.compare(bytes.subarray(bom), prior!) === 0) return earlier!.text;
+    if (pooled && (!bom || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) && Buffer.compare(bytes.subarray(bom), prior!) === 0) return earlier!.text;
     const body = await utf8BodyInSlices(pooled ? Buffer.from(bytes) : bytes, window.form);
     return body && new LazyText(body, decodeUtf8);
   } catch {

@@ -9,10 +9,13 @@
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { fileLabel } from '../../common/bidi';
-import { lineEdits, Resolution } from '../../common/fs/merge';
+import { bytesOf, type FileData } from '../../common/fs/encoding';
+import { lineEdits, merge3, Resolution } from '../../common/fs/merge';
 import type { Logger } from '../../common/logger';
 import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
 import { decodeFor } from '../fs/fileData';
+import { textData } from '../../common/review/sides';
+import { settledWithin } from '../fs/pendingSaves';
 import { readDisk } from './diskSources';
 
 export interface ReconcileResult {
@@ -33,9 +36,11 @@ export const reconcileTestHooks: { beforeRevert?: (doc: vscode.TextDocument) => 
  * restore) would set a merge made for a tab the other had already replaced.
  */
 const queues = new Map<string, Promise<unknown>>();
+/** How long a merge waits at most for the one before it (which waits on VS Code: a revert, an edit). */
+const QUEUE_WAIT_MS = 10_000;
 function oneAtATime<T>(filePath: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(filePath) ?? Promise.resolve();
-  const mine = previous.then(work, work);
+  const previous = queues.get(filePath);
+  const mine = (previous ? settledWithin([previous], QUEUE_WAIT_MS) : Promise.resolve()).then(work);
   const tail = mine.catch(() => undefined);
   queues.set(filePath, tail);
   void tail.then(() => { if (queues.get(filePath) === tail) queues.delete(filePath); });
@@ -74,8 +79,8 @@ async function reconcileNow(filePath: string, diskBefore: string | undefined, di
       return { conflicts: 1, undecided: true };
     }
     conflicts = result.conflicts;
-    const applied = await reloadThenSet(doc, diskAfter, result.text, agentName, log, doc.version);
-    if (applied === true) break;
+    const applied = await reloadThenSet(doc, diskAfter, result.text, log, doc.version);
+    if (typeof applied === 'number') { conflicts += applied; break; }
     if (applied === 'disk' || attempt === 3) {
       log.info(`${filePath} changed again while its unsaved edits were merged with ${agentName}'s change: left to the later change (${applied === 'disk' ? 'the disk moved on' : 'the tab kept changing'})`);
       return undefined;
@@ -116,22 +121,30 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
     const mine = doc.getText();
     const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
     log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
-    await reloadThenSet(doc, disk, text, agentName, log);
+    await reloadThenSet(doc, disk, text, log);
   });
 }
 
 /**
- * Undo of an agent's change in a file whose tab has unsaved edits: the disk gets `diskText` (the
- * undo applied to what the disk holds), the tab `bufferText` (the undo applied to the buffer), still
+ * Undo of an agent's change in a file whose tab has unsaved edits: the undo, a change of the tab's
+ * text from `from` to `to`, is applied to the disk's text and to the tab's as they are when its turn
+ * in the file's queue comes (another merge may have landed in the tab meanwhile); the tab stays
  * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
+ * Undefined, nothing written: the change does not apply cleanly to one of them.
  */
-export function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: string, bufferText: string, who: string, log: Logger, diskBytes?: Uint8Array): Promise<void> {
+export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
-    // `diskBytes`: `diskText` in the file's encoding (the caller knows it); else UTF-8, the BOM kept.
-    const old = diskBytes ? undefined : await vscode.workspace.fs.readFile(doc.uri);
-    const bom = old && old[0] === 0xef && old[1] === 0xbb && old[2] === 0xbf && !diskText.startsWith('\uFEFF') ? '\uFEFF' : '';
-    await vscode.workspace.fs.writeFile(doc.uri, diskBytes ?? new TextEncoder().encode(bom + diskText));
-    await reloadThenSet(doc, diskText, bufferText, who, log);
+    const disk = await readDisk(doc.uri.fsPath);
+    if (disk?.kind !== 'text' || doc.isClosed) return undefined;
+    const tab = doc.getText();
+    const onTab = tab === from ? to : merge3(from, tab, to, 'ours');
+    const onDisk = merge3(from, disk.text, to, 'ours');
+    if (typeof onTab !== 'string' && onTab.conflicts.length) return undefined;
+    if (onDisk.conflicts.length) return undefined;
+    const written = textData(onDisk.text, disk.form);
+    await vscode.workspace.fs.writeFile(doc.uri, bytesOf(written));
+    await reloadThenSet(doc, onDisk.text, typeof onTab === 'string' ? onTab : onTab.text, log);
+    return written;
   });
 }
 
@@ -140,10 +153,10 @@ export function writeDiskUnderDirtyBuffer(doc: vscode.TextDocument, diskText: st
  * (unsaved). `version`: `text` was made from the tab at that version and from the disk holding
  * `diskText`; if the tab changed since ('tab') or the disk no longer holds it ('disk'), nothing is
  * done (checked right before the revert). If the disk changed between that check and the revert,
- * what `text` adds to `diskText` is merged onto what the revert loaded (`who` names the change's
- * side of a conflict). True: done.
+ * what `text` adds to `diskText` is merged onto what the revert loaded. Done: the conflicts that
+ * merge marked (0 when there was none).
  */
-async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, who: string, log: Logger, version?: number): Promise<true | 'tab' | 'disk'> {
+async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: string, log: Logger, version?: number): Promise<number | 'tab' | 'disk'> {
   const previous = vscode.window.activeTextEditor;
   // "Revert File" acts on the active editor: make this one active (without taking the focus if its
   // group is the active one), revert it to the disk, and never revert anything else.
@@ -162,12 +175,14 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
   const loaded = doc.getText();
-  if (loaded !== diskText && !doc.isDirty) {
+  let conflicts = 0;
+  if (!doc.isDirty && loadedAs(loaded) !== loadedAs(diskText)) {
     // The disk moved on after the check: `text` is made for the disk before, the tab shows it now.
-    const again = reconcileBuffer(diskText, text, loaded, who);
+    const again = reconcileBuffer(diskText, text, loaded, '', vscode.l10n.t({ message: 'The file on disk now', comment: 'The label after >>>>>>> of a conflict written into a file: the disk\'s side, which changed while the unsaved edits were merged. One line.' }));
     log.info(`${doc.uri.fsPath} changed on disk while its unsaved edits were merged: merged again onto the disk as it is now`);
     text = again.kind === 'merged' ? again.text : loaded;
-  } else if (loaded !== diskText) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
+    conflicts = again.kind === 'merged' ? again.conflicts : 0;
+  } else if (doc.isDirty) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
   // VS Code may reload the (now clean) tab once more on the watcher's report of the same disk change,
   // and an edit made for the version before fails ("has changed in the meantime"): made again then.
   for (let attempt = 1; ; attempt++) {
@@ -181,7 +196,12 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
-  return true;
+  return conflicts;
+}
+
+/** A text as a tab loads it from the disk: VS Code drops a BOM and makes the line ends one kind. */
+function loadedAs(text: string): string {
+  return (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n/g, '\n');
 }
 
 /** Whether the file still holds `text` (decoded in its encoding, or as UTF-8 as some callers read it; a BOM aside). */

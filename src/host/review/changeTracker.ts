@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { BoundedMap } from '../../common/boundedTextMap';
 import { Disposable } from '../../common/disposable';
-import { bytesOf, FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
+import { FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { SomeText } from '../../common/fs/lazyText';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
@@ -21,8 +21,7 @@ import { FileChange, FileChangeView, TurnChanges } from '../../common/review/tur
 import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
 import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../common/review/stack';
-import { merge3 } from '../../common/fs/merge';
-import { reconcileDirtyBuffer, writeDiskUnderDirtyBuffer } from './bufferReconcile';
+import { reconcileDirtyBuffer, undoUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
@@ -635,17 +634,11 @@ export class ChangeTracker extends Disposable {
    */
   private async writeUndone(filePath: string, bufferNow: Content | undefined, target: Content): Promise<Content> {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
-    const text = target?.kind === 'text' ? target.text : null;
-    const disk = text !== null && doc?.isDirty && bufferNow?.kind === 'text' ? await readDisk(filePath) : undefined;
-    if (doc && text !== null && bufferNow?.kind === 'text' && disk?.kind === 'text') {
-      // The undo as a change of the buffer (bufferNow → text), applied to the disk's text.
-      const onDisk = merge3(bufferNow.text, disk.text, text, 'ours');
-      if (!onDisk.conflicts.length) {
-        this.userSaves.set(filePath, Date.now());
-        const written = textData(onDisk.text, disk.form);
-        await writeDiskUnderDirtyBuffer(doc, onDisk.text, text, vscode.l10n.t({ message: 'The undo', comment: 'Who changed a file on disk under unsaved edits: Undo of an agent\'s change' }), this.log, bytesOf(written));
-        return written;
-      }
+    if (doc?.isDirty && target?.kind === 'text' && bufferNow?.kind === 'text') {
+      // The undo as a change of the buffer (bufferNow → target), applied to the disk's text and the tab's.
+      this.userSaves.set(filePath, Date.now());
+      const written = await undoUnderDirtyBuffer(doc, bufferNow.text, target.text, this.log);
+      if (written) return written;
     }
     await writeFile(filePath, target);
     return target;
