@@ -173,11 +173,20 @@ describe('Reads served from kept texts (no stale text ever)', function () {
     const lines = fs.readFileSync(early.base, 'utf8').split(/(?<=\n)/);
     const agents = [...lines];
     agents[8] = 'line 9 by the agent\n';
-    const [read, wrote] = await turns([
-      [{ type: 'read', path: early.base, line: 5, limit: 2, quiet: true }],
-      [{ type: 'write', path: early.base, content: agents.join(''), quiet: true }],
-      // The turn has ended: what the agent saw of the whole file is known by now, whatever the user does next.
-    ], [() => { fs.writeFileSync(early.base, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
+    // The rest is not read for the idle time between the turns (a loaded machine's agent may end
+    // its turn later than that): only the turn's end starts it.
+    const release = sb.files.holdIdleRangeRests();
+    let outcomes: Outcome[][];
+    try {
+      outcomes = await turns([
+        [{ type: 'read', path: early.base, line: 5, limit: 2, quiet: true }],
+        [{ type: 'write', path: early.base, content: agents.join(''), quiet: true }],
+        // The turn has ended: what the agent saw of the whole file is known by now, whatever the user does next.
+      ], [() => { fs.writeFileSync(early.base, ['line 1 by a formatter\n', ...lines.slice(1)].join('')); }]);
+    } finally {
+      release();
+    }
+    const [read, wrote] = outcomes;
     assert.equal(read[0].result?.content, lines[4] + lines[5]);
     assert.ok(!wrote[0].error, JSON.stringify(wrote[0].error));
     assert.ok(fs.readFileSync(early.base, 'utf8') === ['line 1 by a formatter\n', ...lines.slice(1, 8), 'line 9 by the agent\n', ...lines.slice(9)].join(''), 'the formatter\'s line 1 and the agent\'s line 9');

@@ -15,7 +15,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { api, freshReviewPerTest, quietLogger, useScriptedAgent, waitFor } from './helpers';
-import { reconcileDirtyBuffer, reconcileQueued, reconcileTestHooks } from '../../src/host/review/bufferReconcile';
+import { reconcileDirtyBuffer, reconcileQueued, reconcileTestHooks, undoUnderDirtyBuffer } from '../../src/host/review/bufferReconcile';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const USER_LINE = "user's unsaved line";
@@ -286,6 +286,33 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       reconcileTestHooks.beforeRevert = undefined;
     }
     assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') }, { tab: `${USER_LINE}\n${original}`, unsaved: true, disk: original });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('Undo of an agent\'s change asked while its next write is being merged into the tab: both land, the later write stays in the tab and on disk', async () => {
+    const { file, before, agentText: c1, user, doc } = await fileWithUserLine(`unsaved-${++n}-undo-queued.txt`);
+    // The agent's first write (line 9), merged into the tab.
+    fs.writeFileSync(file, c1);
+    await reconcileDirtyBuffer(file, before, c1, 'Scripted', quietLogger);
+    assert.equal(doc.getText(), user(c1));
+    // Its second write (line 11) lands; while its merge is on its way, the user asks to undo the first.
+    const c2 = c1.replace('line 11\n', 'line eleven\n');
+    fs.writeFileSync(file, c2);
+    let undo: Promise<unknown> | undefined;
+    reconcileTestHooks.beforeRevert = async () => {
+      reconcileTestHooks.beforeRevert = undefined;
+      // The undo, made on the tab as it is now (before the second write's lines are in it).
+      undo = undoUnderDirtyBuffer(doc, user(c1), user(before), quietLogger);
+      if (!reconcileQueued(file)) await undo;
+    };
+    try {
+      await reconcileDirtyBuffer(file, c1, c2, 'Scripted', quietLogger);
+      await undo;
+    } finally {
+      reconcileTestHooks.beforeRevert = undefined;
+    }
+    const afterBoth = before.replace('line 11\n', 'line eleven\n');
+    assert.deepEqual({ tab: doc.getText(), disk: fs.readFileSync(file, 'utf8'), unsaved: doc.isDirty }, { tab: user(afterBoth), disk: afterBoth, unsaved: true });
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 

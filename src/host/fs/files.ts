@@ -186,8 +186,22 @@ function deferRest(): Promise<void> {
     deferredRests.push(start);
     if (deferredRests.length > MAX_DEFERRED_RESTS) deferredRests.shift()!();
     clearTimeout(restTimer);
-    restTimer = setTimeout(startRangeRests, RANGE_REST_IDLE_MS);
+    if (!idleStartsHeld) restTimer = setTimeout(startRangeRests, RANGE_REST_IDLE_MS);
   });
+}
+
+let idleStartsHeld = false;
+/**
+ * @internal Tests: until the returned function is called, the rests of ranged reads wait for what
+ * starts them at once (the agent's write of the file, a command, its turn's end), never for the
+ * idle time (a loaded machine's agent may take longer than that to end its turn).
+ */
+export function holdIdleRangeRests(): () => void {
+  idleStartsHeld = true;
+  return () => {
+    idleStartsHeld = false;
+    if (deferredRests.length) restTimer = setTimeout(startRangeRests, RANGE_REST_IDLE_MS);
+  };
 }
 
 /** Starts now the reads of the rests still waiting (their readers wait for them). */

@@ -33,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, holdIdleRangeRests, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
 import { pendingSaves, settledWithin } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -149,6 +149,11 @@ export class FsService extends Disposable {
   /** @internal Tests: holds the rest of ranged reads answered from now on until the returned function is called (files.ts). */
   holdRangeRests(): () => void {
     return holdRangeRests();
+  }
+
+  /** @internal Tests: the rests of ranged reads are started only by a write, a command or a turn's end until the returned function is called (files.ts). */
+  holdIdleRangeRests(): () => void {
+    return holdIdleRangeRests();
   }
 
   /** Pending reviews, oldest first. */

@@ -36,11 +36,19 @@ export const reconcileTestHooks: { beforeRevert?: (doc: vscode.TextDocument) => 
  * restore) would set a merge made for a tab the other had already replaced.
  */
 const queues = new Map<string, Promise<unknown>>();
-/** How long a merge waits at most for the one before it (which waits on VS Code: a revert, an edit). */
-const QUEUE_WAIT_MS = 10_000;
-function oneAtATime<T>(filePath: string, work: () => Promise<T>): Promise<T> {
+/**
+ * How long a merge waits at most for the one before it, which waits on VS Code (showing the tab,
+ * the revert, the edit): a call that never returns must not stop the file's merges for good.
+ */
+const QUEUE_WAIT_MS = 30_000;
+function oneAtATime<T>(filePath: string, work: () => Promise<T>, log?: Logger): Promise<T> {
   const previous = queues.get(filePath);
-  const mine = (previous ? settledWithin([previous], QUEUE_WAIT_MS) : Promise.resolve()).then(work);
+  let waited = false;
+  const turn = previous ? settledWithin([previous.finally(() => { waited = true; })], QUEUE_WAIT_MS) : Promise.resolve();
+  const mine = turn.then(() => {
+    if (previous && !waited) log?.warn(`The merge before this one into ${filePath}'s tab is still running after ${QUEUE_WAIT_MS / 1000} s: this one goes on`);
+    return work();
+  });
   const tail = mine.catch(() => undefined);
   queues.set(filePath, tail);
   void tail.then(() => { if (queues.get(filePath) === tail) queues.delete(filePath); });
@@ -54,7 +62,7 @@ export function reconcileQueued(filePath: string): boolean {
 
 /** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
 export function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
-  return oneAtATime(filePath, () => reconcileNow(filePath, diskBefore, diskAfter, agentName, log));
+  return oneAtATime(filePath, () => reconcileNow(filePath, diskBefore, diskAfter, agentName, log), log);
 }
 
 async function reconcileNow(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
@@ -121,30 +129,41 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
     const mine = doc.getText();
     const text = choice.resolution === 'ours' ? mine : choice.resolution === 'theirs' ? disk : keepBoth(mine, disk);
     log.info(`${doc.uri.fsPath}: the user chose ${choice.resolution} for unsaved edits under ${agentName}'s change on disk`);
-    await reloadThenSet(doc, disk, text, log);
-  });
+    tellConflicts(doc, await reloadThenSet(doc, disk, text, log));
+  }, log);
 }
 
 /**
  * Undo of an agent's change in a file whose tab has unsaved edits: the undo, a change of the tab's
  * text from `from` to `to`, is applied to the disk's text and to the tab's as they are when its turn
  * in the file's queue comes (another merge may have landed in the tab meanwhile); the tab stays
- * unsaved. The user's unsaved edits are never saved for them, and the next save is no conflict.
- * Undefined, nothing written: the change does not apply cleanly to one of them.
+ * unsaved, the user's edits are never saved for them, and the next save is no conflict. Where the
+ * undo overlaps what landed in the tab meanwhile, both are kept, marked as a conflict. A tab closed
+ * meanwhile: the disk only. Undefined, nothing written: the undo does not apply cleanly to the disk.
  */
 export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
     const disk = await readDisk(doc.uri.fsPath);
-    if (disk?.kind !== 'text' || doc.isClosed) return undefined;
-    const tab = doc.getText();
-    const onTab = tab === from ? to : merge3(from, tab, to, 'ours');
+    if (disk?.kind !== 'text') return undefined;
     const onDisk = merge3(from, disk.text, to, 'ours');
-    if (typeof onTab !== 'string' && onTab.conflicts.length) return undefined;
     if (onDisk.conflicts.length) return undefined;
     const written = textData(onDisk.text, disk.form);
+    const tab = doc.isClosed ? undefined : doc.getText();
+    const onTab = tab === undefined || tab === from ? undefined
+      : reconcileBuffer(from, tab, to, '', vscode.l10n.t({ message: 'The undo of the agent\'s change', comment: 'The label after >>>>>>> of a conflict written into a file: the side of Undo of an agent\'s change. One line.' }));
     await vscode.workspace.fs.writeFile(doc.uri, bytesOf(written));
-    await reloadThenSet(doc, onDisk.text, typeof onTab === 'string' ? onTab : onTab.text, log);
+    if (tab === undefined) return written;
+    const more = await reloadThenSet(doc, onDisk.text, onTab?.kind === 'merged' ? onTab.text : to, log);
+    tellConflicts(doc, (onTab?.kind === 'merged' ? onTab.conflicts : 0) + (typeof more === 'number' ? more : 0));
     return written;
+  }, log);
+}
+
+/** Conflicts were marked in the tab outside an agent write's merge (which tells its own): the user is told. */
+function tellConflicts(doc: vscode.TextDocument, conflicts: number | 'tab' | 'disk'): void {
+  if (typeof conflicts !== 'number' || conflicts < 1) return;
+  void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed while your unsaved edits were merged into it: {1} place(s) where both changed the same lines are marked as a conflict in the file.', fileLabel(doc.uri.fsPath), conflicts), vscode.l10n.t('Show File')).then(choice => {
+    if (choice) void vscode.window.showTextDocument(doc);
   });
 }
 
