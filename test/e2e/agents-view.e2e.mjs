@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openChat } from './support.mjs';
+import { openChat, quickOpen } from './support.mjs';
 
 export const settings = ({ repoRoot, node24 }) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-agents-'));
@@ -27,8 +27,7 @@ export const settings = ({ repoRoot, node24 }) => {
 };
 
 async function command(page, title) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await (await quickOpen(page, 'F1')).fill(`>${title}`);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().click();
 }
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, quickOpen, scriptedAgentSettings } from './support.mjs';
 
 const COUNT = 100_000;
 
@@ -32,8 +32,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await openChat(page);
   // Recording runs while an inspector is open: open it first, from the command palette.
   await page.locator('.part.editor').click();
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>Switchboard: Open Protocol Inspector');
+  await (await quickOpen(page, 'F1')).fill('>Switchboard: Open Protocol Inspector');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Open Protocol Inspector' }).first().click();
   const inspector = await frameWith(page, '#scroller');
   const chat = await frameWith(page, '#prompt');

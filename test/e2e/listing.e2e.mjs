@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, quickOpen, scriptedAgentSettings } from './support.mjs';
 
 const AGENT = 'Demo Agent';
 const GREET_BEFORE = fs.readFileSync(new URL('../fixtures/workspace/src/hello.ts', import.meta.url), 'utf8');
@@ -79,9 +79,7 @@ async function setTheme(page, view, [, , cls, label]) {
   if (await page.locator(`.monaco-workbench.${cls}`).count()) return;
   // Keys typed while the webview has focus stay in its iframe: focus the workbench (title bar) first.
   await page.locator('.part.titlebar').click({ position: { x: 200, y: 15 } });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 30_000 });
+  const input = await quickOpen(page, 'F1');
   await input.fill('>Preferences: Color Theme');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Browse Additional Color Themes' }).waitFor({ timeout: 30_000 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openChat } from './support.mjs';
+import { openChat, quickOpen } from './support.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-registry-'));
 const registryFile = path.join(dir, 'registry.json');
@@ -36,9 +36,7 @@ export default async function ({ page, log, shotsDir }) {
   const rows = page.locator('.quick-input-widget .monaco-list-row');
   const row = name => rows.filter({ hasText: name }).first();
   const openAddAgent = async () => {
-    await page.keyboard.press('Control+Shift+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('>Switchboard: Add Agent');
+    await (await quickOpen(page, 'Control+Shift+P')).fill('>Switchboard: Add Agent');
     await rows.filter({ hasText: 'Switchboard: Add Agent' }).first().waitFor({ timeout: 15_000 });
     await page.keyboard.press('Enter');
     await row('Test npm agent').waitFor({ timeout: 30_000 });

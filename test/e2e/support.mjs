@@ -16,13 +16,14 @@ export function scriptedAgentSettings({ repoRoot, node24 }, script, name = 'Scri
 }
 
 /**
- * Quick Open's input, shown. Ctrl+P pressed while a webview's frame has the focus may never reach
- * the workbench (the frame forwards its keys to it asynchronously): pressed again while it is not up.
+ * Quick Open's input (or the command palette's: `key` F1 or Control+Shift+P), shown. A key pressed
+ * while a webview's frame has the focus may never reach the workbench (the frame forwards its keys
+ * to it asynchronously): pressed again while the input is not up.
  */
-export async function quickOpen(page) {
+export async function quickOpen(page, key = 'Control+P') {
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Control+P');
+    await page.keyboard.press(key);
     try {
       await input.waitFor({ timeout: attempt < 3 ? 5_000 : 30_000 });
       return input;
@@ -80,9 +81,7 @@ export async function reopenChat(page) {
 export async function setTheme(page, name) {
   // Keys typed while the webview has focus stay in its iframe: focus the workbench first.
   await page.locator('.part.editor').click();
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 30_000 });
+  const input = await quickOpen(page, 'F1');
   await input.fill('>Preferences: Color Theme');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Preferences: Color Theme' }).first().click();
   await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor({ timeout: 30_000 });

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openChat, scriptedAgentSettings } from './support.mjs';
+import { openChat, quickOpen, scriptedAgentSettings } from './support.mjs';
 
 // Mixed CRLF / LF line ends, non-ASCII text, no final newline: "exact bytes" means all of them (a
 // text document has one line ending; undo through one alone wrote CRLF for the LF after "step 2").
@@ -99,9 +99,8 @@ export default async function ({ page, log, shotsDir, workspace }) {
   log('the turn row\'s Undo asked; Escape kept the bytes');
 
   // (3) The command palette asks too; confirming restores the original bytes.
-  await page.keyboard.press('Control+Shift+P');
+  await (await quickOpen(page, 'Control+Shift+P')).fill('>Switchboard: Undo All Agent Changes');
   const palette = page.locator('.quick-input-widget');
-  await palette.locator('input').fill('>Switchboard: Undo All Agent Changes');
   await palette.locator('.monaco-list-row', { hasText: 'Switchboard: Undo All Agent Changes' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await expectDialog('palette');

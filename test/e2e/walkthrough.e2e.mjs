@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { scriptedAgentSettings } from './support.mjs';
+import { quickOpen, scriptedAgentSettings } from './support.mjs';
 
 export const timeout = 900;
 
@@ -97,9 +97,6 @@ async function onScreen(page, locator, timeout = 30_000) {
 }
 
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 30_000 });
-  await input.fill(`>${title}`);
+  await (await quickOpen(page, 'F1')).fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
