@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import * as iconv from 'iconv-lite';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -117,6 +118,33 @@ describe('Checkpoints', () => {
     // And restoring once more is as exact as the first time.
     assert.equal(await restore(tab.id, userItem(tab.items, 'change everything').id), true);
     assert.deepEqual(tree(dir), before);
+  });
+
+  it('a windows-1252 file open in that encoding with an unsaved edit: the restore merges the tab in its encoding, no made-up conflict', async () => {
+    const dir = path.join(root(), 'cp-cp1252');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const file = path.join(dir, 'notes.txt');
+    const before = 'Café\nligne 2\nnaïve\nfin\n';
+    const agents = before.replace('ligne 2', 'ligne deux à côté');
+    const user = (t: string) => t.replace('fin', 'fin — à moi');
+    fs.writeFileSync(file, iconv.encode(before, 'windows1252'));
+    const open = vscode.workspace.openTextDocument as unknown as (uri: vscode.Uri, options: { encoding: string }) => Thenable<vscode.TextDocument>;
+    const doc = await open(vscode.Uri.file(file), { encoding: 'windows1252' });
+    assert.equal(doc.getText(), before);
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    assert.ok(await editor.edit(e => e.replace(new vscode.Range(3, 0, 3, 3), 'fin — à moi')));
+    await useScriptedAgents({ Scripted: { turns: [{ steps: [
+      { type: 'diskWrite', path: file, content: iconv.encode(agents, 'windows1252').toString('base64'), base64: true },
+    ] }] } });
+    assert.equal(await sb.chat.sendPrompt('accents'), 'sent', dump(sb.chat.items));
+    const tab = sb.chat.active;
+    await waitFor(() => `the tab to hold the agent's line and the user's (tab: ${JSON.stringify(doc.getText())})`, () => doc.getText() === user(agents));
+
+    assert.equal(await restore(tab.id, userItem(tab.items, 'accents').id), true, asked.join('\n'));
+    assert.ok(fs.readFileSync(file).equals(iconv.encode(before, 'windows1252')), 'the bytes from before the turn');
+    await waitFor(() => `the tab to hold the user's line on the restored text (tab: ${JSON.stringify(doc.getText())})`, () => doc.getText() === user(before));
+    assert.ok(doc.isDirty, 'still unsaved');
   });
 
   it('a file that grew past the size cap is overwritten by a restore only after its bytes are kept: Undo Restore gives them back', async () => {

@@ -14,7 +14,7 @@ import { Disposable } from '../../common/disposable';
 import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
 import { reconcileDirtyBuffer } from '../review/bufferReconcile';
-import { gitProgram } from '../review/diskSources';
+import { gitProgram, readDisk } from '../review/diskSources';
 import { createGitRunner } from './gitRunner';
 import { ShadowRepo, type KeptFile } from './shadowRepo';
 
@@ -438,11 +438,11 @@ export class Checkpoints extends Disposable {
   /** Deletes first (a folder may take a file's place), then writes; open tabs with unsaved edits keep them as conflicts. */
   private async apply(folder: string, repo: ShadowRepo, ops: readonly FileOp[], failures: string[]): Promise<void> {
     const label = vscode.l10n.t({ message: 'The checkpoint', comment: 'Who changed a file on disk under unsaved edits: the restore of a checkpoint' });
-    const dirty = new Map<string, string>();
+    const dirty = new Map<string, string | undefined>();
     for (const op of ops) {
       const abs = path.join(folder, op.path);
       const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === abs && !d.isClosed);
-      if (doc?.isDirty) dirty.set(abs, await fs.promises.readFile(abs, 'utf8').catch(() => ''));
+      if (doc?.isDirty) dirty.set(abs, await textOnDisk(abs));
     }
     const deletes = ops.filter(o => o.op === 'delete');
     for (const op of deletes) {
@@ -473,7 +473,8 @@ export class Checkpoints extends Disposable {
     // Our writes, not an agent's: the review does not take them for the last turn's (it may still be ending).
     this.onDidWrite?.(ops.map(op => path.join(folder, op.path)));
     for (const [abs, before] of dirty) {
-      const after = await fs.promises.readFile(abs, 'utf8').catch(() => null);
+      const after = fs.existsSync(abs) ? await textOnDisk(abs) : null;
+      if (after === undefined) continue;
       await reconcileDirtyBuffer(abs, before, after, label, this.log).catch(err => this.log.warn(`Checkpoints: ${abs}: ${errorMessage(err)}`));
     }
   }
@@ -558,4 +559,13 @@ const toPosix = (p: string) => p.split(path.sep).join('/');
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? vscode.l10n.t('{0} MB', (n / 1024 / 1024).toFixed(1)) : vscode.l10n.t('{0} KB', Math.ceil(n / 1024));
+}
+
+/**
+ * A file's text as its tab decodes it (its encoding, the BOM apart), for the merge of the tab's
+ * unsaved edits; undefined when it is not text in that encoding (nothing is merged then).
+ */
+async function textOnDisk(file: string): Promise<string | undefined> {
+  const data = await readDisk(file).catch(() => undefined);
+  return data?.kind === 'text' ? data.text : undefined;
 }
