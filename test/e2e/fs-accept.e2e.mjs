@@ -82,6 +82,9 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
   await view.locator('.message.agent', { hasText: 'read: "A line 00005' }).waitFor({ timeout: 30_000 });
   await runCommand(page, 'Switchboard: Restart Agent');
+  // The restart runs after the command returns: a prompt sent before the new agent took the
+  // conversation went to the old one, stopped under it (CI failed so once: no question asked).
+  await view.locator('.notice', { hasText: 'a new session was started' }).waitFor({ timeout: 30_000 });
   await send(view, 'ranged read again');
   await dialog.waitFor({ timeout: 30_000 });
   fs.writeFileSync(big, bigText('B'));
