@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Writes `<resultsDir>/<name>-failure.txt`; returns its path. */
-export async function writeFailureReport({ page, tmp, name, resultsDir }) {
+export async function writeFailureReport({ page, tmp, name, resultsDir, agentLog }) {
   const parts = [];
   parts.push(`== focus in the workbench: ${await timed(page.evaluate(describeFocus)).catch(e => `(not readable: ${e.message})`)}`);
   for (const frame of page.frames()) {
@@ -18,6 +18,8 @@ export async function writeFailureReport({ page, tmp, name, resultsDir }) {
   const log = tmp ? findFile(tmp, f => f === 'Switchboard.log') : undefined;
   parts.push(`== host log ${log ?? '(not found)'}`);
   if (log) parts.push(tail(fs.readFileSync(log, 'utf8'), 200_000));
+  // The scripted agents' own events (SCRIPTED_AGENT_LOG): what they sent last, whether they ended the turn.
+  if (agentLog && fs.existsSync(agentLog)) parts.push(`== scripted agents' events ${agentLog}`, tail(fs.readFileSync(agentLog, 'utf8'), 20_000));
   const file = path.join(resultsDir, `${name}-failure.txt`);
   fs.writeFileSync(file, parts.join('\n') + '\n');
   return file;

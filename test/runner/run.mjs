@@ -173,6 +173,8 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
   const started = Date.now();
   const modLog = (...a) => print(`[${name} +${secs(started)}s]`, ...a);
   const resolveExport = (v, arg) => (typeof v === 'function' ? v(arg) : v);
+  // What the scripted agents did (their events, one JSON line each), for the failure report.
+  const agentLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-agents-')), 'scripted-agent.log');
   const wb = await startWorkbench({
     tools, log: modLog, onOutput: print, workspace: fixtureWorkspace,
     timeoutSec: mod.timeout,
@@ -180,6 +182,7 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
     userSettings: ({ workspace }) => resolveExport(mod.settings, { workspace, repoRoot, node24 }),
     workspaceFiles: resolveExport(mod.workspaceFiles, { repoRoot, node24 }),
     ...workbench,
+    env: { SCRIPTED_AGENT_LOG: agentLog, ...workbench?.env },
     workspaceTrust: !!mod.workspaceTrust,
   });
   try {
@@ -192,12 +195,13 @@ async function runUiModule(file, { name, workbench, print = console.log }) {
     modLog('passed');
   } catch (e) {
     await screenshotOnFailure(wb.page, name);
-    await writeFailureReport({ page: wb.page, tmp: wb.tmp, name, resultsDir }).then(
+    await writeFailureReport({ page: wb.page, tmp: wb.tmp, name, resultsDir, agentLog }).then(
       file => console.error(`  page state and host log: ${path.relative(repoRoot, file)}`),
       err => console.error(`  no failure report: ${err.message}`));
     throw e;
   } finally {
     await wb.close();
+    fs.rmSync(path.dirname(agentLog), { recursive: true, force: true });
   }
 }
 
