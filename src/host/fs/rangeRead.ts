@@ -3,7 +3,7 @@
 // not change meanwhile.
 import type { BigIntStats, promises as fsp } from 'node:fs';
 import { utf8WindowIn } from '../../common/fs/byteLines';
-import { chooseForm, decodeUtf8, EncodingChoice, TextForm, utf8Body, UTF8, UTF8_BOM_LENGTH } from '../../common/fs/encoding';
+import { bomEncoding, chooseForm, decodeUtf8, EncodingChoice, TextForm, utf8Body, UTF8, UTF8_BOM_LENGTH } from '../../common/fs/encoding';
 import { LazyText } from '../../common/fs/lazyText';
 import { FileStamp, sameStamp } from '../../common/fs/readCache';
 
@@ -80,7 +80,7 @@ export async function readRest(fh: fsp.FileHandle, size: number, stamp: FileStam
     const bytes = await readAll(fh, size, pooled);
     if (!bytes || !sameStamp(stampOf(await fh.stat({ bigint: true })), stamp)) return undefined;
     if (decodeUtf8(bytes.subarray(window.start, window.end)) !== window.content) return undefined;
-    if (pooled && (!bom || (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) && Buffer.compare(bytes.subarray(bom), prior!) === 0) return earlier!.text;
+    if (pooled && (!bom || bomEncoding(bytes) === 'utf8') && Buffer.compare(bytes.subarray(bom), prior!) === 0) return earlier!.text;
     const body = await utf8BodyInSlices(pooled ? Buffer.from(bytes) : bytes, window.form);
     return body && new LazyText(body, decodeUtf8);
   } catch {
