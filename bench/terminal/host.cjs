@@ -1,7 +1,8 @@
 // Runs INSIDE the extension host (loaded as extensionTestsPath by run.mjs). The headline pair: the
 // same 100 MB command run by one ACP agent (terminal-agent.mjs: terminal/create → tool call showing
 // it → wait_for_exit → output → release, timed from the agent's side) through Switchboard with its
-// default settings (the integrated terminal mirrored but not shown, the chat card shown) and through
+// default settings (the chat card shown; no integrated terminal made: the command ends within the
+// second after which a running command gets one) and through
 // a bare SDK client serving it with a plain child process (bareClient.mjs, in this same process),
 // alternating. The second pair: the extension's terminal handlers called directly against a bare
 // child_process reader (no transport). The third: the headline pair with the integrated terminal
@@ -12,6 +13,7 @@
 const vscode = require('vscode');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const { PerformanceObserver, constants: perf } = require('node:perf_hooks');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -55,7 +57,7 @@ function workbenchCpuMs(detail) {
   return ticks * TICK_MS;
 }
 
-/** Peak RSS above the level before `work`: VmHWM reset through clear_refs, plus 5 ms sampling. */
+/** Peak RSS above the level before `work` (VmHWM reset through clear_refs, plus 5 ms sampling), CPU times and GC pauses. */
 async function measure(work) {
   await new Promise(r => setTimeout(r, 300)); // let the previous run's garbage settle
   let hwmReset = true;
@@ -63,6 +65,11 @@ async function measure(work) {
   const before = kib('VmRSS');
   let sampled = before;
   const timer = setInterval(() => { sampled = Math.max(sampled, process.memoryUsage.rss() / 1024); }, 5);
+  // The extension host's garbage collection pauses during the work, ms by kind.
+  const gc = { major: 0, minor: 0, incremental: 0, weak: 0, n: 0 };
+  const kinds = { [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor', [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major', [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak' };
+  const obs = new PerformanceObserver(list => { for (const e of list.getEntries()) { gc[kinds[e.detail?.kind] ?? 'major'] += e.duration; gc.n++; } });
+  obs.observe({ entryTypes: ['gc'] });
   const cpu0 = process.cpuUsage();
   const d0 = {};
   const wb0 = workbenchCpuMs(d0);
@@ -77,8 +84,9 @@ async function measure(work) {
   // Which processes spent it (SB_BENCH_CPU_DETAIL=1).
   const byProcess = process.env.SB_BENCH_CPU_DETAIL ? Object.fromEntries(Object.entries(d1).map(([k, v]) => [k, v - (d0[k] ?? 0)]).filter(([, v]) => v > 0)) : undefined;
   clearInterval(timer);
+  obs.disconnect();
   const peak = hwmReset ? Math.max(kib('VmHWM'), sampled) : sampled;
-  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, workbenchCpuMs: workbenchCpu, byProcess, ...detail };
+  return { ms, extraKiB: Math.round(peak - before), hostCpuMs: (cpu.user + cpu.system) / 1000, workbenchCpuMs: workbenchCpu, byProcess, gc, ...detail };
 }
 
 // The same shell Switchboard picks for a shell string.

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench:terminal`: a command printing 100 MB with outputByteLimit 1 MB, run by one ACP
 // agent (terminal-agent.mjs) through Switchboard (terminal/create → tool call → wait_for_exit →
-// output → release, mirrored into an integrated terminal, shown in the chat card) and through a
+// output → release, shown in the chat card; with the default settings the integrated terminal is made
+// only for a command still running after a second, and this one takes ~0.2 s) and through a
 // bare SDK client serving terminal/* with a plain child process (bareClient.mjs), in the same
 // extension host, alternating; the agent times each flow. Prints `ratio terminal: <x>` (full flow
 // with Switchboard's default settings — the integrated terminal not shown — / bare SDK client,
@@ -9,7 +10,7 @@
 // on: the workbench draws the terminal as the command runs), `ratio terminal-handlers: <x>` (the
 // extension's handlers called directly / a bare child_process reader) and `ratio terminal-busy:
 // <x>` (the headline pair with the other core kept busy by `yes > /dev/null`), and the extension
-// host's peak extra memory (handlers: target ≤ 4 MB).
+// host's peak extra memory (handlers: target ≤ 4 MB) and its garbage collection pauses per flow.
 //   Env: SB_BENCH_ROUNDS (7), SB_BENCH_CARD=0 (no tool call showing the terminal), SB_BENCH_BYTES (104857600), SB_BENCH_SHOWN=0 (no shown rounds),
 //        SB_BENCH_BUSY=0 (no busy rounds), SB_BENCH_PORT_SCAN=1 (VS Code's port scan of remote windows left on),
 //        SB_BENCH_PROFILE=1 (CPU and allocation profiles of the extension host for one bare and one
@@ -79,6 +80,8 @@ const oSteps = (k) => [0, 1, 2, 3].map(j => median(r.overhead.map(o => o[k][j]))
 console.log(`  fixed cost of one flow (command \`true\`, median of ${r.overhead.length}): Switchboard ${median(r.overhead.map(o => o.extension)).toFixed(1)} ms (${oSteps('extensionSteps')}), bare SDK client ${median(r.overhead.map(o => o.bare)).toFixed(1)} ms (${oSteps('bareSteps')})`);
 console.log(`  peak extra memory of the extension host: Switchboard flow ${mb(med('agent'))} MB median, ${mb(peak('agent'))} MB max; handlers ${mb(med('extension'))} MB median (target <= 4 MB) ${med('extension') <= 4096 ? 'OK' : 'MISSED'}; bare SDK client ${mb(med('bareFlow'))} MB, bare reader ${mb(med('bare'))} MB median`);
 if (process.env.SB_BENCH_CPU_DETAIL) for (const k of ['bareFlow', 'agent', 'bare', 'extension', ...(r.shown ? ['bareFlowShown', 'agentShown'] : [])]) console.log(`  CPU by process, ${k}: ${r.rounds.map(x => JSON.stringify(x[k].byProcess)).join('\n     ')}`);
+const gcOf = (k) => ['minor', 'major', 'incremental'].map(g => `${g} ${median(r.rounds.map(x => x[k].gc?.[g] ?? 0)).toFixed(0)}`).join(', ') + ` ms (${median(r.rounds.map(x => x[k].gc?.n ?? 0))} pauses)`;
+console.log(`  garbage collection in the extension host per flow (median): Switchboard ${gcOf('agent')}; bare SDK client ${gcOf('bareFlow')}; handlers ${gcOf('extension')}; bare reader ${gcOf('bare')}`);
 const cpuOf = (k) => median(r.rounds.map(x => x[k].workbenchCpuMs));
 console.log(`  CPU time of the whole workbench per flow (median; another program's load does not count): Switchboard ${cpuOf('agent').toFixed(0)} ms, bare SDK client ${cpuOf('bareFlow').toFixed(0)} ms (${(cpuOf('agent') / cpuOf('bareFlow')).toFixed(2)}x)`);
 if (r.shown) console.log(`  CPU time of the whole workbench per flow, terminal shown: Switchboard ${cpuOf('agentShown').toFixed(0)} ms, bare SDK client ${cpuOf('bareFlowShown').toFixed(0)} ms (${(cpuOf('agentShown') / cpuOf('bareFlowShown')).toFixed(2)}x)`);

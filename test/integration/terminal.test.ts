@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { isRunningState, parseProcStat } from '../../src/common/terminal';
+import { MIRROR_AFTER_MS } from '../../src/host/terminal/terminalService';
 import { agentEvents, api, extensionRoot, gate, NODE, useScriptedAgent, waitFor } from './helpers';
 
 type TerminalResult = { terminalId: string; exitStatus: { exitCode: number | null; signal: string | null } | null; output: string; truncated: boolean; timedOut: boolean };
@@ -56,9 +57,11 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     assert.equal(r.truncated, false);
     assert.match(r.terminalId, /^terminal-\d+$/);
 
-    // The user sees it: an integrated terminal named after the agent and the command, marked finished.
+    // The user sees it: an integrated terminal named after the agent and the command (made when asked: it ended at once), marked finished.
     const info = sb.terminals.getInfo(r.terminalId)!;
     assert.equal(info.name, 'Scripted: echo hi && echo "$SB_FOO" && pwd; exit 3');
+    assert.equal(info.hasTerminal, true);
+    assert.equal(sb.terminals.reveal(r.terminalId, true), true);
     assert.ok(vscode.window.terminals.some(t => t.name === info.name), vscode.window.terminals.map(t => t.name).join(', '));
     assert.equal(info.released, true);
     assert.deepEqual(info.exitStatus, { exitCode: 3, signal: null });
@@ -181,7 +184,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     });
     const turn = sb.chat.sendPrompt('go');
     const info = await waitFor('the command running', () => sb.terminals.list().find(t => t.running && t.commandLine.includes('interrupted') && sb.terminals.getTail(t.terminalId)?.includes('ready')));
-    const terminal = sb.terminals.terminalOf(info.terminalId)!;
+    const terminal = await waitFor('its integrated terminal, made as it still runs', () => sb.terminals.terminalOf(info.terminalId));
     terminal.show(true);
     await waitFor('the terminal open', () => sb.terminals.screenOf(info.terminalId)?.includes('ready'));
     terminal.sendText('\x03', false);
@@ -199,7 +202,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     });
     const turn = sb.chat.sendPrompt('go');
     const info = await waitFor('the command running', () => sb.terminals.list().find(t => t.running && t.commandLine.startsWith('echo leader') && /child \d+/.test(sb.terminals.getTail(t.terminalId) ?? '')));
-    sb.terminals.terminalOf(info.terminalId)!.dispose();
+    (await waitFor('its integrated terminal, made as it still runs', () => sb.terminals.terminalOf(info.terminalId))).dispose();
     await turn;
     const r = terminalResult(log);
     assert.equal(r.timedOut, false);
@@ -263,7 +266,7 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
         assert.deepEqual(exits[i], { exitCode: r.k, signal: null });
         assert.equal(outputs[i].output, `term ${r.k} ${r.sessionId}\n`);
         assert.deepEqual(outputs[i].exitStatus, { exitCode: r.k, signal: null });
-        assert.ok(vscode.window.terminals.some(t => t.name === sb.terminals.getInfo(ids[i])!.name));
+        assert.equal(sb.terminals.getInfo(ids[i])!.hasTerminal, true);
       });
       // A terminal belongs to its connection and session.
       await assert.rejects(b.output({ sessionId: 'sess-A', terminalId: ids[0] }), (e: Error) => e.message.includes(ids[0]));
@@ -281,6 +284,55 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     } finally {
       a.dispose();
       b.dispose();
+    }
+  });
+
+  it('the integrated terminal is made for a command still running after 1 s, or when asked: a quick one gets it from Show terminal, with its output and exit line; keepFinished bounds the finished ones', async () => {
+    const conn = sb.terminals.connect({ agentName: 'Mirror', cwd: wsFolder() });
+    const never = new AbortController().signal;
+    await vscode.workspace.getConfiguration('switchboard.terminal').update('keepFinished', 2, vscode.ConfigurationTarget.Global);
+    try {
+      const run = async (command: string) => {
+        const t0 = Date.now();
+        const { terminalId } = await conn.create({ sessionId: 's', command }, never);
+        await conn.waitForExit({ sessionId: 's', terminalId }, never);
+        return { terminalId, ms: Date.now() - t0 };
+      };
+      const quick = await run('echo quick one');
+      const { terminalId: slow } = await conn.create({ sessionId: 's', ...node(`console.log('slow started'); setTimeout(() => console.log('slow done'), ${MIRROR_AFTER_MS * 2})`) }, never);
+      // Still running after MIRROR_AFTER_MS: its terminal is made, not shown.
+      const slowTerminal = await waitFor('the running command\'s terminal', () => sb.terminals.terminalOf(slow));
+      assert.equal(sb.terminals.getInfo(slow)!.running, true);
+      assert.ok(vscode.window.terminals.includes(slowTerminal));
+      assert.equal(slowTerminal.name, sb.terminals.getInfo(slow)!.name);
+      // The quick one ended before its MIRROR_AFTER_MS passed (its timer has run out by now): no terminal
+      // was made. (Only asserted when it did end in time: a machine loaded enough can take longer.)
+      if (quick.ms < MIRROR_AFTER_MS / 2) assert.equal(sb.terminals.terminalOf(quick.terminalId), undefined, `made for a command that took ${quick.ms} ms`);
+      assert.equal(sb.terminals.getInfo(quick.terminalId)!.hasTerminal, true);
+      // Show terminal makes it now, with the output and the exit line.
+      assert.equal(sb.terminals.reveal(quick.terminalId), true);
+      const shown = sb.terminals.terminalOf(quick.terminalId)!;
+      await waitFor('the quick command\'s terminal active', () => vscode.window.activeTerminal === shown);
+      const screen = await waitFor('its output and exit line', () => {
+        const text = sb.terminals.screenOf(quick.terminalId);
+        return text?.includes('[process exited with code 0]') && text;
+      });
+      assert.match(screen, /Mirror runs: echo quick one.*\r\nquick one\r\n/s);
+      await conn.waitForExit({ sessionId: 's', terminalId: slow }, never);
+      for (const terminalId of [quick.terminalId, slow]) await conn.release({ sessionId: 's', terminalId });
+      // Two more finished commands, never shown: with keepFinished 2, the two oldest finished ones can no longer be opened.
+      const later = [await run('echo third'), await run('echo fourth')];
+      for (const { terminalId } of later) await conn.release({ sessionId: 's', terminalId });
+      assert.equal(sb.terminals.getInfo(quick.terminalId)!.hasTerminal, false);
+      await waitFor('the oldest terminal closed', () => !vscode.window.terminals.includes(shown));
+      assert.equal(sb.terminals.reveal(slow), false);
+      assert.equal(sb.terminals.getTail(slow, 100, { plain: true }), 'slow started\nslow done\n', 'the card keeps its output');
+      for (const { terminalId } of later) assert.equal(sb.terminals.getInfo(terminalId)!.hasTerminal, true);
+      assert.equal(sb.terminals.reveal(later[1].terminalId, true), true);
+      await waitFor('the fourth command\'s output', () => sb.terminals.screenOf(later[1].terminalId)?.includes('fourth\r\n'));
+    } finally {
+      conn.dispose();
+      await vscode.workspace.getConfiguration('switchboard.terminal').update('keepFinished', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

@@ -58,7 +58,8 @@ export class TerminalPty implements vscode.Pseudoterminal {
     this.write(`${DIM}${header}${RESET}\r\n`);
     this.subscription = proc.onData(chunk => {
       this.queue.push(chunk);
-      this.timer ??= setTimeout(() => this.flush(), this.flooding ? FLOOD_FLUSH_MS : FLUSH_MS);
+      // Not open yet (no integrated terminal made, or VS Code has not opened it): open() flushes.
+      if (this.opened) this.timer ??= setTimeout(() => this.flush(), this.flooding ? FLOOD_FLUSH_MS : FLUSH_MS);
     });
     void proc.exited.then(status => {
       this.subscription.dispose();

@@ -1,6 +1,14 @@
 // Terminals for agents: serves ACP `terminal/*` per agent connection, shows each command in a VS
 // Code integrated terminal, and lets the chat card show a command's live output.
 //
+// The integrated terminal is made when it is worth its cost: at once with
+// `switchboard.terminal.reveal`, for a command still running after MIRROR_AFTER_MS (something to
+// watch, type into or Ctrl+C), or when the user asks (Show terminal). Making one costs the
+// workbench ~40–60 ms of CPU (an xterm.js instance, even hidden), as much as reading 30 MB of the
+// command's output, and most agent commands (ls, grep, git status) end well before: their output is
+// on the chat card, and the mirror (TerminalPty) keeps their last 32 KB, so Show terminal opens one
+// with it, and the exit line, later.
+//
 // One TerminalService per extension host owns every terminal, so ids are unique across connections
 // (the chat card looks a terminal up by id alone). Each connection gets its own handlers through
 // `connect()`; disposing them (agent stopped or exited) releases that connection's terminals.
@@ -46,7 +54,7 @@ export interface TerminalInfo {
   readonly released: boolean;
   /** Output was dropped at the front to stay within the byte limit. */
   readonly truncated: boolean;
-  /** The integrated terminal is still open (reveal() can show it). */
+  /** The integrated terminal is open, or can be made with the command's output (reveal() shows it). */
   readonly hasTerminal: boolean;
 }
 
@@ -65,6 +73,8 @@ export interface ConnectionTerminals extends TerminalHandlers, vscode.Disposable
 }
 
 const CHANGE_THROTTLE_MS = 100;
+/** A command still running after this long gets its integrated terminal, shown or not (see the top). */
+export const MIRROR_AFTER_MS = 1000;
 /** Output of a released terminal kept for its chat card (the 1 MB buffer itself is freed). */
 const RELEASED_TAIL_BYTES = 16 * 1024;
 const RELEASED_HISTORY = 200;
@@ -80,7 +90,12 @@ interface Entry {
   readonly commandLine: string;
   proc: TerminalProcess | undefined;
   pty: TerminalPty;
+  /** The integrated terminal, once made (see openTerminal). */
   terminal: vscode.Terminal | undefined;
+  /** The mirror is gone (the user closed its terminal, or it was trimmed): no terminal can be made any more. */
+  ptyGone: boolean;
+  /** Makes the integrated terminal if the command still runs after MIRROR_AFTER_MS. */
+  mirrorTimer: NodeJS.Timeout | undefined;
   released: boolean;
   exitStatus: acp.TerminalExitStatus | undefined;
   truncated: boolean;
@@ -222,7 +237,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     return {
       terminalId: e.id, agentName: e.agentName, sessionId: e.sessionId, name: e.name, commandLine: e.commandLine,
       running: e.exitStatus === undefined, exitStatus: e.exitStatus, released: e.released,
-      truncated: e.proc ? e.proc.output.truncated : e.truncated, hasTerminal: e.terminal !== undefined,
+      truncated: e.proc ? e.proc.output.truncated : e.truncated, hasTerminal: e.terminal !== undefined || !e.ptyGone,
     };
   }
 
@@ -231,14 +246,16 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     return [...this.entries.keys()].map(id => this.getInfo(id)!);
   }
 
+  /** Shows the integrated terminal, made now if the command had none yet; false when it was closed. */
   reveal(terminalId: string, preserveFocus = false): boolean {
-    const t = this.entries.get(terminalId)?.terminal;
+    const e = this.entries.get(terminalId);
+    const t = e && this.openTerminal(e);
     if (!t) return false;
     t.show(preserveFocus);
     return true;
   }
 
-  /** The integrated terminal of an agent terminal (tests, commands). */
+  /** The integrated terminal of an agent terminal, if made yet (tests, commands). */
   terminalOf(terminalId: string): vscode.Terminal | undefined {
     return this.entries.get(terminalId)?.terminal;
   }
@@ -268,6 +285,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.closeListener.dispose();
+    for (const e of this.entries.values()) clearTimeout(e.mirrorTimer);
     void this.releaseAll();
     clearTimeout(this.changeTimer);
     this.changeEmitter.dispose();
@@ -328,15 +346,22 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     const pty = new TerminalPty(proc, vscode.l10n.t({ message: '{0} runs: {1}', args: [agent.agentName, escapeBidi(line)], comment: 'First line of an agent terminal: {0} is the agent, {1} its command line' }), () => this.onUserClose(id));
     const entry: Entry = {
       id, owner, agentName: agent.agentName, sessionId: params.sessionId, name, commandLine: line,
-      proc, pty, terminal: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,
+      proc, pty, terminal: undefined, ptyGone: false, mirrorTimer: undefined, released: false, exitStatus: undefined, truncated: false, snapshot: undefined,
     };
     this.entries.set(id, entry);
-    entry.terminal = vscode.window.createTerminal({ name, pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
-    if (settings.reveal) entry.terminal.show(true);
+    if (settings.reveal) this.openTerminal(entry)?.show(true);
+    else {
+      entry.mirrorTimer = setTimeout(() => {
+        entry.mirrorTimer = undefined;
+        if (entry.exitStatus === undefined) this.openTerminal(entry);
+      }, MIRROR_AFTER_MS);
+    }
 
     const sub = proc.onData(() => this.changed(id));
     void proc.exited.then(status => {
       sub.dispose();
+      clearTimeout(entry.mirrorTimer);
+      entry.mirrorTimer = undefined;
       entry.exitStatus = status;
       this.log.info(`Terminal ${id} ended: ${status.signal ?? `exit code ${status.exitCode}`}`);
       this.changed(id);
@@ -363,23 +388,42 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     e.truncated = e.proc.output.truncated;
     e.proc = undefined;
     this.finished.push(e.id);
+    // A finished command's terminal counts whether it was made or can still be (its mirror keeps 32 KB).
     const keep = this.settings().keepFinished;
-    let openFinished = this.finished.filter(id => this.entries.get(id)?.terminal).length;
+    const openable = (x: Entry | undefined) => x !== undefined && (x.terminal !== undefined || !x.ptyGone);
+    let openFinished = this.finished.filter(id => openable(this.entries.get(id))).length;
     for (const id of this.finished) {
       if (openFinished <= keep) break;
       const old = this.entries.get(id);
-      if (old?.terminal) { const t = old.terminal; old.terminal = undefined; old.pty.dispose(); t.dispose(); openFinished--; }
+      if (!old || !openable(old)) continue;
+      const t = old.terminal;
+      old.terminal = undefined;
+      old.ptyGone = true;
+      old.pty.dispose();
+      t?.dispose();
+      openFinished--;
     }
     while (this.finished.length > RELEASED_HISTORY) {
       const old = this.entries.get(this.finished.shift()!);
-      if (old && !old.terminal) this.entries.delete(old.id);
+      if (old && !old.terminal) { old.pty.dispose(); this.entries.delete(old.id); }
     }
+  }
+
+  /** The integrated terminal of `e`, made now (not shown) if it had none; undefined once its mirror is gone. */
+  private openTerminal(e: Entry): vscode.Terminal | undefined {
+    if (!e.terminal && !e.ptyGone && !this.disposed) {
+      clearTimeout(e.mirrorTimer);
+      e.mirrorTimer = undefined;
+      e.terminal = vscode.window.createTerminal({ name: e.name, pty: e.pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    }
+    return e.terminal;
   }
 
   private onUserClose(id: string): void {
     const e = this.entries.get(id);
     if (!e?.terminal) return;
     e.terminal = undefined;
+    e.ptyGone = true;
     e.pty.dispose();
     if (e.proc && e.exitStatus === undefined) {
       this.log.info(`Terminal ${id} closed by the user: killing its command`);
