@@ -298,19 +298,25 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(doc.isDirty, false);
   });
 
-  it('Claude edits a file with unsaved edits: listed against the disk, the tab merges both, the next save reverts nothing; Undo keeps the user edit', async () => {
-    const file = path.join(root(), 'inproc-dirty.txt');
-    const before = numbered(30);
+  /** A numbered file open with the user's unsaved `userLine` on line `userAt` (0-based); then Claude's edit of it (`old` → `new`), allowed. */
+  async function claudeEditsUnderTyping(name: string, lines: number, userAt: number, userLine: string, old: string, edited: string) {
+    const file = path.join(root(), name);
+    const before = numbered(lines);
     fs.writeFileSync(file, before);
     const doc = await vscode.workspace.openTextDocument(file);
     const editor = await vscode.window.showTextDocument(doc);
-    await editor.edit(e => e.replace(new vscode.Range(1, 0, 1, 6), 'user two'));
+    await editor.edit(e => e.replace(new vscode.Range(userAt, 0, userAt, `line ${userAt + 1}`.length), userLine));
     assert.equal(doc.isDirty, true);
     await useScriptedAgent({ turns: [{ steps: [
-      { type: 'claudeEdit', path: file, old: 'line 17\n', new: 'line seventeen\n', quiet: true },
+      { type: 'claudeEdit', path: file, old, new: edited, quiet: true },
       { type: 'sleep', ms: 500 },
     ] }] });
-    await turnAllowing('edit inproc-dirty');
+    await turnAllowing(`edit ${name}`);
+    return { file, before, doc };
+  }
+
+  it('Claude edits a file with unsaved edits: listed against the disk, the tab merges both, the next save reverts nothing; Undo keeps the user edit', async () => {
+    const { file, before, doc } = await claudeEditsUnderTyping('inproc-dirty.txt', 30, 1, 'user two', 'line 17\n', 'line seventeen\n');
     const agentOnly = before.replace('line 17\n', 'line seventeen\n');
     const both = agentOnly.replace('line 2\n', 'user two\n');
     const change = await waitFor('the change to be listed', () => changeOf(file));
@@ -326,18 +332,23 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), userOnly);
   });
 
+  it("Undo of an agent's change under unsaved edits, after another program changed the same lines on disk: the disk keeps that program's lines, the user's edit stays unsaved, the undo lands in the tab", async () => {
+    const { file, before, doc } = await claudeEditsUnderTyping('inproc-dirty-undo-conflict.txt', 30, 1, 'user two', 'line 17\n', 'line seventeen\n');
+    const agentOnly = before.replace('line 17\n', 'line seventeen\n');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    await waitFor('the tab to hold both edits', () => doc.getText() === agentOnly.replace('line 2\n', 'user two\n'));
+    // Another program (a formatter, git) rewrites the agent's line on disk; the tab stays as the user left it.
+    const formatted = agentOnly.replace('line seventeen\n', 'LINE SEVENTEEN\n');
+    fs.writeFileSync(file, formatted);
+    await sb.review.undo(change.turnId, file);
+    assert.equal(fs.readFileSync(file, 'utf8'), formatted, "the other program's line is still on disk, and the user's unsaved line was not saved");
+    assert.equal(doc.getText(), before.replace('line 2\n', 'user two\n'), 'the undo is in the tab, with the user edit');
+    assert.equal(doc.isDirty, true);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it('an agent edit overlapping unsaved edits is marked as a conflict in the tab, nothing lost', async () => {
-    const file = path.join(root(), 'inproc-conflict.txt');
-    const before = numbered(10);
-    fs.writeFileSync(file, before);
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(doc);
-    await editor.edit(e => e.replace(new vscode.Range(4, 0, 4, 6), 'user five'));
-    await useScriptedAgent({ turns: [{ steps: [
-      { type: 'claudeEdit', path: file, old: 'line 5\n', new: 'agent five\n', quiet: true },
-      { type: 'sleep', ms: 500 },
-    ] }] });
-    await turnAllowing('edit inproc-conflict');
+    const { file, before, doc } = await claudeEditsUnderTyping('inproc-conflict.txt', 10, 4, 'user five', 'line 5\n', 'agent five\n');
     const expected = before.replace('line 5\n', "<<<<<<< Your unsaved edits\nuser five\n=======\nagent five\n>>>>>>> Scripted's change on disk\n");
     await waitFor('the conflict to be marked in the tab', () => doc.getText() === expected).catch(() => assert.equal(doc.getText(), expected));
     assert.equal(fs.readFileSync(file, 'utf8'), before.replace('line 5\n', 'agent five\n'));

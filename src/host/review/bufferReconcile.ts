@@ -139,18 +139,31 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * in the file's queue comes (another merge may have landed in the tab meanwhile); the tab stays
  * unsaved, the user's edits are never saved for them, and the next save is no conflict. Where the
  * undo overlaps what landed in the tab meanwhile, both are kept, marked as a conflict. A tab closed
- * meanwhile: the disk only. Undefined, nothing written: the undo does not apply cleanly to the disk.
+ * meanwhile: the disk only. Where another program changed the undone lines on disk since, the disk
+ * is left as it is (writing the undo there would drop that program's lines and save the user's edits
+ * for them): the undo goes to the tab only, and the user is told (saving the tab then asks, as VS
+ * Code does for a file newer on disk). Returns what the disk holds; undefined, nothing done: the
+ * disk's text could not be read as text.
  */
 export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
     const disk = await readDisk(doc.uri.fsPath);
     if (disk?.kind !== 'text') return undefined;
     const onDisk = merge3(from, disk.text, to, 'ours');
-    if (onDisk.conflicts.length) return undefined;
-    const written = textData(onDisk.text, disk.form);
     const tab = doc.isClosed ? undefined : doc.getText();
     const onTab = tab === undefined || tab === from ? undefined
       : reconcileBuffer(from, tab, to, '', vscode.l10n.t({ message: 'The undo of the agent\'s change', comment: 'The label after >>>>>>> of a conflict written into a file: the side of Undo of an agent\'s change. One line.' }));
+    if (onDisk.conflicts.length) {
+      if (tab === undefined) return undefined;
+      log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
+      const conflicts = onTab?.kind === 'merged' ? onTab.conflicts : 0;
+      if (await setTabText(doc, onTab === undefined ? to : onTab.kind === 'merged' ? onTab.text : tab, log)) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed on disk in the lines the undo restores, so the file on disk was left as it is: the undo was made in your unsaved tab only. Saving it will ask whether to overwrite the newer file.', fileLabel(doc.uri.fsPath)));
+      }
+      tellConflicts(doc, conflicts);
+      return disk;
+    }
+    const written = textData(onDisk.text, disk.form);
     await vscode.workspace.fs.writeFile(doc.uri, bytesOf(written));
     if (tab === undefined) return written;
     const more = await reloadThenSet(doc, onDisk.text, onTab?.kind === 'merged' ? onTab.text : to, log);
@@ -202,20 +215,27 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     text = again.kind === 'merged' ? again.text : loaded;
     conflicts = again.kind === 'merged' ? again.conflicts : 0;
   } else if (doc.isDirty) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
-  // VS Code may reload the (now clean) tab once more on the watcher's report of the same disk change,
-  // and an edit made for the version before fails ("has changed in the meantime"): made again then.
-  for (let attempt = 1; ; attempt++) {
-    const now = doc.getText();
-    const edit = new vscode.WorkspaceEdit();
-    for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
-    if (!edit.size || (await vscode.workspace.applyEdit(edit).then(ok => ok, () => false))) break;
-    if (attempt === 5 || doc.isClosed) { log.warn(`Could not merge the unsaved edits into ${doc.uri.fsPath}`); break; }
-    await new Promise(resolve => setTimeout(resolve, 50 * attempt));
-  }
+  await setTabText(doc, text, log);
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });
   }
   return conflicts;
+}
+
+/**
+ * Sets the tab's text to `text` (unsaved), line by line (the user's Ctrl+Z undoes it). VS Code may
+ * reload a clean tab once more on the watcher's report of a disk change, and an edit made for the
+ * version before fails ("has changed in the meantime"): made again then. False: it could not be set.
+ */
+async function setTabText(doc: vscode.TextDocument, text: string, log: Logger): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const now = doc.getText();
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of lineEdits(now, text)) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.text);
+    if (!edit.size || (await vscode.workspace.applyEdit(edit).then(ok => ok, () => false))) return true;
+    if (attempt === 5 || doc.isClosed) { log.warn(`Could not merge the unsaved edits into ${doc.uri.fsPath}`); return false; }
+    await new Promise(resolve => setTimeout(resolve, 50 * attempt));
+  }
 }
 
 /** A text as a tab loads it from the disk: VS Code drops a BOM and makes the line ends one kind. */
