@@ -214,6 +214,12 @@ exports.run = async function run() {
     results.bareGot = results.rounds[results.rounds.length - 1].bareFlow.got;
     results.serviceGot = last;
     results.shell = SHELL;
+    // How Switchboard's commands were grouped (TerminalProcess.groupLauncher): a new session is a
+    // scheduling group of its own on Linux, which changes how a flood shares the CPU.
+    results.grouping = (() => {
+      try { fs.closeSync(fs.openSync('/dev/tty', 'r')); return 'a new session (the extension host has a controlling terminal)'; } catch { /* none: the launcher */ }
+      return fs.existsSync('/usr/bin/perl') ? "the extension host's session (the setpgid launcher)" : 'a new session (no /usr/bin/perl)';
+    })();
     conn.dispose();
   } catch (err) {
     results.error = String(err && err.stack || err);

@@ -49,7 +49,7 @@ const t = (x) => x.agentMs ?? x.ms;
 const col = (x) => x ? `${t(x).toFixed(0).padStart(6)} ms ${x.hostCpuMs.toFixed(0).padStart(5)} ms ${mb(x.extraKiB).padStart(5)} MB ${x.workbenchCpuMs.toFixed(0).padStart(5)} ms` : '';
 const q = (x, k, b) => (t(x[k]) / t(x[b])).toFixed(2).padStart(5);
 console.log(`terminal bench: ${(r.bytes / 1024 / 1024).toFixed(0)} MB printed, outputByteLimit ${r.limit / 1024 / 1024} MB, integrated terminal not shown (the default)${r.shown ? ', then shown' : ''}, chat card ${r.card ? 'shown' : 'not sent'}, port scan ${process.env.SB_BENCH_PORT_SCAN === '1' ? 'on' : 'off'}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load ${os.loadavg().map(x => x.toFixed(1)).join(' ')}`);
-console.log(`  command (${r.shell} -c): ${r.command}`);
+console.log(`  command (${r.shell} -c): ${r.command}; Switchboard's commands run in ${r.grouping}`);
 console.log('  per run: time, extension host CPU time, extension host peak extra memory, CPU time of all the workbench\'s processes (server, extension host, renderer, the command)');
 console.log('  full ACP flow, timed by the agent: terminal/create → wait_for_exit → output → release');
 console.log('  round  bare SDK client            Switchboard                ratio' + (r.busy ? '  | other core busy: bare SDK client   Switchboard                ratio' : ''));
