@@ -3,6 +3,7 @@
 // running afterwards, proven by process id.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
@@ -65,6 +66,21 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     assert.ok(vscode.window.terminals.some(t => t.name === info.name), vscode.window.terminals.map(t => t.name).join(', '));
     assert.equal(info.released, true);
     assert.deepEqual(info.exitStatus, { exitCode: 3, signal: null });
+  });
+
+  it("bash never runs the user's ~/.bashrc for a command, even with no shell above VS Code (SHLVL unset or 0, as when started from a desktop launcher)", async () => {
+    // bash reads ~/.bashrc when its stdin is a socket (it takes it for an ssh connection) and it is
+    // the outermost shell: every command paid for the user's shell setup (pyenv, nvm: 0.1–1 s) and
+    // whatever it prints landed in the output the agent reads.
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), 'echo "the user\'s bashrc ran"\n');
+    const { log } = await useScriptedAgent({
+      turns: [{ steps: [{ type: 'terminal', command: 'bash', args: ['-c', 'echo hi'], env: { HOME: home, SHLVL: '0' } }] }],
+    });
+    await sb.chat.sendPrompt('run it');
+    const r = terminalResult(log);
+    assert.equal(r.output, 'hi\n');
+    assert.deepEqual(r.exitStatus, { exitCode: 0, signal: null });
   });
 
   it('a program with args runs directly in the given cwd; a relative cwd, an empty command and unknown ids are refused by name', async () => {

@@ -170,9 +170,15 @@ describe('Terminal spawn plan', () => {
 
   it('env: the host environment minus VS Code internals, the agent variables on top', () => {
     const env = terminalEnv({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1', VSCODE_IPC_HOOK_CLI: 'x', HOME: '/h' }, [{ name: 'FOO', value: 'bar' }, { name: 'HOME', value: '/other' }], 'linux');
-    assert.deepEqual(env, { PATH: '/bin', HOME: '/other', FOO: 'bar' });
+    assert.deepEqual(env, { PATH: '/bin', HOME: '/other', FOO: 'bar', SHLVL: '1' });
     const win = terminalEnv({ Path: 'C:\\' }, [{ name: 'PATH', value: 'D:\\' }], 'win32');
     assert.deepEqual(win, { PATH: 'D:\\' });
+  });
+
+  it('env: SHLVL is at least 1 (bash, its stdin a socket, runs ~/.bashrc when outermost), whoever set it lower', () => {
+    const shlvl = (base: string | undefined, agent?: string) =>
+      terminalEnv({ SHLVL: base }, agent === undefined ? [] : [{ name: 'SHLVL', value: agent }], 'linux').SHLVL;
+    assert.deepEqual([shlvl(undefined), shlvl('0'), shlvl('-2'), shlvl('x'), shlvl('1'), shlvl('3'), shlvl('4', '0'), shlvl('1', '5')], ['1', '1', '1', '1', '1', '3', '1', '5']);
   });
 });
 

@@ -58,6 +58,7 @@ export function terminalName(agentName: string, line: string, max = 60): string 
  * The command's environment: the extension host's, without the variables that only make sense
  * inside VS Code's own processes (ELECTRON_RUN_AS_NODE would turn any Electron app the command
  * starts into plain Node), then the agent's variables on top. Windows names are case-insensitive.
+ * SHLVL is at least 1 (see below).
  */
 export function terminalEnv(base: Readonly<Record<string, string | undefined>>, extra: readonly { name: string; value: string }[], platform: NodeJS.Platform): Record<string, string> {
   const env: Record<string, string> = {};
@@ -71,6 +72,13 @@ export function terminalEnv(base: Readonly<Record<string, string | undefined>>, 
     }
     env[name] = value;
   }
+  // bash runs the user's ~/.bashrc when its stdin is a socket (Node's stdio pipes are socket pairs:
+  // bash takes it for an ssh connection) and it is the outermost shell (SHLVL unset or 0, as when
+  // VS Code was started from a desktop launcher or a service). Every command (and an agent started
+  // through a bash script) then paid for the user's shell setup (pyenv, nvm, conda: 0.1–1 s), and
+  // whatever that prints went into the output the agent reads (for an agent: into its ACP stream).
+  // A shell above it is what SHLVL 1 says, which is true enough: VS Code is one.
+  if (platform !== 'win32' && !(Number(env.SHLVL) >= 1)) env.SHLVL = '1';
   return env;
 }
 
