@@ -352,6 +352,25 @@ describe('Terminals (terminal/* served in integrated terminals)', function () {
     }
   });
 
+  it('a command released in its first second gets no integrated terminal while it is being killed (one that ignores SIGTERM: 2 s of grace)', async () => {
+    const conn = sb.terminals.connect({ agentName: 'Released', cwd: wsFolder() });
+    const never = new AbortController().signal;
+    try {
+      const t0 = Date.now();
+      const { terminalId } = await conn.create({ sessionId: 's', command: `trap '' TERM; echo started; while :; do sleep 0.1; done` }, never);
+      await waitFor('the trap set', () => sb.terminals.getTail(terminalId)?.includes('started'));
+      const releasedAfter = Date.now() - t0;
+      await conn.release({ sessionId: 's', terminalId });
+      assert.deepEqual(sb.terminals.getInfo(terminalId)!.exitStatus, { exitCode: null, signal: 'SIGKILL' });
+      // Released before its MIRROR_AFTER_MS ran out (a machine loaded enough can take longer to start it): none was made.
+      if (releasedAfter < MIRROR_AFTER_MS / 2) {
+        assert.equal(sb.terminals.terminalOf(terminalId), undefined, `made ${Date.now() - t0} ms after the start, released after ${releasedAfter} ms`);
+      }
+    } finally {
+      conn.dispose();
+    }
+  });
+
   it('the chat card API: live tail, change events, plain text, reveal; the tail outlives release', async () => {
     const conn = sb.terminals.connect({ agentName: 'Card', cwd: wsFolder() });
     const never = new AbortController().signal;

@@ -158,7 +158,7 @@ export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to:
       log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
       const conflicts = onTab?.kind === 'merged' ? onTab.conflicts : 0;
       if (await setTabText(doc, onTab === undefined ? to : onTab.kind === 'merged' ? onTab.text : tab, log)) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed on disk in the lines the undo restores, so the file on disk was left as it is: the undo was made in your unsaved tab only. Saving it will ask whether to overwrite the newer file.', fileLabel(doc.uri.fsPath)));
+        void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));
       }
       tellConflicts(doc, conflicts);
       return disk;

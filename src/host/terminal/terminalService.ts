@@ -353,7 +353,8 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     else {
       entry.mirrorTimer = setTimeout(() => {
         entry.mirrorTimer = undefined;
-        if (entry.exitStatus === undefined) this.openTerminal(entry);
+        // Released (the agent stopped, the connection closing): being killed, nothing to watch.
+        if (entry.exitStatus === undefined && !entry.released) this.openTerminal(entry);
       }, MIRROR_AFTER_MS);
     }
 
@@ -373,6 +374,8 @@ export class TerminalService implements TerminalView, vscode.Disposable {
   private async release(e: Entry): Promise<void> {
     if (!e.released) {
       e.released = true;
+      clearTimeout(e.mirrorTimer);
+      e.mirrorTimer = undefined;
       this.changed(e.id);
     }
     const proc = e.proc;
