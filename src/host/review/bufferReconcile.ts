@@ -141,9 +141,9 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * undo overlaps what landed in the tab meanwhile, both are kept, marked as a conflict. A tab closed
  * meanwhile: the disk only. Where another program changed the undone lines on disk since, the disk
  * is left as it is (writing the undo there would drop that program's lines and save the user's edits
- * for them): the undo goes to the tab only, and the user is told (saving the tab then asks, as VS
- * Code does for a file newer on disk). Returns what the disk holds; undefined, nothing done: the
- * disk's text could not be read as text.
+ * for them): the undo goes to the tab only, and the user is told (saving the tab keeps it,
+ * discarding it keeps the disk). Returns what the disk holds; undefined, nothing done: the disk's
+ * text could not be read as text.
  */
 export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
@@ -151,23 +151,25 @@ export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to:
     if (disk?.kind !== 'text') return undefined;
     const onDisk = merge3(from, disk.text, to, 'ours');
     const tab = doc.isClosed ? undefined : doc.getText();
+    // The undo in the tab: `to` itself, or merged with what landed in the tab meanwhile (overlaps marked).
     const onTab = tab === undefined || tab === from ? undefined
       : reconcileBuffer(from, tab, to, '', vscode.l10n.t({ message: 'The undo of the agent\'s change', comment: 'The label after >>>>>>> of a conflict written into a file: the side of Undo of an agent\'s change. One line.' }));
+    const tabText = onTab?.kind === 'merged' ? onTab.text : to;
+    const tabConflicts = onTab?.kind === 'merged' ? onTab.conflicts : 0;
     if (onDisk.conflicts.length) {
       if (tab === undefined) return undefined;
       log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
-      const conflicts = onTab?.kind === 'merged' ? onTab.conflicts : 0;
-      if (await setTabText(doc, onTab === undefined ? to : onTab.kind === 'merged' ? onTab.text : tab, log)) {
+      if (await setTabText(doc, tabText, log)) {
         void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));
       }
-      tellConflicts(doc, conflicts);
+      tellConflicts(doc, tabConflicts);
       return disk;
     }
     const written = textData(onDisk.text, disk.form);
     await vscode.workspace.fs.writeFile(doc.uri, bytesOf(written));
     if (tab === undefined) return written;
-    const more = await reloadThenSet(doc, onDisk.text, onTab?.kind === 'merged' ? onTab.text : to, log);
-    tellConflicts(doc, (onTab?.kind === 'merged' ? onTab.conflicts : 0) + (typeof more === 'number' ? more : 0));
+    const more = await reloadThenSet(doc, onDisk.text, tabText, log);
+    tellConflicts(doc, tabConflicts + (typeof more === 'number' ? more : 0));
     return written;
   }, log);
 }

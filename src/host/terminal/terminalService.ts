@@ -92,7 +92,7 @@ interface Entry {
   pty: TerminalPty;
   /** The integrated terminal, once made (see openTerminal). */
   terminal: vscode.Terminal | undefined;
-  /** The mirror is gone (the user closed its terminal, or it was trimmed): no terminal can be made any more. */
+  /** The mirror is gone (the user closed its terminal, or it was trimmed): no terminal is open or can be made any more. */
   ptyGone: boolean;
   /** Makes the integrated terminal if the command still runs after MIRROR_AFTER_MS. */
   mirrorTimer: NodeJS.Timeout | undefined;
@@ -237,7 +237,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     return {
       terminalId: e.id, agentName: e.agentName, sessionId: e.sessionId, name: e.name, commandLine: e.commandLine,
       running: e.exitStatus === undefined, exitStatus: e.exitStatus, released: e.released,
-      truncated: e.proc ? e.proc.output.truncated : e.truncated, hasTerminal: e.terminal !== undefined || !e.ptyGone,
+      truncated: e.proc ? e.proc.output.truncated : e.truncated, hasTerminal: !e.ptyGone,
     };
   }
 
@@ -393,7 +393,7 @@ export class TerminalService implements TerminalView, vscode.Disposable {
     this.finished.push(e.id);
     // A finished command's terminal counts whether it was made or can still be (its mirror keeps 32 KB).
     const keep = this.settings().keepFinished;
-    const openable = (x: Entry | undefined) => x !== undefined && (x.terminal !== undefined || !x.ptyGone);
+    const openable = (x: Entry | undefined) => x !== undefined && !x.ptyGone;
     let openFinished = this.finished.filter(id => openable(this.entries.get(id))).length;
     for (const id of this.finished) {
       if (openFinished <= keep) break;
