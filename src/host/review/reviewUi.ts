@@ -39,15 +39,21 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const tree = this.register(vscode.window.createTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }));
     this.register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
     this.register(vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this));
+    // The view is in the side bar while there are changes to review (its `when` clause), with their count.
+    const count = () => tracker.views().reduce((n, t) => n + t.files.length, 0);
+    const showCount = (n: number) => {
+      tree.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', n) } : undefined;
+      void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', n > 0);
+    };
     this.register(tracker.onDidChange(() => {
       this.treeEmitter.fire(undefined);
       this.lensEmitter.fire();
       this.decorate();
-      const count = tracker.views().reduce((n, t) => n + t.files.length, 0);
-      tree.badge = count ? { value: count, tooltip: count === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', count) } : undefined;
-      void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', count > 0);
+      showCount(count());
       for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === BASELINE_SCHEME) this.docEmitter.fire(doc.uri);
     }));
+    // Changes kept from before a reload: shown at once (none: nothing to set, the view stays out).
+    if (count() > 0) showCount(count());
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
     const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
       this.register(vscode.commands.registerCommand(id, (arg?: Node | ChangeRef) => { const ref = toRef(arg); return ref ? run(ref) : undefined; }));
