@@ -17,6 +17,7 @@ import { completeWalkthroughStep } from '../walkthrough';
 import { DiffContentProvider } from './diffContent';
 import { findOpenDocument, pathKey, readCurrent, Target } from './files';
 import type { AgentIdentity } from '../../acp/clientServices';
+import { resetContextKeyLater } from '../contextKeys';
 
 export type ReviewDecision = 'accept' | 'acceptAll' | 'reject' | 'cancelled';
 
@@ -124,7 +125,7 @@ export class ReviewManager extends Disposable {
     this.register(vscode.workspace.onDidChangeTextDocument(e => { if (e.contentChanges.length || !e.document.isDirty) follow(e.document); }));
     this.register(vscode.workspace.onDidCloseTextDocument(follow));
     this.register({ dispose: () => clearTimeout(this.followTimer) });
-    void vscode.commands.executeCommand('setContext', PENDING_CONTEXT_KEY, false);
+    this.register(resetContextKeyLater(PENDING_CONTEXT_KEY, () => this.pending.size > 0));
   }
 
   get reviews(): readonly ReviewInfo[] {

@@ -10,6 +10,7 @@ import { isWithin } from '../../common/fs/pathPolicy';
 import { realPathOf, workspaceRoots } from '../../host/fs/files';
 import type { Logger } from '../../common/logger';
 import type { ChatController } from '../chatController';
+import { resetContextKeyLater } from '../../host/contextKeys';
 
 export const FOLLOWING_CONTEXT = 'switchboard.following';
 /** Larger files are not followed (the editor would load them whole). */
@@ -38,7 +39,7 @@ export class FollowAgent extends Disposable {
         this.stop(vscode.l10n.t('Stopped following the agent: you moved into an editor.'));
       }
     }));
-    void vscode.commands.executeCommand('setContext', FOLLOWING_CONTEXT, false);
+    this.register(resetContextKeyLater(FOLLOWING_CONTEXT, () => this.on));
   }
 
   get following(): boolean {
