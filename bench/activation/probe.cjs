@@ -24,10 +24,13 @@ exports.run = async function run() {
       const used = process.cpuUsage(before);
       quiet = (used.user + used.system) / 1000 < 8 ? quiet + 1 : 0;
     }
-    fs.writeFileSync(process.env.BENCH_SETTLED, JSON.stringify({ waitedMs: Date.now() - since, quiet: quiet === 3 }));
+    // Whole or not at all: the bench reads it as soon as the name exists.
+    fs.writeFileSync(`${process.env.BENCH_SETTLED}.tmp`, JSON.stringify({ waitedMs: Date.now() - since, quiet: quiet === 3 }));
+    fs.renameSync(`${process.env.BENCH_SETTLED}.tmp`, process.env.BENCH_SETTLED);
   }
-  // With --trace the bench starts Chromium's trace first, then says go.
+  // The bench says go once the workbench page has settled too (and, with --trace, its trace runs).
   for (const go = process.env.BENCH_GO; go && !fs.existsSync(go);) await new Promise(r => setTimeout(r, 20));
+  if (ext.isActive) throw new Error(`${id} was activated while the window settled, before its view was opened`);
   const start = Date.now();
   let activateMs;
   if (process.env.BENCH_ACTIVATE_FIRST) {

@@ -4,10 +4,12 @@
 // extension that contributes one webview view and nothing else (bench/activation/empty-ext).
 //
 // Each round starts a fresh workbench (VS Code server + Chromium) with one extension and
-// bench/activation/probe.cjs running in its extension host. The probe fails the round if the
-// extension is already active (something activated it at start-up), then times activate() (loading
-// the bundle and running activate()), and opens the view; the page then waits for the view's webview
-// to report ready (`body[data-ready="true"]`: page loaded, its first state shown: Switchboard's is
+// bench/activation/probe.cjs running in its extension host, and waits for a settled window (decision
+// 0037): the probe until the extension host has done its start-up (the built-in extensions that
+// activate at start-up), the bench until the workbench page draws 30 quiet frames. The probe fails
+// the round if the extension is already active (something activated it before its view opened),
+// then opens the view as the activity bar does (VS Code activates the extension on it); the page
+// then waits for the view's webview to report ready (`body[data-ready="true"]`: page loaded, its first state shown: Switchboard's is
 // written into its page, the empty extension's is the answer to its `ready`). Rounds
 // alternate (empty, Switchboard, empty, …) so both see the same machine load. Switchboard is
 // measured as users get it: the production build (`--production`, built into a temporary copy of
@@ -20,16 +22,20 @@
 // bundle activation loads (and of the SDK file loaded with the first agent). Also each page's first
 // contentful paint by the same clock (VS Code keeps a webview's frame hidden until the page's load
 // event, which waits for the fonts it asked for by then): what the user sees, reported beside it.
-// `--timeline` also prints, per round, where each page's time went by its own clock (from the start
-// of activation): its frame's navigation start, the HTML received, the script's first line (the
+// `--at-startup` times as before 0037: at once when the probe runs, while the workbench and the
+// built-in extensions still start. `--activate-first` times activate() on its own (`activate`
+// below), then opens the view: the two one after the other instead of overlapping.
+// `--timeline` also prints, per round, where each page's time went by its own clock (from opening
+// the view): its frame's navigation start, the HTML received, the script's first line (the
 // `script-start` mark, Switchboard's page only), the DOM parsed, `view-ready`, the load event.
-// `--trace <dir>` writes a Chromium trace of each side's first round (`<dir>/<side>.json`; the probe
-// waits for the trace to start before activating) and prints the webview renderer's main-thread time
+// `--trace <dir>` writes a Chromium trace of each side's second round, the first when there is one
+// (the first makes the bundle's code cache) (`<dir>/<side>.json`, the page's `bench-go` mark where
+// the probe is told to go; BENCH_TRACE_JS=1 adds JS samples; the probe waits for the trace to start) and prints the webview renderer's main-thread time
 // by kind (HTML parse, script compile/run, style, layout) between its frame's start and view ready.
-// `--profile <dir>` writes a CPU profile of the extension host for each side's first round
-// (`<dir>/<side>.cpuprofile`, from just before activation to view ready) and prints its heaviest
+// `--profile <dir>` writes a CPU profile of the extension host for the same round
+// (`<dir>/<side>.cpuprofile`, from the settled window to view ready) and prints its heaviest
 // functions by self time.
-// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]… [--timeline] [--trace <dir>] [--profile <dir>]
+// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]… [--at-startup] [--activate-first] [--timeline] [--trace <dir>] [--profile <dir>]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,9 +66,9 @@ function productionBuild() {
 
 /**
  * One round: a fresh workbench with `extensionPath` and probe.cjs in its extension host. Returns
- * `{ activateMs, readyMs }`: activate() as timed in the host, and from the start of activation
- * (the host's clock, the same machine's) to the view's `body[data-ready]` in the page, as the page
- * marked it (`view-ready`; a build without the mark: when the attribute was seen, "(polled)").
+ * `{ activateMs, readyMs }`: activate() as timed in the host (--activate-first only), and from the
+ * probe's start (opening the view; with --activate-first, activating) by the host's clock, the same
+ * machine's, to the view's `body[data-ready]` in the page, as the page marked it (`view-ready`; a build without the mark: when the attribute was seen, "(polled)").
  */
 async function round(extensionPath, { id, view }, { traceFile, profileName } = {}) {
   const settle = !values['at-startup'];
@@ -94,11 +100,13 @@ async function round(extensionPath, { id, view }, { traceFile, profileName } = {
       await browser.startTracing(wb.page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'toplevel', 'loading', ...(process.env.BENCH_TRACE_JS ? ['disabled-by-default-v8.cpu_profiler'] : [])] });
     }
     if (settle) {
-      await wb.page.evaluate(() => new Promise(resolve => {
+      const calm = await Promise.race([wb.page.evaluate(() => new Promise(resolve => {
         let quiet = 0, last = performance.now();
-        const tick = now => { quiet = now - last < 25 ? quiet + 1 : 0; last = now; if (quiet >= 30) resolve(); else requestAnimationFrame(tick); };
+        const until = last + 10_000;
+        const tick = now => { quiet = now - last < 25 ? quiet + 1 : 0; last = now; if (quiet >= 30 || now > until) resolve(quiet >= 30); else requestAnimationFrame(tick); };
         requestAnimationFrame(tick);
-      }));
+      })), wb.failed, wb.exitCode.then(c => { throw new Error(`probe ended first (exit ${c})`); })]);
+      if (!calm) console.log(`    ${id}: the workbench page drew no 30 quiet frames in a row in 10 s; opening the view anyway`);
     }
     // The workbench page marks the go in its own trace: the anchor of the renderer's time before the
     // webview's frame (the probe starts activating within its 20 ms poll).

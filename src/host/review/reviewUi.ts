@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import type { ChangeTracker, TurnView } from './changeTracker';
+import { resetContextKeyLater } from '../contextKeys';
 
 export const BASELINE_SCHEME = 'switchboard-baseline';
 
@@ -39,7 +40,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const tree = this.register(vscode.window.createTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }));
     this.register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
     this.register(vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this));
-    // The view is in the side bar while there are changes to review (its `when` clause), with their count.
+    // The view's badge counts the changed files; `switchboard.hasChanges` enables Keep all / Undo all.
     const count = () => tracker.views().reduce((n, t) => n + t.files.length, 0);
     const showCount = (n: number) => {
       tree.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', n) } : undefined;
@@ -52,8 +53,10 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
       showCount(count());
       for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === BASELINE_SCHEME) this.docEmitter.fire(doc.uri);
     }));
-    // Changes kept from before a reload: shown at once (none: nothing to set, the view stays out).
+    // Changes kept from before a reload: counted at once (they waited for the next change); none:
+    // the key is reset later (host/contextKeys), off the view's first layout.
     if (count() > 0) showCount(count());
+    else this.register(resetContextKeyLater('switchboard.hasChanges', () => count() > 0));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
     const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
       this.register(vscode.commands.registerCommand(id, (arg?: Node | ChangeRef) => { const ref = toRef(arg); return ref ? run(ref) : undefined; }));
