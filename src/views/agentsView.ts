@@ -5,7 +5,7 @@
 // module only turns it into TreeItems, refreshes it, and runs the nodes' actions.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
-import { agentsTree, agentsViewHasContent, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
+import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
 import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
 import type { Waiter } from '../common/conversation/waiting';
 import { OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
@@ -13,8 +13,6 @@ import type { ChatController } from '../session/chatController';
 import type { PendingWrites } from './chatViewProvider';
 
 export const AGENTS_VIEW_ID = 'switchboard.agents';
-/** The context key of the view's `when` clause: true once it has something to show (agentsViewHasContent). */
-const HAS_CONTENT_CONTEXT = 'switchboard.hasAgents';
 type Node = AgentNode | ConversationNode;
 
 export class AgentsView extends Disposable implements vscode.TreeDataProvider<Node>, Waits {
@@ -25,8 +23,6 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   readonly onChange = this.changeEmitter.event;
   private readonly tree: vscode.TreeView<Node>;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** The view was let into the side bar (it stays for the window). */
-  private inSideBar = false;
 
   constructor(
     private readonly chat: ChatController,
@@ -133,10 +129,6 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   }
 
   private update(): void {
-    if (!this.inSideBar && agentsViewHasContent(this.chat.lifecycle())) {
-      this.inSideBar = true;
-      void vscode.commands.executeCommand('setContext', HAS_CONTENT_CONTEXT, true);
-    }
     this.treeEmitter.fire(undefined);
     const waiting = this.waiters().length;
     this.tree.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 conversation waiting for you') : vscode.l10n.t('{0} conversations waiting for you', waiting) } : undefined;

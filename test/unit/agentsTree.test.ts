@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { agentsTree, agentsViewHasContent, ConversationFacts, modeAndModel } from '../../src/common/conversation/agentsTree';
+import { agentsTree, ConversationFacts, modeAndModel } from '../../src/common/conversation/agentsTree';
 import { EMPTY_LIFECYCLE, run } from '../../src/common/conversation/lifecycle';
 import { WaitNotices, waitingLabel, waitingMessage, type Waiter } from '../../src/common/conversation/waiting';
 
@@ -23,15 +23,6 @@ function twoAgents() {
 }
 
 describe('Agents view (tree data)', () => {
-  it('has content once an agent starts or a conversation has history, not for new conversations alone', () => {
-    const fresh = run(EMPTY_LIFECYCLE, [{ type: 'opened', conversation: 't1' }, { type: 'opened', conversation: 't2', agent: 'B' }]).state;
-    assert.equal(agentsViewHasContent(EMPTY_LIFECYCLE), false);
-    assert.equal(agentsViewHasContent(fresh), false, 'conversations with no history and no agent started: nothing to show');
-    assert.equal(agentsViewHasContent(run(fresh, [{ type: 'prompted', conversation: 't2' }]).state), true, 'an agent starting for a prompt');
-    assert.equal(agentsViewHasContent({ ...fresh, conversations: fresh.conversations.map(c => (c.id === 't2' ? { ...c, hasHistory: true } : c)) }), true, 'a restored conversation with history');
-    assert.equal(agentsViewHasContent(twoAgents()), true);
-  });
-
   it('lists each agent with its conversations in tab order, what each does, and leaves out a conversation with no agent', () => {
     const facts = (id: string): ConversationFacts => ({ title: `Chat ${id}`, pending: id === 't1' ? { permission: 1 } : {}, ...(id === 't1' ? { meta: modeMeta } : {}) });
     const tree = agentsTree(twoAgents(), facts);

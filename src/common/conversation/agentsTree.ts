@@ -85,17 +85,6 @@ const CONVERSATION_ICONS: Record<ConversationStatus, string> = {
 const AGENT_ICONS: Record<AgentPhase, string> = { starting: 'loading~spin', ready: 'vm-running', crashed: 'error', stopped: 'vm-outline' };
 
 /**
- * Whether the Agents view has something to show yet: an agent has started (or is starting, or
- * crashed) in this window, or a conversation has history (one restored from before included). Until
- * then the view stays out of the side bar (its `when` clause), so opening Switchboard's container
- * lays out the chat alone; once shown it stays for the window (the caller keeps it), so the view
- * does not come and go as agents stop.
- */
-export function agentsViewHasContent(state: LifecycleState): boolean {
-  return Object.keys(state.agents).length > 0 || state.conversations.some(c => c.hasHistory);
-}
-
-/**
  * The tree: every agent that is running, starting, or has a conversation (in the order first met:
  * running ones first by `agents`' order, then the conversations'), each with its conversations in
  * tab order. A conversation with no agent yet is left out (it has nothing to show here).
