@@ -109,7 +109,7 @@ async function round(extensionPath, { id, view }, { traceFile, profileName } = {
       if (!calm) console.log(`    ${id}: the workbench page drew no 30 quiet frames in a row in 10 s; opening the view anyway`);
     }
     // The workbench page marks the go in its own trace: the anchor of the renderer's time before the
-    // webview's frame (the probe starts activating within its 20 ms poll).
+    // webview's frame (the probe opens the view within its 20 ms poll).
     if (traceFile) await wb.page.evaluate(() => performance.mark('bench-go'));
     if (traceFile || profileName || settle) fs.writeFileSync(`${out}.go`, '');
     const frame = wb.page.frameLocator('iframe.webview').frameLocator('#active-frame');

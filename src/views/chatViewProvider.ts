@@ -215,8 +215,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const surface: Surface = { id, webview, ready: false, isVisible, reveal };
     this.surfaces.add(surface);
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    // The page made before the options are set: the two reach the workbench together, so the frame
-    // it starts for the options (with no page yet) is replaced at once rather than loaded meanwhile.
+    // The page is made before the options are set, so the two messages leave back to back (the
+    // options alone start a frame with no page; bench/activation measured no difference either way).
     const html = renderHtml(webview, distUri, undefined, this.firstState(surface, page.key, page.saved));
     webview.options = { enableScripts: true, localResourceRoots: [distUri] };
     webview.html = html;

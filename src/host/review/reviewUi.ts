@@ -55,7 +55,8 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     }));
     // Changes kept from before a reload: counted at once (they waited for the next change); none:
     // the key is reset later (host/contextKeys), off the view's first layout.
-    if (count() > 0) showCount(count());
+    const kept = count();
+    if (kept > 0) showCount(kept);
     else this.register(resetContextKeyLater('switchboard.hasChanges', () => count() > 0));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
     const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
