@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { api, freshReviewPerTest, quietLogger, useScriptedAgent, waitFor } from './helpers';
 import { reconcileDirtyBuffer, reconcileQueued, reconcileTestHooks, undoUnderDirtyBuffer } from '../../src/host/review/bufferReconcile';
+import { Checkpoints } from '../../src/host/checkpoints/checkpoints';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const USER_LINE = "user's unsaved line";
@@ -354,6 +355,43 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     assert.ok(restore, 'the late merge reached its revert');
     assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') }, { tab: `${USER_LINE}\n${original}`, unsaved: true, disk: original });
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+  it('a checkpoint restored while an agent write\'s merge has the tab reverted for a moment: the restore waits for that merge, and the tab ends with the user\'s line on the restored text', async () => {
+    // The merge of a tab reverts it to the disk, then sets the merged text: for that moment the tab
+    // is clean. A restore that looked then saw no unsaved edits, wrote the file, and merged nothing;
+    // the late merge then set the agent's text back into the tab, over the restored disk.
+    const { file, original, agents, doc } = await agentsFileWithUserLine('restore-mid-merge');
+    // Checkpoints of our own (the extension's run in its own copy of the merge queue).
+    const checkpoints = new Checkpoints(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-cp-')), quietLogger);
+    checkpoints.ui.confirm = async () => true;
+    let restore: Promise<boolean> | undefined;
+    let waited = false;
+    try {
+      // The file before the turn (its tab keeps its unsaved text), then the agent's write.
+      fs.writeFileSync(file, original);
+      await checkpoints.beforeTurn('tab-mid-merge', 'prompt-1', 'a turn');
+      fs.writeFileSync(file, agents);
+      checkpoints.afterTurn('tab-mid-merge');
+      reconcileTestHooks.waiting = f => { waited ||= f === file; };
+      reconcileTestHooks.beforeSet = async () => {
+        reconcileTestHooks.beforeSet = undefined;
+        assert.ok(!doc.isDirty, 'the tab is reverted to the disk at this moment');
+        restore = checkpoints.restore('tab-mid-merge', 'prompt-1', false, k => k);
+        await waitFor('the restore to write the file, or to wait for this merge', () => waited || fs.readFileSync(file, 'utf8') === original);
+      };
+      // The change tracker's merge for the agent's write (disk before: the original; after: the agent's).
+      await reconcileDirtyBuffer(file, original, agents, 'Scripted', quietLogger);
+      assert.equal(await restore, true, 'restored');
+      await waitFor(() => `the tab to hold the user's line on the restored text: ${JSON.stringify(doc.getText())}`, () => doc.getText() === `${USER_LINE}\n${original}`);
+      assert.deepEqual({ unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') }, { unsaved: true, disk: original });
+    } finally {
+      reconcileTestHooks.beforeSet = undefined;
+      reconcileTestHooks.waiting = undefined;
+      checkpoints.dispose();
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import { foldersToRemove, parseRawDiff, restorePlan, restoreScope, toPrune, type
 import { Disposable } from '../../common/disposable';
 import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
-import { reconcileDirtyBuffer } from '../review/bufferReconcile';
+import { mergesDone, reconcileDirtyBuffer } from '../review/bufferReconcile';
 import { gitProgram, readDisk } from '../review/diskSources';
 import { createGitRunner } from './gitRunner';
 import { ShadowRepo, type KeptFile } from './shadowRepo';
@@ -442,7 +442,11 @@ export class Checkpoints extends Disposable {
     for (const op of ops) {
       const abs = path.join(folder, op.path);
       const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === abs && !d.isClosed);
-      if (doc?.isDirty) dirty.set(abs, await textOnDisk(abs));
+      if (!doc) continue;
+      // A merge into the tab (an agent's late write) reverts it to the disk before it sets the merged
+      // text: its unsaved edits are judged once that is done, not in the moment it looks clean.
+      await mergesDone(abs);
+      if (doc.isDirty) dirty.set(abs, await textOnDisk(abs));
     }
     const deletes = ops.filter(o => o.op === 'delete');
     for (const op of deletes) {

@@ -28,7 +28,13 @@ export interface ReconcileResult {
  * Test seam: runs right before a tab is reverted to the disk, its merge's checks passed (a test
  * drives the disk changing in that moment).
  */
-export const reconcileTestHooks: { beforeRevert?: (doc: vscode.TextDocument) => Promise<void> } = {};
+export const reconcileTestHooks: {
+  beforeRevert?: (doc: vscode.TextDocument) => Promise<void>;
+  /** Right before the merged text is set into a tab reverted to the disk (clean for that moment). */
+  beforeSet?: (doc: vscode.TextDocument) => Promise<void>;
+  /** Someone waits for the merges queued for a file's tab (mergesDone). */
+  waiting?: (filePath: string) => void;
+} = {};
 
 /**
  * The merges of one file's tab run one after another: each reads the tab, reverts it and sets it,
@@ -53,6 +59,18 @@ function oneAtATime<T>(filePath: string, work: () => Promise<T>, log?: Logger): 
   queues.set(filePath, tail);
   void tail.then(() => { if (queues.get(filePath) === tail) queues.delete(filePath); });
   return mine;
+}
+
+/**
+ * Resolves once the merges queued for the file's tab are done (or after QUEUE_WAIT_MS). A merge
+ * reverts the tab to the disk, then sets the merged text: in between the tab is clean, and one who
+ * judged its unsaved edits then would see none.
+ */
+export async function mergesDone(filePath: string): Promise<void> {
+  const queued = queues.get(filePath);
+  if (!queued) return;
+  reconcileTestHooks.waiting?.(filePath);
+  await settledWithin([queued], QUEUE_WAIT_MS);
 }
 
 /** Whether a merge of the file's tab is running or waiting (tests). */
@@ -217,6 +235,7 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     text = again.kind === 'merged' ? again.text : loaded;
     conflicts = again.kind === 'merged' ? again.conflicts : 0;
   } else if (doc.isDirty) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
+  await reconcileTestHooks.beforeSet?.(doc);
   await setTabText(doc, text, log);
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });

@@ -25,7 +25,7 @@ import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
 import { addWorktree, baseBytes, changesIn, claim, hooksFolder, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
-import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
+import { mergesDone, reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
 import { AgentRuntime } from '../agentRuntime';
 import { ChatSession, describe } from '../chatSession';
 
@@ -347,6 +347,8 @@ export class ParallelRuns extends Disposable {
         const result = mergeApplied(base, ours, theirs);
         // A tab with unsaved edits: the run's change must merge into them too, else the file is left alone.
         const tab = openDocumentOf(target);
+        // Judged once a merge into the tab in flight is done (it reverts the tab for a moment).
+        if (tab) await mergesDone(target);
         const dirty = tab?.isDirty ? tab : undefined;
         if (result === 'conflict' || (dirty && tabMerge(dirty, base, theirs) === 'conflict')) { skipped.push(f.path); continue; }
         if (result === null) await fsPromises.rm(target, { force: true });
