@@ -77,6 +77,18 @@ const vscodeOnce = {
     build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
+/**
+ * Each of Node's modules as one module of the bundle, for the same reason: `import * as fs from
+ * 'node:fs'` (and a default import) of an external module copies its properties once per importing
+ * module (29 copies of path, 13 of fs: 2 ms of the bundle's 6–7 ms evaluation in plain Node).
+ */
+const builtinsOnce = {
+  name: 'builtins-once',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, args => (args.namespace === 'builtins-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtins-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtins-once' }, args => ({ contents: `export * from '${args.path}'; export { default } from '${args.path}';`, loader: 'js' }));
+  },
+};
 /** Fails the build when the activation bundle pulls in a heavy module statically again. */
 const heavyGuard = {
   name: 'heavy-guard',
@@ -128,7 +140,7 @@ const webviewGuard = {
 };
 
 const builds = [
-  { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeOnce, sdkAsSibling, heavyGuard], metafile: true },
+  { ...nodeBase, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [vscodeOnce, builtinsOnce, sdkAsSibling, heavyGuard], metafile: true },
   { ...nodeBase, entryPoints: ['src/main.ts'], outfile: 'dist/main.js' },
   { ...nodeBase, entryPoints: { registry: 'src/host/registry/agentRegistry.ts' }, outdir: 'dist', plugins: [sdkAsSibling] },
   { ...nodeBase, entryPoints: { 'acp-sdk': SDK, ajv: 'ajv', tar: 'tar', yauzl: 'yauzl', 'iconv-lite': 'iconv-lite' }, outdir: 'dist' },
