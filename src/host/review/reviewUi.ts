@@ -38,11 +38,19 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
   constructor(private readonly tracker: ChangeTracker) {
     super();
     const tree = this.register(vscode.window.createTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }));
-    this.register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
+    // The lenses' provider is registered only while there are changes: once registered, VS Code asks
+    // it for every file editor shown (all of them at activation, and each one opened).
+    let lenses: vscode.Disposable | undefined;
+    const lensesWhile = (any: boolean) => {
+      if (any) lenses ??= vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this);
+      else { lenses?.dispose(); lenses = undefined; }
+    };
+    this.register({ dispose: () => lensesWhile(false) });
     this.register(vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this));
     // The view's badge counts the changed files; `switchboard.hasChanges` enables Keep all / Undo all.
     const count = () => tracker.views().reduce((n, t) => n + t.files.length, 0);
     const showCount = (n: number) => {
+      lensesWhile(n > 0);
       tree.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', n) } : undefined;
       void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', n > 0);
     };
