@@ -113,6 +113,41 @@ describe('Review of several turns at once', () => {
     assert.equal(fs.readFileSync(b, 'utf8'), 'B WROTE\nb two\n');
     assert.equal(turnsListing(shared).length, 0);
   });
+  it('an agent whose turn ran alongside another and ended before a silent disk change is not named among the agents working when it happened', async () => {
+    const C = 'Scripted C';
+    const shared = path.join(root(), 'multi-after-c.txt');
+    fs.writeFileSync(shared, 'shared one\n');
+    await vscode.workspace.openTextDocument(shared);
+    const first = gate('a-and-c');
+    const second = gate('a-and-b');
+    const end = gate('end');
+    const agents = await useScriptedAgents({
+      [A]: { turns: [
+        { match: '^first', steps: [{ type: 'waitFile', path: first.path }, { type: 'text', text: 'A works.' }] },
+        { match: '^second', steps: [{ type: 'waitFile', path: second.path }, { type: 'waitFile', path: end.path }] },
+      ] },
+      [B]: { turns: [{ steps: [
+        { type: 'waitFile', path: second.path },
+        { type: 'claudeWrite', path: shared, content: 'shared changed\n', silent: true },
+        { type: 'waitFile', path: end.path },
+      ] }] },
+      [C]: { turns: [{ steps: [{ type: 'waitFile', path: first.path }, { type: 'text', text: 'C works.' }] }] },
+    });
+    // A and C at once; both end. Then, seconds later, A and B at once, and B changes a file silently.
+    const earlier = await bothRunning(agents[C].spec, 'first', 'first', first);
+    assert.deepEqual([await earlier.turnA, await earlier.turnB], ['sent', 'sent']);
+    sb.chat.selectTab(earlier.tabA.id);
+    const { turnA, turnB } = await bothRunning(agents[B].spec, 'second', 'second', second);
+    try {
+      await waitFor(() => `the silent change listed: ${listing()}`, () => turnsListing(shared).length);
+    } finally {
+      end.open();
+    }
+    assert.deepEqual([await turnA, await turnB], ['sent', 'sent']);
+    await sb.review.settled();
+    assert.deepEqual(turnsListing(shared).map(t => t.title), [`Changed while ${A} and ${B} were working`], listing());
+  });
+
   it("the watcher's report of a file A's tool call named goes to A's turn while B's runs too, before A's call completes", async () => {
     const a = path.join(root(), 'multi-named.txt');
     fs.writeFileSync(a, 'named one\nnamed two\n');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { agentList, attributeAmong, changedWhileTitle } from '../../src/common/review/attribution';
+import { agentList, attributeAmong, changedWhileTitle, workingWhen } from '../../src/common/review/attribution';
 
 describe('attributeAmong (a disk change while several turns run)', () => {
   const a = { turnId: 'turn1', started: 1_700_000_000_250 };
@@ -24,6 +24,14 @@ describe('attributeAmong (a disk change while several turns run)', () => {
     assert.equal(attributeAmong([{ ...a, named: true }, { ...b, named: false }], a.started - 100), undefined);
     assert.equal(attributeAmong([{ ...a, named: true }, { ...b, named: false }], undefined), 'turn1');
     assert.equal(attributeAmong([], during), undefined);
+  });
+
+  it('a shared change names the turns running when the file was modified, not one that had ended by then', () => {
+    const c = { turnId: 'turn0', started: a.started - 5_000, ended: during - 3_000, named: false };
+    assert.equal(attributeAmong([{ ...a, named: false }, { ...b, named: false }, c], during), 'shared');
+    assert.deepEqual(workingWhen([{ ...a, named: false }, { ...b, named: false }, c], during).map(t => t.turnId), ['turn1', 'turn2']);
+    // Undated (deleted): every turn may have done it.
+    assert.deepEqual(workingWhen([a, b, c], undefined).map(t => t.turnId), ['turn1', 'turn2', 'turn0']);
   });
 
   it('titles name the agents', () => {

@@ -20,11 +20,19 @@ export interface RunningTurn {
  * modified before any of them began (the user's).
  */
 export function attributeAmong(running: readonly RunningTurn[], mtimeMs: number | undefined): string | 'shared' | undefined {
-  if (!running.length) return undefined;
-  const during = (t: RunningTurn) => mtimeMs === undefined || modifiedDuring(mtimeMs, t.started, t.ended);
-  if (!running.some(during)) return undefined;
-  const naming = running.filter(t => t.named && during(t));
+  const working = workingWhen(running, mtimeMs);
+  if (!working.length) return undefined;
+  const naming = working.filter(t => t.named);
   return naming.length === 1 ? naming[0].turnId : 'shared';
+}
+
+/**
+ * The turns that were running when the file was modified at `mtimeMs` (undefined: not dated, all of
+ * them): the agents a shared change names. A turn that ran alongside another and had ended by
+ * then is not one of them.
+ */
+export function workingWhen<T extends Pick<RunningTurn, 'started' | 'ended'>>(running: readonly T[], mtimeMs: number | undefined): T[] {
+  return running.filter(t => mtimeMs === undefined || modifiedDuring(mtimeMs, t.started, t.ended));
 }
 
 /** "A", "A and B", "A, B and C". */

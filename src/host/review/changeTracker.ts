@@ -15,7 +15,7 @@ import { FileData, sameData, TextForm, UTF8 } from '../../common/fs/encoding';
 import type { SomeText } from '../../common/fs/lazyText';
 import type { Logger } from '../../common/logger';
 import { claudeToolResponse, rawInputPath } from '../../common/review/adapterShapes';
-import { agentList, attributeAmong, changedWhileTitle } from '../../common/review/attribution';
+import { agentList, attributeAmong, changedWhileTitle, workingWhen } from '../../common/review/attribution';
 import { modifiedDuring } from '../../common/review/mtime';
 import { FileChange, FileChangeView, TurnChanges } from '../../common/review/turnChanges';
 import { EditHistory } from '../../common/review/editHistory';
@@ -992,7 +992,7 @@ export class ChangeTracker extends Disposable {
       const among = mtime === undefined ? running : [...running, ...lately];
       const to = attributeAmong(among.map(t => ({ turnId: t.changes.turnId, started: t.started, ended: t.ended, named: t.named.has(filePath) })), mtime);
       if (to === undefined) return undefined;
-      return to === 'shared' ? this.sharedTurn(among) : among.find(t => t.changes.turnId === to);
+      return to === 'shared' ? this.sharedTurn(workingWhen(among, mtime)) : among.find(t => t.changes.turnId === to);
     }
     const only = running[0];
     const last = this.lastEnded;
