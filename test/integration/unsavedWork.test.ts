@@ -199,6 +199,22 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     }
   }
 
+  it("Undo of an agent's change to a file deleted on disk since, its tab still unsaved: the user's unsaved text is never written to disk nor replaced; the tab keeps it, unsaved", async () => {
+    const { file, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-deleted-since.txt`);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }] }] });
+    await sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+    await sb.review.settled();
+    await waitFor('the tab to hold both lines and the list the agent\'s', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]');
+    // Deleted on disk (a checkout, a script) while the tab keeps the user's unsaved line.
+    fs.unlinkSync(file);
+    await sb.review.settled();
+    await sb.review.undo(changeOf(file)!.turnId);
+    // Nothing written (the user is told); the tab is as the user left it; the change is still listed.
+    assert.deepEqual({ disk: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, tab: doc.getText(), unsaved: doc.isDirty, listed: !!changeOf(file) },
+      { disk: null, tab: user(agentText), unsaved: true, listed: true });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
     const before = numbered(12);

@@ -160,8 +160,9 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * meanwhile: the disk only. Where another program changed the undone lines on disk since, the disk
  * is left as it is (writing the undo there would drop that program's lines and save the user's edits
  * for them): the undo goes to the tab only, and the user is told (saving the tab keeps it,
- * discarding it keeps the disk). Returns what the disk holds; undefined, nothing done: the disk's
- * text could not be read as text.
+ * discarding it keeps the disk). The tab closed meanwhile and the disk's undone lines changed:
+ * nothing is written, the user is told. Returns what the disk holds; undefined, nothing done: the
+ * disk holds no text (deleted since, or binary).
  */
 export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
@@ -175,7 +176,13 @@ export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to:
     const tabText = onTab?.kind === 'merged' ? onTab.text : to;
     const tabConflicts = onTab?.kind === 'merged' ? onTab.conflicts : 0;
     if (onDisk.conflicts.length) {
-      if (tab === undefined) return undefined;
+      if (tab === undefined) {
+        // The tab was closed meanwhile: the undo, made for its text, is written nowhere (the disk's
+        // lines moved on, and the tab's unsaved text it carried is gone with it).
+        log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since and its tab was closed: not undone`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('The undo in {0} was not made: the lines it restores changed on disk since, and the file\'s tab was closed meanwhile.', fileLabel(doc.uri.fsPath)));
+        return disk;
+      }
       log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
       if (await setTabText(doc, tabText, log)) {
         void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));

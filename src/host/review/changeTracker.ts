@@ -521,6 +521,10 @@ export class ChangeTracker extends Disposable {
     // What the file holds now (a formatter, git or the user may have changed it since).
     this.syncFromEditor(f);
     const now = await readText(f);
+    if (await this.noTextUnderDirtyTab(f)) {
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is no longer on disk as text (deleted or replaced since), and its tab has unsaved edits, which it keeps. Save the tab to write them.", turn.agentName, path.basename(f)));
+      return;
+    }
     if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
@@ -540,6 +544,18 @@ export class ChangeTracker extends Disposable {
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
     this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
+  }
+
+  /**
+   * Whether the file's tab has unsaved edits while the disk holds no text (deleted or binary since):
+   * an undo then has nothing to apply to but the tab, whose unsaved text it must not replace.
+   */
+  private async noTextUnderDirtyTab(filePath: string): Promise<boolean> {
+    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
+    if (!doc?.isDirty) return false;
+    if ((await readDisk(filePath))?.kind === 'text') return false;
+    this.log.warn(`${filePath}: no text on disk to undo the agent's change in (deleted or binary since); its unsaved tab is left as it is`);
+    return true;
   }
 
   /**
@@ -638,7 +654,10 @@ export class ChangeTracker extends Disposable {
       // The undo as a change of the buffer (bufferNow → target), applied to the disk's text and the tab's.
       this.userSaves.set(filePath, Date.now());
       const written = await undoUnderDirtyBuffer(doc, bufferNow.text, target.text, this.log);
-      if (written) return written;
+      // Written or not, never through the tab: the undone text was made from the tab's and holds the
+      // user's unsaved lines (a workspace edit would replace them and save the tab). Nothing written:
+      // the disk held no text by then (see undoFile).
+      return written ?? (await readDisk(filePath)) ?? null;
     }
     await writeFile(filePath, target);
     return target;
