@@ -85,7 +85,9 @@ const vscodeOnce = {
 const builtinsOnce = {
   name: 'builtins-once',
   setup(build) {
-    build.onResolve({ filter: /^node:/ }, args => (args.namespace === 'builtins-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtins-once' }));
+    // Import statements only: a require() keeps Node's own module (a copy made here is read-only and
+    // not callable: `require('node:events')` would be no constructor).
+    build.onResolve({ filter: /^node:/ }, args => (args.namespace === 'builtins-once' || args.kind !== 'import-statement' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtins-once' }));
     build.onLoad({ filter: /.*/, namespace: 'builtins-once' }, args => ({ contents: `export * from '${args.path}'; export { default } from '${args.path}';`, loader: 'js' }));
   },
 };

@@ -444,7 +444,9 @@ export class Checkpoints extends Disposable {
       const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === abs && !d.isClosed);
       if (!doc) continue;
       // A merge into the tab (an agent's late write) reverts it to the disk before it sets the merged
-      // text: its unsaved edits are judged once that is done, not in the moment it looks clean.
+      // text: its unsaved edits are judged once the merges queued by now are done, not in the moment
+      // it looks clean. (One queued after this check runs before the restore's own merge, which
+      // judges the tab again in its turn.)
       await mergesDone(abs);
       if (doc.isDirty) dirty.set(abs, await textOnDisk(abs));
     }

@@ -88,7 +88,7 @@ async function reconcileNow(filePath: string, diskBefore: string | undefined, di
   if (!doc?.isDirty) return undefined;
   const name = fileLabel(filePath);
   if (diskAfter === null) {
-    void vscode.window.showWarningMessage(vscode.l10n.t("{0} deleted {1} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file, or undo the agent's change.", agentName, name));
+    void vscode.window.showWarningMessage(vscode.l10n.t("{0} deleted {1} on disk while you had unsaved edits in it. Your tab keeps them: save to keep the file with them, or revert the tab and undo the agent's change.", agentName, name));
     return undefined;
   }
   let conflicts = 0;

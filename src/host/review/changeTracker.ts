@@ -522,7 +522,7 @@ export class ChangeTracker extends Disposable {
     this.syncFromEditor(f);
     const now = await readText(f);
     if (await this.noTextUnderDirtyTab(f)) {
-      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is no longer on disk as text (deleted or replaced since), and its tab has unsaved edits, which it keeps. Save the tab to write them.", turn.agentName, path.basename(f)));
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, path.basename(f)));
       return;
     }
     if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);

@@ -341,14 +341,15 @@ export class ParallelRuns extends Disposable {
       for (const f of files) {
         const target = path.join(snap.repoRoot, f.path);
         if (!(await plainFileIn(path.join(run.dir, f.path), realRun)) || !(await plainFileIn(target, realRepo))) { links.push(f.path); continue; }
+        // A merge into the file's tab in flight (it reverts the tab for a moment, and an undo's writes
+        // the disk) is done before the file and the tab are read.
+        const tab = openDocumentOf(target);
+        if (tab) await mergesDone(target);
         const base = await baseBytes(snap, f.path);
         const theirs = await fsPromises.readFile(path.join(run.dir, f.path)).catch(() => undefined);
         const ours = await fsPromises.readFile(target).catch(() => undefined);
         const result = mergeApplied(base, ours, theirs);
         // A tab with unsaved edits: the run's change must merge into them too, else the file is left alone.
-        const tab = openDocumentOf(target);
-        // Judged once a merge into the tab in flight is done (it reverts the tab for a moment).
-        if (tab) await mergesDone(target);
         const dirty = tab?.isDirty ? tab : undefined;
         if (result === 'conflict' || (dirty && tabMerge(dirty, base, theirs) === 'conflict')) { skipped.push(f.path); continue; }
         if (result === null) await fsPromises.rm(target, { force: true });
