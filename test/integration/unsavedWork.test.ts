@@ -215,6 +215,21 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it("Undo of a file the agent created, open with unsaved edits: the file and the user's edits stay (nothing is deleted under them); the change stays listed", async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-created.txt`);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'made by the agent\n', permission: false, quiet: true }] }] });
+    await sb.chat.sendPrompt(`create ${path.basename(file)}`);
+    await sb.review.settled();
+    await waitFor('the created file listed', () => changeOf(file));
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), `${USER_LINE}\n`)));
+    await sb.review.undo(changeOf(file)!.turnId);
+    assert.deepEqual({ disk: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, tab: doc.isClosed ? 'closed' : doc.getText(), unsaved: doc.isDirty, listed: !!changeOf(file) },
+      { disk: 'made by the agent\n', tab: `made by the agent\n${USER_LINE}\n`, unsaved: true, listed: true });
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);
     const before = numbered(12);

@@ -521,8 +521,15 @@ export class ChangeTracker extends Disposable {
     // What the file holds now (a formatter, git or the user may have changed it since).
     this.syncFromEditor(f);
     const now = await readText(f);
-    if (await this.noTextUnderDirtyTab(f)) {
-      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, path.basename(f)));
+    // A tab with unsaved edits is never replaced nor closed by an undo: over a file not on disk as
+    // text there is nothing to merge the undo into, and the undo of a file the agent created deletes
+    // it (VS Code then drops the tab's unsaved edits).
+    const deletes = hunkId === undefined && turn.changes.get(f)?.baseline === null;
+    const blocked = await this.unsavedTabBlocks(f, deletes);
+    if (blocked) {
+      void this.ui.warn(blocked === 'deletes'
+        ? vscode.l10n.t("{0}'s change of {1} was not undone: undoing it deletes the file {0} created, and its tab has unsaved edits, which it keeps. Save or revert the tab, then undo.", turn.agentName, path.basename(f))
+        : vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, path.basename(f)));
       return;
     }
     if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
@@ -547,15 +554,15 @@ export class ChangeTracker extends Disposable {
   }
 
   /**
-   * Whether the file's tab has unsaved edits while the disk holds no text (deleted or binary since):
-   * an undo then has nothing to apply to but the tab, whose unsaved text it must not replace.
+   * Why an undo of the file must wait while its tab has unsaved edits: it `deletes` the file, or the
+   * disk holds no text ('no text': deleted or binary since) to apply it to. Undefined: it may go on.
    */
-  private async noTextUnderDirtyTab(filePath: string): Promise<boolean> {
+  private async unsavedTabBlocks(filePath: string, deletes: boolean): Promise<'deletes' | 'no text' | undefined> {
     const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
-    if (!doc?.isDirty) return false;
-    if ((await readDisk(filePath))?.kind === 'text') return false;
-    this.log.warn(`${filePath}: no text on disk to undo the agent's change in (deleted or binary since); its unsaved tab is left as it is`);
-    return true;
+    if (!doc?.isDirty) return undefined;
+    const why = deletes ? 'deletes' : (await readDisk(filePath))?.kind === 'text' ? undefined : 'no text';
+    if (why) this.log.warn(`${filePath}: not undone (${why === 'deletes' ? 'the undo deletes the file' : 'no text on disk to apply the undo to'}); its tab's unsaved edits are left as they are`);
+    return why;
   }
 
   /**
