@@ -199,6 +199,23 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     }
   }
 
+  it("Undo of the one hunk of a file the agent created, open with unsaved edits: nothing is deleted under them", async () => {
+    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-created-hunk.txt`);
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'made by the agent\n', permission: false, quiet: true }] }] });
+    await sb.chat.sendPrompt(`create ${path.basename(file)}`);
+    await sb.review.settled();
+    const { turnId } = await waitFor('the created file listed', () => changeOf(file));
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), `${USER_LINE}\n`)));
+    await sb.review.settled();
+    const hunks = sb.review.hunks(turnId, file);
+    for (const h of hunks) await sb.review.undo(turnId, file, h.id);
+    assert.deepEqual({ disk: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, tab: doc.isClosed ? 'closed' : doc.getText(), unsaved: doc.isDirty },
+      { disk: 'made by the agent\n', tab: `made by the agent\n${USER_LINE}\n`, unsaved: true }, `hunks ${JSON.stringify(hunks)}`);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it("Undo of an agent's change to a file deleted on disk since, its tab still unsaved: the user's unsaved text is never written to disk nor replaced; the tab keeps it, unsaved", async () => {
     const { file, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-deleted-since.txt`);
     await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }] }] });

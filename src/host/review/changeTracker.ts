@@ -522,9 +522,11 @@ export class ChangeTracker extends Disposable {
     this.syncFromEditor(f);
     const now = await readText(f);
     // A tab with unsaved edits is never replaced nor closed by an undo: over a file not on disk as
-    // text there is nothing to merge the undo into, and the undo of a file the agent created deletes
-    // it (VS Code then drops the tab's unsaved edits).
-    const deletes = hunkId === undefined && turn.changes.get(f)?.baseline === null;
+    // text there is nothing to merge the undo into, and the undo of a file the agent created (of all
+    // of it, or of its last hunk) deletes it (VS Code then drops the tab's unsaved edits).
+    const before = turn.changes.get(f);
+    const hunk = hunkId === undefined ? undefined : turn.changes.hunks(f).find(h => h.id === hunkId);
+    const deletes = before?.baseline === null && (hunkId === undefined || (hunk !== undefined && undoHunk(before.current ?? '', hunk) === ''));
     const blocked = await this.unsavedTabBlocks(f, deletes);
     if (blocked) {
       void this.ui.warn(blocked === 'deletes'
