@@ -199,37 +199,25 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
     }
   }
 
-  it("Undo of the one hunk of a file the agent created, open with unsaved edits: nothing is deleted under them", async () => {
-    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-created-hunk.txt`);
-    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'made by the agent\n', permission: false, quiet: true }] }] });
-    await sb.chat.sendPrompt(`create ${path.basename(file)}`);
-    await sb.review.settled();
-    const { turnId } = await waitFor('the created file listed', () => changeOf(file));
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(doc);
-    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), `${USER_LINE}\n`)));
-    await sb.review.settled();
-    const hunks = sb.review.hunks(turnId, file);
-    for (const h of hunks) await sb.review.undo(turnId, file, h.id);
-    unsavedLineKept(file, doc, !!changeOf(file));
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  });
-
-  it("Undo of an agent's change to a file deleted on disk since, its tab still unsaved: the user's unsaved text is never written to disk nor replaced; the tab keeps it, unsaved", async () => {
-    const { file, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-deleted-since.txt`);
-    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }] }] });
-    await sb.chat.sendPrompt(`edit ${path.basename(file)}`);
-    await sb.review.settled();
-    await waitFor('the tab to hold both lines and the list the agent\'s', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]');
-    // Deleted on disk (a checkout, a script) while the tab keeps the user's unsaved line.
-    fs.unlinkSync(file);
-    await sb.review.settled();
-    await sb.review.undo(changeOf(file)!.turnId);
-    // Nothing written (the user is told); the tab is as the user left it; the change is still listed.
-    assert.deepEqual({ disk: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, tab: doc.getText(), unsaved: doc.isDirty, listed: !!changeOf(file) },
-      { disk: null, tab: user(agentText), unsaved: true, listed: true });
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  });
+  for (const agent of ['Codex', 'Claude'] as const) {
+    it(`Undo of ${agent}'s change to a file deleted on disk since, its tab still unsaved: the user's unsaved text is never written to disk nor replaced; the tab keeps it, unsaved`, async () => {
+      const { file, agentText, user, doc } = await fileWithUserLine(`unsaved-${++n}-deleted-since-${agent}.txt`);
+      await useScriptedAgent({ turns: [{ steps: [agent === 'Codex'
+        ? { type: 'codexEdit', path: file, content: agentText, permission: false, quiet: true }
+        : { type: 'claudeEdit', path: file, old: 'line 9\n', new: 'line nine\n', permission: false, quiet: true }] }] });
+      await sb.chat.sendPrompt(`edit ${path.basename(file)}`);
+      await sb.review.settled();
+      await waitFor('the tab to hold both lines and the list the agent\'s', () => doc.getText() === user(agentText) && listed(file) === '[[9,1,1]]');
+      // Deleted on disk (a checkout, a script) while the tab keeps the user's unsaved line.
+      fs.unlinkSync(file);
+      await sb.review.settled();
+      await sb.review.undo(changeOf(file)!.turnId);
+      // Nothing written (the user is told); the tab is as the user left it; the change is still listed.
+      assert.deepEqual({ disk: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, tab: doc.getText(), unsaved: doc.isDirty, listed: !!changeOf(file) },
+        { disk: null, tab: user(agentText), unsaved: true, listed: true });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    });
+  }
 
   /**
    * After an undo of a file the agent created, typed in and unsaved: the file is still there (never
@@ -246,19 +234,27 @@ describe('Unsaved work under in-process edits (issue 24, point 1)', function () 
       : { disk: '', tab: `${USER_LINE}\n`, unsaved: true });
   }
 
-  it("Undo of a file the agent created, open with unsaved edits: nothing is deleted under them, nothing of the user's is saved or lost", async () => {
-    const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-created.txt`);
-    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'made by the agent\n', permission: false, quiet: true }] }] });
-    await sb.chat.sendPrompt(`create ${path.basename(file)}`);
-    await sb.review.settled();
-    await waitFor('the created file listed', () => changeOf(file));
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(doc);
-    assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), `${USER_LINE}\n`)));
-    await sb.review.undo(changeOf(file)!.turnId);
-    unsavedLineKept(file, doc, !!changeOf(file));
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  });
+  for (const agent of ['Codex', 'Claude'] as const) {
+    for (const what of ['the file', 'its one hunk'] as const) {
+      it(`Undo of ${what === 'the file' ? 'a file' : 'the one hunk of a file'} ${agent} created (${agent === 'Codex' ? 'written in place' : 'a temp file renamed over'}), open with unsaved edits: nothing is deleted under them, nothing of the user's is saved or lost`, async () => {
+        const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-created-${agent}.txt`);
+        const create = agent === 'Codex'
+          ? { type: 'codexEdit', path: file, content: 'made by the agent\n', permission: false, quiet: true }
+          : { type: 'claudeWrite', path: file, content: 'made by the agent\n', permission: false, quiet: true };
+        await useScriptedAgent({ turns: [{ steps: [create] }] });
+        await sb.chat.sendPrompt(`create ${path.basename(file)}`);
+        await sb.review.settled();
+        const { turnId } = await waitFor('the created file listed', () => changeOf(file));
+        const doc = await vscode.workspace.openTextDocument(file);
+        const editor = await vscode.window.showTextDocument(doc);
+        assert.ok(await editor.edit(e => e.insert(new vscode.Position(1, 0), `${USER_LINE}\n`)));
+        if (what === 'the file') await sb.review.undo(turnId);
+        else for (const h of sb.review.hunks(turnId, file)) await sb.review.undo(turnId, file, h.id);
+        unsavedLineKept(file, doc, !!changeOf(file));
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      });
+    }
+  }
 
   it("a tab whose unsaved edits cannot be told from the disk's text (typed, then erased): nothing is merged, the tab is left exactly as it is", async () => {
     const file = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `unsaved-${++n}-undecidable.txt`);

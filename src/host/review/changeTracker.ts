@@ -26,7 +26,7 @@ import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './dis
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
 import { completeWalkthroughStep } from '../walkthrough';
-import { formOfDocument } from '../fs/fileData';
+import { formOfDocument, openDocumentOf } from '../fs/fileData';
 import { FileSnapshots } from './fileSnapshots';
 import { defaultForm, filesUnder, isInWorkspace, isUnlocated, looksGenerated, normalize, untilWritten, writtenSince } from './diskWatch';
 import { undoHunk } from '../../common/review/hunks';
@@ -524,9 +524,9 @@ export class ChangeTracker extends Disposable {
     // A tab with unsaved edits is never replaced nor closed by an undo: over a file not on disk as
     // text there is nothing to merge the undo into, and the undo of a file the agent created (of all
     // of it, or of its last hunk) deletes it (VS Code then drops the tab's unsaved edits).
-    const before = turn.changes.get(f);
+    const listed = turn.changes.get(f);
     const hunk = hunkId === undefined ? undefined : turn.changes.hunks(f).find(h => h.id === hunkId);
-    const deletes = before?.baseline === null && (hunkId === undefined || (hunk !== undefined && undoHunk(before.current ?? '', hunk) === ''));
+    const deletes = listed?.baseline === null && (hunkId === undefined || (hunk !== undefined && undoHunk(listed.current ?? '', hunk) === ''));
     const blocked = await this.unsavedTabBlocks(f, deletes);
     if (blocked) {
       void this.ui.warn(blocked === 'deletes'
@@ -535,6 +535,7 @@ export class ChangeTracker extends Disposable {
       return;
     }
     if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
+    // Read again: the list may have moved while the disk was read.
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
@@ -560,8 +561,7 @@ export class ChangeTracker extends Disposable {
    * disk holds no text ('no text': deleted or binary since) to apply it to. Undefined: it may go on.
    */
   private async unsavedTabBlocks(filePath: string, deletes: boolean): Promise<'deletes' | 'no text' | undefined> {
-    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
-    if (!doc?.isDirty) return undefined;
+    if (!openDocumentOf(filePath)?.isDirty) return undefined;
     const why = deletes ? 'deletes' : (await readDisk(filePath))?.kind === 'text' ? undefined : 'no text';
     if (why) this.log.warn(`${filePath}: not undone (${why === 'deletes' ? 'the undo deletes the file' : 'no text on disk to apply the undo to'}); its tab's unsaved edits are left as they are`);
     return why;
