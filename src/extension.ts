@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { AgentProcess } from './acp/agentProcess';
 import type { ConnectionServicesFactory } from './acp/clientServices';
+import { StartupGate } from './common/startupGate';
 import { agentPickerUi } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
@@ -112,10 +113,13 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const signIn = new SignIn(context.secrets, log);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log, !!context.storageUri), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
   controller = chat;
+  // What the chat's first state does not need waits for it (the Changes and Agents trees): opening the
+  // view container activates us, and the workbench lays out the chat meanwhile (common/startupGate).
+  const startup = new StartupGate();
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
   const tracker = new ChangeTracker(context.workspaceState, log, files.edits.history);
   files.undoWrites = (w, revert) => tracker.undoWrite(w, revert);
-  context.subscriptions.push(tracker, new ReviewUi(tracker),
+  context.subscriptions.push(tracker, new ReviewUi(tracker, startup.opened),
     chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
     chat.onUpdate(guard('review', ({ tab, update, by }) => {
       if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') tracker.onToolUpdate(tab.id, update, by);
@@ -138,11 +142,11 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onUpdate(guard('agent terminals', ({ tab, update }) => agentTerminals.apply(tab, update))),
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
 
-  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log, context.workspaceState);
+  const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log, context.workspaceState, startup);
   context.subscriptions.push(diffs, chat, view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
-  const agents = new AgentsView(chat, files, id => view.isShowing(id), view.onDidChangeVisibility, id => view.showConversation(id), () => channel.show(true));
+  const agents = new AgentsView(chat, files, id => view.isShowing(id), view.onDidChangeVisibility, id => view.showConversation(id), () => channel.show(true), startup.opened);
   context.subscriptions.push(agents);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>

@@ -8,6 +8,7 @@ import { Disposable } from '../common/disposable';
 import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
 import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
 import type { Waiter } from '../common/conversation/waiting';
+import { DeferredTreeView } from '../host/deferredTreeView';
 import { OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
 import type { ChatController } from '../session/chatController';
 import type { PendingWrites } from './chatViewProvider';
@@ -21,7 +22,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   readonly onDidChangeTreeData = this.treeEmitter.event;
   /** The agents, conversations or waits may have changed (coalesced: one refresh per burst). */
   readonly onChange = this.changeEmitter.event;
-  private readonly tree: vscode.TreeView<Node>;
+  private readonly tree: DeferredTreeView<Node>;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -33,9 +34,11 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     /** Shows conversation `id` in a visible chat surface, preferring one that shows it already. */
     private readonly showInChat: (id: string) => Promise<void>,
     showLog: () => void,
+    /** When the tree is registered (host/deferredTreeView): after the chat's first state. */
+    treeWhen: Promise<void>,
   ) {
     super();
-    this.tree = this.register(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: this }));
+    this.tree = this.register(new DeferredTreeView(AGENTS_VIEW_ID, { treeDataProvider: this }, treeWhen));
     for (const event of [chat.onTabs, chat.onStatus, chat.onMeta, writes.onDidChangeReviews, onChatVisibility] as vscode.Event<unknown>[]) {
       this.register(event(() => this.schedule()));
     }

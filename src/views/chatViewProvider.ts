@@ -7,6 +7,7 @@ import type { AgentIdentity } from '../acp/clientServices';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { HostMessage, parseViewMessage, type FirstState, type ReceivedViewMessage } from '../common/protocol';
+import type { StartupGate } from '../common/startupGate';
 import { searchableText, searchTurns } from '../common/conversationSearch';
 import { OpQueue } from '../common/opQueue';
 import type { Item, TranscriptOp } from '../common/transcript';
@@ -95,6 +96,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     private readonly log: Logger,
     /** Workspace state: the conversation each page showed, for a reload. */
     memory?: vscode.Memento,
+    /** Told when a chat surface opens and shows its first state: what activation defers waits for it (common/startupGate). */
+    private readonly startup?: Pick<StartupGate, 'opening' | 'shown'>,
   ) {
     super();
     this.shownMemory = new ShownMemory(memory);
@@ -214,6 +217,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private attach(id: string, webview: vscode.Webview, isVisible: () => boolean, reveal: () => void, onVisibility: vscode.Event<unknown>, onDispose: vscode.Event<void>, page: { key: string; saved?: string }): Surface {
     const surface: Surface = { id, webview, ready: false, isVisible, reveal };
     this.surfaces.add(surface);
+    this.startup?.opening();
     const distUri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     // The page is made before the options are set, so the two messages leave back to back (the
     // options alone start a frame with no page; bench/activation measured no difference either way).
@@ -298,6 +302,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     }
     if (msg.type === 'view/ready') {
       surface.ready = true;
+      this.startup?.shown();
       // A page after a reload (or the view re-created) shows the conversation it showed, if still
       // open: as remembered here at each change, else as its own state says (which a browser window
       // may not have saved since its last change).

@@ -6,6 +6,7 @@ import { fileLabel } from '../../common/bidi';
 import { Disposable } from '../../common/disposable';
 import type { ChangeTracker, TurnView } from './changeTracker';
 import { resetContextKeyLater } from '../contextKeys';
+import { DeferredTreeView } from '../deferredTreeView';
 
 export const BASELINE_SCHEME = 'switchboard-baseline';
 
@@ -35,9 +36,10 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     borderWidth: '2px 0 0 0', borderStyle: 'solid', borderColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
   }));
 
-  constructor(private readonly tracker: ChangeTracker) {
+  /** `treeWhen`: when the Changes tree is registered (host/deferredTreeView): after the chat's first state. */
+  constructor(private readonly tracker: ChangeTracker, treeWhen: Promise<void>) {
     super();
-    const tree = this.register(vscode.window.createTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }));
+    const tree = this.register(new DeferredTreeView('switchboard.changes', { treeDataProvider: this, showCollapseAll: true }, treeWhen));
     // The lenses' provider is registered only while there are changes: once registered, VS Code asks
     // it for every file editor shown (all of them at activation, and each one opened).
     let lenses: vscode.Disposable | undefined;
