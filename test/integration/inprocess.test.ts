@@ -369,6 +369,34 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
+  it("an Undo that cannot write the file (a folder took its place) keeps Codex's change listed, undoable once it can, and says why", async () => {
+    const file = path.join(root(), 'inproc-undo-fails.txt');
+    fs.rmSync(file, { recursive: true, force: true });
+    fs.writeFileSync(file, 'alpha\nbeta\n');
+    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'alpha\nBETA\n', toolCallId: 'call_1', quiet: true }, { type: 'sleep', ms: 500 }] }] });
+    await turnAllowing('edit inproc-undo-fails');
+    const change = await waitFor('the change to be listed', () => changeOf(file));
+    // What the user could see go wrong: a folder where the file was (a checkout, a tool's output).
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    fs.writeFileSync(path.join(file, 'inside.txt'), 'keep me\n');
+    const warned: string[] = [];
+    const warn = sb.review.ui.warn;
+    sb.review.ui.warn = async message => { warned.push(message); return undefined; };
+    try {
+      await sb.review.undo(change.turnId, file).catch(() => undefined);
+      assert.ok(changeOf(file), 'the change is still listed: its Undo was not made');
+      assert.equal(fs.readFileSync(path.join(file, 'inside.txt'), 'utf8'), 'keep me\n', 'the folder is left as it is');
+      assert.equal(warned.length, 1, `one warning (got ${JSON.stringify(warned)})`);
+      assert.match(warned[0], /was not undone: .*inproc-undo-fails\.txt could not be written/);
+      // The folder gone, the same Undo restores the file.
+      fs.rmSync(file, { recursive: true });
+      await sb.review.undo(change.turnId, file);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nbeta\n');
+      assert.equal(changeOf(file), undefined);
+    } finally { sb.review.ui.warn = warn; }
+  });
+
   it("Codex's command output carried only in rawOutput is readable as terminal output", async () => {
     await useScriptedAgent({ turns: [{ steps: [
       { type: 'codexExec', command: 'npm test', stdout: '3 passing\n', stderr: '1 warning\n', exitCode: 1, toolCallId: 'exec_1', quiet: true },

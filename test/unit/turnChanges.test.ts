@@ -86,4 +86,21 @@ describe('TurnChanges', () => {
     t.rebase('/w/a.txt', 'ONE\nTWO\n');
     assert.equal(t.get('/w/a.txt'), undefined, 'nothing left once the baseline is the current text');
   });
+
+  it('reinstate: an undo that could not be made puts the entry back as it was (sides, writes, place in the list)', () => {
+    const t = new TurnChanges('t1');
+    t.record('/w/a.txt', 'a\n', 'A\n');
+    t.record('/w/b.txt', 'one\ntwo\nthree\nfour\nfive\nsix\n', 'ONE\ntwo\nthree\nfour\nfive\nSIX\n');
+    t.record('/w/c.txt', null, 'new\n');
+    t.addWrites('/w/b.txt', ['w1']);
+    const listed = t.pending();
+    for (const [path, hunk] of [['/w/a.txt', undefined], ['/w/b.txt', 0], ['/w/b.txt', undefined], ['/w/c.txt', undefined]] as const) {
+      const saved = t.entry(path)!;
+      t.undo(path, hunk === undefined ? undefined : t.hunks(path)[hunk].id);
+      t.reinstate(saved);
+      assert.deepEqual(t.pending(), listed, `${path} ${hunk ?? 'whole'}: listed as before, in the same order`);
+      assert.equal(t.hunks('/w/b.txt').length, 2, 'the hunks follow the entry put back');
+    }
+    assert.deepEqual((t.entry('/w/b.txt')?.data as { writes?: string[] }).writes, ['w1'], 'its writes kept');
+  });
 });

@@ -4,7 +4,7 @@
 // nothing of its own: each file's change is the turn's `review` edit in the one history of edits
 // (reviewLog.ts), read from and written to there.
 import { merge3 } from '../fs/merge';
-import { EditHistory } from './editHistory';
+import { Edit, EditHistory } from './editHistory';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
 import { FileChange, fileChangeOf, putChange, REVIEW_LIMITS, reviewKey, turnEdits } from './reviewLog';
 
@@ -160,6 +160,17 @@ export class TurnChanges {
     const target = f.baseline === null && text === '' ? null : text;
     this.set({ ...f, current: target });
     return { text: target };
+  }
+
+  /** The file's entry as the history holds it: put back with `reinstate` if an undo of it cannot be made. */
+  entry(path: string): Edit | undefined {
+    return this.history.get(reviewKey(this.turnId, path));
+  }
+
+  /** Puts back an entry `entry` returned (its sides, writes and place in the list): its undo was not made. */
+  reinstate(saved: Edit): void {
+    this.hunkCache.delete(saved.path);
+    this.history.add({ origin: saved.origin, scope: saved.scope, path: saved.path, before: saved.before, after: saved.after, data: saved.data }, reviewKey(this.turnId, saved.path));
   }
 
   /** Stores the file, or forgets it once nothing is left to decide. */

@@ -161,10 +161,10 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * is left as it is (writing the undo there would drop that program's lines and save the user's edits
  * for them): the undo goes to the tab only, and the user is told (saving the tab keeps it,
  * discarding it keeps the disk). The tab closed meanwhile and the disk's undone lines changed:
- * nothing is written, the user is told. Returns what the disk holds; undefined, nothing done: the
- * disk holds no text (deleted since, or binary).
+ * nothing is written, the user is told. Returns what the disk holds and whether the undo was made
+ * (in the disk, the tab or both); undefined, nothing done: the disk holds no text (deleted since, or binary).
  */
-export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<FileData | undefined> {
+export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<{ disk: FileData; made: boolean } | undefined> {
   return oneAtATime(doc.uri.fsPath, async () => {
     const disk = await readDisk(doc.uri.fsPath);
     if (disk?.kind !== 'text') return undefined;
@@ -181,21 +181,21 @@ export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to:
         // lines moved on, and the tab's unsaved text it carried is gone with it).
         log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since and its tab was closed: not undone`);
         void vscode.window.showWarningMessage(vscode.l10n.t('The undo in {0} was not made: the lines it restores changed on disk since, and the file\'s tab was closed meanwhile.', fileLabel(doc.uri.fsPath)));
-        return disk;
+        return { disk, made: false };
       }
       log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
       if (await setTabText(doc, tabText, log)) {
         void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));
       }
       tellConflicts(doc, tabConflicts);
-      return disk;
+      return { disk, made: true };
     }
     const written = textData(onDisk.text, disk.form);
     await vscode.workspace.fs.writeFile(doc.uri, bytesOf(written));
-    if (tab === undefined) return written;
+    if (tab === undefined) return { disk: written, made: true };
     const more = await reloadThenSet(doc, onDisk.text, tabText, log);
     tellConflicts(doc, tabConflicts + (typeof more === 'number' ? more : 0));
-    return written;
+    return { disk: written, made: true };
   }, log);
 }
 

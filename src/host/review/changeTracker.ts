@@ -72,6 +72,8 @@ function newTurn(changes: TurnChanges, t: { tabId: string; agentName: string; ru
 
 /** Saved before the one history: read once (users upgrading keep their pending reviews), then cleared. */
 const OLD_STATE_KEY = 'switchboard.review.v1';
+/** An undo written nowhere (see writeUndone). */
+const NOT_MADE = Symbol('not made');
 const STATE_KEY = 'switchboard.review.v2';
 const EDIT_DEBOUNCE_MS = 300;
 const MAX_FILES_IN_NEW_FOLDER = 50;
@@ -539,6 +541,7 @@ export class ChangeTracker extends Disposable {
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
+    const saved = turn.changes.entry(f);
     const writes = writesOf(this.history, turn.changes.turnId, f);
     const undone = turn.changes.undo(f, hunkId);
     let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
@@ -550,7 +553,12 @@ export class ChangeTracker extends Disposable {
         target = indexed;
       }
     }
-    const onDisk = target !== undefined ? await this.writeUndone(f, now, target) : undefined;
+    const onDisk = target !== undefined ? await this.writeUndone(turn, f, now, target) : undefined;
+    if (onDisk === NOT_MADE) {
+      // Listed again as it was: the user was told why, and can undo it once the file can be written.
+      if (saved) turn.changes.reinstate(saved);
+      return;
+    }
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
     this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
@@ -597,7 +605,8 @@ export class ChangeTracker extends Disposable {
     }
     const writes = writesOf(this.history, turn.changes.turnId, f);
     const target = carried.at(-1)!;
-    const onDisk = await this.writeUndone(f, now, sideOf(topChange!, target));
+    const onDisk = await this.writeUndone(turn, f, now, sideOf(topChange!, target));
+    if (onDisk === NOT_MADE) return;
     changes.forEach((c, i) => above[i].changes.restack(f, carried[2 * i], carried[2 * i + 1]));
     turn.changes.undo(f, hunkId);
     await this.undoGate.pass();
@@ -653,23 +662,35 @@ export class ChangeTracker extends Disposable {
   // ---- internals -------------------------------------------------------------------------------
 
   /**
-   * Writes the undone text; returns what the disk then holds. A tab with unsaved edits keeps them
-   * unsaved: the undo is applied to the disk's text and to the buffer separately (saving the buffer
-   * would write the user's unsaved edits for them, and the disk would not be as before the turn).
+   * Writes the undone text of `turn`'s change; returns what the disk then holds, or NOT_MADE when
+   * the undo was made nowhere (the user is told why; the caller lists the change again). A tab with
+   * unsaved edits keeps them unsaved: the undo is applied to the disk's text and to the buffer
+   * separately (saving the buffer would write the user's unsaved edits for them, and the disk would
+   * not be as before the turn).
    */
-  private async writeUndone(filePath: string, bufferNow: Content | undefined, target: Content): Promise<Content> {
-    const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
-    if (doc?.isDirty && target?.kind === 'text' && bufferNow?.kind === 'text') {
-      // The undo as a change of the buffer (bufferNow → target), applied to the disk's text and the tab's.
-      this.userSaves.set(filePath, Date.now());
-      const written = await undoUnderDirtyBuffer(doc, bufferNow.text, target.text, this.log);
-      // Written or not, never through the tab: the undone text was made from the tab's and holds the
-      // user's unsaved lines (a workspace edit would replace them and save the tab). Nothing written:
-      // the disk held no text by then (see undoFile).
-      return written ?? (await readDisk(filePath)) ?? null;
+  private async writeUndone(turn: Turn, filePath: string, bufferNow: Content | undefined, target: Content): Promise<Content | typeof NOT_MADE> {
+    const name = path.basename(filePath);
+    try {
+      const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
+      if (doc?.isDirty && target?.kind === 'text' && bufferNow?.kind === 'text') {
+        // The undo as a change of the buffer (bufferNow → target), applied to the disk's text and the tab's.
+        this.userSaves.set(filePath, Date.now());
+        const written = await undoUnderDirtyBuffer(doc, bufferNow.text, target.text, this.log);
+        // Never through the tab: the undone text was made from the tab's and holds the user's unsaved
+        // lines (a workspace edit would replace them and save the tab). Not made, it told the user.
+        if (written) return written.made ? written.disk : NOT_MADE;
+        // The disk lost its text since undoFile looked.
+        void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, name));
+        return NOT_MADE;
+      }
+      await writeFile(filePath, target);
+      return target;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.warn(`${filePath}: the undo could not be written (${message}); the change stays listed`);
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {1} could not be written ({2}). It is still listed: undo it again once the file can be written.", turn.agentName, name, message));
+      return NOT_MADE;
     }
-    await writeFile(filePath, target);
-    return target;
   }
 
   /** Diffs reported by tool calls, waiting for the disk to hold their new text (`seen`: the file before, when the diff claims a new file). */

@@ -74,14 +74,14 @@ export async function writeFile(filePath: string, data: Content): Promise<void> 
   const edit = new vscode.WorkspaceEdit();
   if (data === null) {
     edit.deleteFile(uri, { ignoreIfNotExists: true });
-    await vscode.workspace.applyEdit(edit);
+    if (!await vscode.workspace.applyEdit(edit)) throw new Error(vscode.l10n.t('VS Code did not delete the file'));
     return;
   }
   const bytes = bytesOf(data);
   const exists = await vscode.workspace.fs.stat(uri).then(() => true, () => false);
   if (!exists) {
     edit.createFile(uri, { ignoreIfExists: true, contents: bytes });
-    await vscode.workspace.applyEdit(edit);
+    if (!await vscode.workspace.applyEdit(edit)) throw new Error(vscode.l10n.t('VS Code did not create the file'));
     return;
   }
   const doc = data.kind === 'text' ? await vscode.workspace.openTextDocument(uri).then(d => d, () => undefined) : undefined;
