@@ -369,13 +369,19 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
-  it("an Undo that cannot write the file (a folder took its place) keeps Codex's change listed, undoable once it can, and says why", async () => {
+  it("an Undo All that cannot write one file (a folder took its place) undoes the others and keeps that one of Codex's changes listed, undoable once it can, and says why", async () => {
     const file = path.join(root(), 'inproc-undo-fails.txt');
+    const other = path.join(root(), 'inproc-undo-other.txt');
     fs.rmSync(file, { recursive: true, force: true });
     fs.writeFileSync(file, 'alpha\nbeta\n');
-    await useScriptedAgent({ turns: [{ steps: [{ type: 'codexEdit', path: file, content: 'alpha\nBETA\n', toolCallId: 'call_1', quiet: true }, { type: 'sleep', ms: 500 }] }] });
+    fs.writeFileSync(other, 'one\ntwo\n');
+    await useScriptedAgent({ turns: [{ steps: [
+      { type: 'codexEdit', path: file, content: 'alpha\nBETA\n', toolCallId: 'call_1', quiet: true },
+      { type: 'codexEdit', path: other, content: 'one\nTWO\n', toolCallId: 'call_2', quiet: true },
+      { type: 'sleep', ms: 500 },
+    ] }] });
     await turnAllowing('edit inproc-undo-fails');
-    const change = await waitFor('the change to be listed', () => changeOf(file));
+    const change = await waitFor('both changes to be listed', () => (changeOf(other) ? changeOf(file) : undefined));
     // What the user could see go wrong: a folder where the file was (a checkout, a tool's output).
     fs.rmSync(file);
     fs.mkdirSync(file);
@@ -384,7 +390,9 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     const warn = sb.review.ui.warn;
     sb.review.ui.warn = async message => { warned.push(message); return undefined; };
     try {
-      await sb.review.undo(change.turnId, file).catch(() => undefined);
+      await sb.review.undo(change.turnId).catch(() => undefined);
+      assert.equal(fs.readFileSync(other, 'utf8'), 'one\ntwo\n', 'the other file of the turn is undone');
+      assert.equal(changeOf(other), undefined);
       assert.ok(changeOf(file), 'the change is still listed: its Undo was not made');
       assert.equal(fs.readFileSync(path.join(file, 'inside.txt'), 'utf8'), 'keep me\n', 'the folder is left as it is');
       assert.equal(warned.length, 1, `one warning (got ${JSON.stringify(warned)})`);
