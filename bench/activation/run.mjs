@@ -35,7 +35,7 @@
 // `--profile <dir>` writes a CPU profile of the extension host for the same round
 // (`<dir>/<side>.cpuprofile`, from the settled window to view ready) and prints its heaviest
 // functions by self time.
-// Usage: node bench/activation/run.mjs [--runs 5] [--ext <extension folder>]… [--at-startup] [--activate-first] [--timeline] [--trace <dir>] [--profile <dir>]
+// Usage: node bench/activation/run.mjs [--runs 9] [--ext <extension folder>]… [--at-startup] [--activate-first] [--timeline] [--trace <dir>] [--profile <dir>]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,7 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTools, repoRoot, startWorkbench } from '../../test/runner/workbench.mjs';
 import { freePort, hostProfiler, saveProfile } from '../profile.mjs';
 
-const { values } = parseArgs({ options: { 'at-startup': { type: 'boolean' }, 'activate-first': { type: 'boolean' }, runs: { type: 'string', default: '5' }, ext: { type: 'string', multiple: true }, timeline: { type: 'boolean' }, trace: { type: 'string' }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { 'at-startup': { type: 'boolean' }, 'activate-first': { type: 'boolean' }, runs: { type: 'string', default: '9' }, ext: { type: 'string', multiple: true }, timeline: { type: 'boolean' }, trace: { type: 'string' }, profile: { type: 'string' } } });
 const RUNS = Number(values.runs);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const empty = path.join(here, 'empty-ext');
