@@ -8,7 +8,9 @@
 // medians (target ≤ 1.5), and the webview's JS heap. The answer is looked for in the live turn
 // (the last one, always rendered; older turns may be out of the DOM, see webview/transcriptView.ts).
 //
-// Usage: node bench/stream/run.mjs [--chunks 10000] [--runs 7] [--record]
+// Usage: node bench/stream/run.mjs [--chunks 10000] [--runs 7] [--record] [--profile <dir>]
+// --profile: CPU profiles of the extension host and of the webview during each extension round
+// (bench/profile.mjs); the first round's heaviest functions are printed.
 // --record: the protocol inspector records all the time (switchboard.inspector.recordAlways), to
 // measure what recording costs a streamed answer.
 import { spawn } from 'node:child_process';
@@ -20,8 +22,9 @@ import { parseArgs } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import { ensureTools, repoRoot } from '../../test/runner/workbench.mjs';
 import { warmChat } from '../chatWorkbench.mjs';
+import { chatFrame, freePort, hostProfiler, saveProfile, viewProfiler } from '../profile.mjs';
 
-const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { chunks: { type: 'string', default: '10000' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const CHUNKS = Number(values.chunks);
 const RUNS = Number(values.runs);
 const agentJs = path.join(repoRoot, 'test/fixtures/agent/scripted-agent.mjs');
@@ -58,7 +61,9 @@ async function bareClient() {
 
 /** The extension: the prompt typed in the chat webview; done when the last chunk is on screen. */
 async function extensionClient() {
-  const { wb, view, prompt } = await warmChat(tools, script, values.record ? { 'switchboard.inspector.recordAlways': true } : {});
+  const inspectPort = values.profile ? await freePort() : 0;
+  const { wb, view, prompt } = await warmChat(tools, script, values.record ? { 'switchboard.inspector.recordAlways': true } : {}, inspectPort);
+  const profilers = inspectPort ? { host: await hostProfiler(inspectPort), view: await viewProfiler(wb.page, await chatFrame(wb.page)) } : undefined;
   let turns = 1;
   const heap = () => view.locator('body').evaluate(() => performance.memory?.usedJSHeapSize ?? 0);
   return {
@@ -76,9 +81,15 @@ async function extensionClient() {
         });
         obs.observe(el, { childList: true, subtree: true, characterData: true });
       }), { last: LAST, turn: turns });
+      if (profilers) await Promise.all([profilers.host.start(), profilers.view.start()]);
       const t0 = Date.now();
       await prompt.press('Enter');
       const ms = (await rendered) - t0;
+      if (profilers) {
+        const [host, webview] = await Promise.all([profilers.host.stop(), profilers.view.stop()]);
+        saveProfile(values.profile, `stream-${turns}-host`, host, turns === 1 ? 25 : 0);
+        saveProfile(values.profile, `stream-${turns}-webview`, webview, turns === 1 ? 25 : 0);
+      }
       const turn = view.locator('.turn.live', { has: view.locator('.message.user .body', { hasText: new RegExp(`^go ${turns}$`) }) });
       await turn.locator('.turn-end').waitFor({ timeout: 60_000 });
       const words = (await turn.locator('.message.agent').textContent()).trim().split(/\s+/).length;
