@@ -87,20 +87,21 @@ describe('TurnChanges', () => {
     assert.equal(t.get('/w/a.txt'), undefined, 'nothing left once the baseline is the current text');
   });
 
-  it('reinstate: an undo that could not be made puts the entry back as it was (sides, writes, place in the list)', () => {
+  it('undoPlan: what an undo makes of the file, the list unchanged until undo (an undo that cannot be written leaves it as it was)', () => {
     const t = new TurnChanges('t1');
     t.record('/w/a.txt', 'a\n', 'A\n');
     t.record('/w/b.txt', 'one\ntwo\nthree\nfour\nfive\nsix\n', 'ONE\ntwo\nthree\nfour\nfive\nSIX\n');
     t.record('/w/c.txt', null, 'new\n');
-    t.addWrites('/w/b.txt', ['w1']);
     const listed = t.pending();
-    for (const [path, hunk] of [['/w/a.txt', undefined], ['/w/b.txt', 0], ['/w/b.txt', undefined], ['/w/c.txt', undefined]] as const) {
-      const saved = t.entry(path)!;
-      t.undo(path, hunk === undefined ? undefined : t.hunks(path)[hunk].id);
-      t.reinstate(saved);
-      assert.deepEqual(t.pending(), listed, `${path} ${hunk ?? 'whole'}: listed as before, in the same order`);
-      assert.equal(t.hunks('/w/b.txt').length, 2, 'the hunks follow the entry put back');
-    }
-    assert.deepEqual((t.entry('/w/b.txt')?.data as { writes?: string[] }).writes, ['w1'], 'its writes kept');
+    const [first, last] = t.hunks('/w/b.txt').map(h => h.id);
+    assert.deepEqual(t.undoPlan('/w/a.txt'), { text: 'a\n', leaves: true });
+    assert.deepEqual(t.undoPlan('/w/b.txt', first), { text: 'one\ntwo\nthree\nfour\nfive\nSIX\n', leaves: false });
+    assert.deepEqual(t.undoPlan('/w/c.txt'), { text: null, leaves: true });
+    assert.deepEqual(t.undoPlan('/w/c.txt', t.hunks('/w/c.txt')[0].id), { text: null, leaves: true }, 'the last hunk of a created file deletes it');
+    assert.equal(t.undoPlan('/w/b.txt', 'no-such-hunk'), undefined);
+    assert.deepEqual(t.pending(), listed, 'nothing changed by planning');
+    // undo then does what the plan said, and the file leaves the list when the plan said so.
+    assert.deepEqual(t.undo('/w/b.txt', first), { text: 'one\ntwo\nthree\nfour\nfive\nSIX\n' });
+    assert.deepEqual(t.undoPlan('/w/b.txt', t.hunks('/w/b.txt').find(h => h.id !== first)?.id ?? last), { text: 'one\ntwo\nthree\nfour\nfive\nsix\n', leaves: true });
   });
 });

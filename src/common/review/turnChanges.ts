@@ -4,7 +4,7 @@
 // nothing of its own: each file's change is the turn's `review` edit in the one history of edits
 // (reviewLog.ts), read from and written to there.
 import { merge3 } from '../fs/merge';
-import { Edit, EditHistory } from './editHistory';
+import { EditHistory } from './editHistory';
 import { computeHunks, Hunk, keepHunk, undoHunk } from './hunks';
 import { FileChange, fileChangeOf, putChange, REVIEW_LIMITS, reviewKey, turnEdits } from './reviewLog';
 
@@ -144,33 +144,30 @@ export class TurnChanges {
   }
 
   /**
-   * Undoes one hunk (or the whole file). Returns what the file must become: its text, or null to
-   * delete it (a created file whose content was all undone). Undefined: nothing to do.
+   * What undoing one hunk (or the whole file) makes of it, changing nothing yet (the host writes the
+   * file first, then `undo`es: an undo that cannot be written leaves the list as it was): the
+   * file's text, or null to delete it (a created file whose content was all undone), and whether the
+   * file then leaves the list. Undefined: nothing to do.
    */
-  undo(path: string, hunkId?: string): { text: string | null } | undefined {
+  undoPlan(path: string, hunkId?: string): { text: string | null; leaves: boolean } | undefined {
     const f = this.file(path);
     if (!f) return undefined;
-    if (hunkId === undefined || f.binary) {
-      this.forget(path);
-      return { text: f.baseline };
-    }
+    if (hunkId === undefined || f.binary) return { text: f.baseline, leaves: true };
     const hunk = this.hunks(path).find(h => h.id === hunkId);
     if (!hunk) return undefined;
     const text = undoHunk(f.current ?? '', hunk);
     const target = f.baseline === null && text === '' ? null : text;
-    this.set({ ...f, current: target });
-    return { text: target };
+    return { text: target, leaves: target === f.baseline };
   }
 
-  /** The file's entry as the history holds it: put back with `reinstate` if an undo of it cannot be made. */
-  entry(path: string): Edit | undefined {
-    return this.history.get(reviewKey(this.turnId, path));
-  }
-
-  /** Puts back an entry `entry` returned (its sides, writes and place in the list): its undo was not made. */
-  reinstate(saved: Edit): void {
-    this.hunkCache.delete(saved.path);
-    this.history.add({ origin: saved.origin, scope: saved.scope, path: saved.path, before: saved.before, after: saved.after, data: saved.data }, reviewKey(this.turnId, saved.path));
+  /** Undoes one hunk (or the whole file) in the list; returns what the file must become (see undoPlan). */
+  undo(path: string, hunkId?: string): { text: string | null } | undefined {
+    const plan = this.undoPlan(path, hunkId);
+    if (!plan) return undefined;
+    const f = this.file(path)!;
+    if (hunkId === undefined || f.binary) this.forget(path);
+    else this.set({ ...f, current: plan.text });
+    return { text: plan.text };
   }
 
   /** Stores the file, or forgets it once nothing is left to decide. */

@@ -184,9 +184,11 @@ export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to:
         return { disk, made: false };
       }
       log.warn(`${doc.uri.fsPath}: the lines the undo restores changed on disk since; the undo is made in the unsaved tab only, the disk left as it is`);
-      if (await setTabText(doc, tabText, log)) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));
+      if (!await setTabText(doc, tabText, log)) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('The undo in {0} was not made: the lines it restores changed on disk since, and the file\'s tab could not be changed.', fileLabel(doc.uri.fsPath)));
+        return { disk, made: false };
       }
+      void vscode.window.showWarningMessage(vscode.l10n.t('The lines the undo restores in {0} differ on disk (changed by another program, or by your unsaved edits), so the file on disk was left as it is: the undo was made in your unsaved tab only. Save the tab to keep it; discard it to keep the file on disk.', fileLabel(doc.uri.fsPath)));
       tellConflicts(doc, tabConflicts);
       return { disk, made: true };
     }

@@ -541,11 +541,11 @@ export class ChangeTracker extends Disposable {
     const known = turn.changes.get(f);
     if (known && !sameData(now ?? null, sideOf(known, known.current))) this.setCurrent(turn, f, now ?? null);
     const entry = turn.changes.get(f);
-    const saved = turn.changes.entry(f);
     const writes = writesOf(this.history, turn.changes.turnId, f);
-    const undone = turn.changes.undo(f, hunkId);
-    let target: Content | undefined = undone && entry ? sideOf(entry, undone.text) : undefined;
-    if (undone?.text === null && turn.changes.get(f) === undefined) {
+    // The list changes once the file is written: an undo that cannot be made leaves it as it was.
+    const plan = turn.changes.undoPlan(f, hunkId);
+    let target: Content | undefined = plan && entry ? sideOf(entry, plan.text) : undefined;
+    if (plan?.text === null && plan.leaves) {
       // Undo never destroys what existed before the turn: a "created" file that git tracks is restored instead.
       const indexed = await gitIndexText(f);
       if (indexed !== undefined) {
@@ -554,11 +554,12 @@ export class ChangeTracker extends Disposable {
       }
     }
     const onDisk = target !== undefined ? await this.writeUndone(turn, f, now, target) : undefined;
-    if (onDisk === NOT_MADE) {
-      // Listed again as it was: the user was told why, and can undo it once the file can be written.
-      if (saved) turn.changes.reinstate(saved);
-      return;
-    }
+    // Not made: still listed as it was; the user was told why, and can undo it once it can be written.
+    if (onDisk === NOT_MADE) return;
+    // The entry as the plan found it: undone in the list. Moved meanwhile (the undo's own save was
+    // seen, the user saved): it follows what the file now holds, as for anyone's edit.
+    if (turn.changes.get(f) === entry) turn.changes.undo(f, hunkId);
+    else if (onDisk !== undefined && turn.changes.get(f)) this.setCurrent(turn, f, onDisk);
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
     this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
@@ -600,7 +601,8 @@ export class ChangeTracker extends Disposable {
       const later = above[Math.max(0, at)];
       const both = vscode.l10n.t('Undo Both');
       void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {2} changed the same lines since. Undo {2}'s change first, or undo {0}'s hunk by hunk.", turn.agentName, path.basename(f), later.agentName), both)
-        .then(choice => { if (choice === both) void this.undo(later.changes.turnId, f).then(() => this.undo(turn.changes.turnId, f)); });
+        // The later change not undone (its file could not be written): the lower one is left too.
+        .then(choice => { if (choice === both) void this.undo(later.changes.turnId, f).then(() => (later.changes.get(f) ? undefined : this.undo(turn.changes.turnId, f))); });
       return;
     }
     const writes = writesOf(this.history, turn.changes.turnId, f);

@@ -88,12 +88,29 @@ export async function writeFile(filePath: string, data: Content): Promise<void> 
   // A clean document that has not caught up with the disk yet would save over it ("file modified
   // since"): the bytes are then written directly, and VS Code reloads the document.
   const stale = doc && !doc.isDirty && await readFileData(filePath, Number.MAX_SAFE_INTEGER).then(d => d?.kind !== 'text' || d.text !== doc.getText());
+  /** The tab's text before this edit, when the edit was applied to it. */
+  let edited: string | undefined;
   if (doc && !stale && data.kind === 'text') {
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), data.text);
-    if (await vscode.workspace.applyEdit(edit)) await doc.save();
+    const before = doc.getText();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(before.length)), data.text);
+    if (await vscode.workspace.applyEdit(edit)) {
+      edited = before;
+      await Promise.resolve(doc.save()).catch(() => false);
+    }
   }
-  // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
-  // may change the text further (save participants): the disk gets the exact bytes the undo restores.
-  const saved = await vscode.workspace.fs.readFile(uri);
-  if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
+  try {
+    // A document has one line ending (mixed CRLF / LF were saved as one), its own encoding, and a save
+    // may change the text further (save participants): the disk gets the exact bytes the undo restores.
+    const saved = await vscode.workspace.fs.readFile(uri);
+    if (!sameBytes(saved, bytes)) await vscode.workspace.fs.writeFile(uri, bytes);
+  } catch (err) {
+    // Not written (its save failed too): the tab shows what the disk still holds again, not an undo
+    // made nowhere that a later save would write while the change is still listed.
+    if (edited !== undefined && !doc!.isClosed && doc!.getText() !== edited) {
+      const back = new vscode.WorkspaceEdit();
+      back.replace(uri, new vscode.Range(doc!.positionAt(0), doc!.positionAt(doc!.getText().length)), edited);
+      await vscode.workspace.applyEdit(back);
+    }
+    throw err;
+  }
 }
