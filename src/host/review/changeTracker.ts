@@ -72,9 +72,9 @@ function newTurn(changes: TurnChanges, t: { tabId: string; agentName: string; ru
 
 /** Saved before the one history: read once (users upgrading keep their pending reviews), then cleared. */
 const OLD_STATE_KEY = 'switchboard.review.v1';
+const STATE_KEY = 'switchboard.review.v2';
 /** An undo written nowhere (see writeUndone). */
 const NOT_MADE = Symbol('not made');
-const STATE_KEY = 'switchboard.review.v2';
 const EDIT_DEBOUNCE_MS = 300;
 const MAX_FILES_IN_NEW_FOLDER = 50;
 /** Larger files are not kept as baselines, nor saved across reloads. */
@@ -531,9 +531,8 @@ export class ChangeTracker extends Disposable {
     const deletes = listed?.baseline === null && (hunkId === undefined || (hunk !== undefined && undoHunk(listed.current ?? '', hunk) === ''));
     const blocked = await this.unsavedTabBlocks(f, deletes);
     if (blocked) {
-      void this.ui.warn(blocked === 'deletes'
-        ? vscode.l10n.t("{0}'s change of {1} was not undone: undoing it deletes the file {0} created, and its tab has unsaved edits, which it keeps. Save or revert the tab, then undo.", turn.agentName, path.basename(f))
-        : vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, path.basename(f)));
+      if (blocked === 'deletes') void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: undoing it deletes the file {0} created, and its tab has unsaved edits, which it keeps. Save or revert the tab, then undo.", turn.agentName, path.basename(f)));
+      else this.tellNoText(turn, f);
       return;
     }
     if (this.ownerOf(f) !== turn) return this.undoUnder(turn, f, hunkId, now);
@@ -564,6 +563,11 @@ export class ChangeTracker extends Disposable {
     await this.undoGate.pass();
     this.see(f, onDisk ?? undefined);
     this.decided(turn, f, 'undo', hunkId, turn.changes.get(f) ? [] : writes);
+  }
+
+  /** The undo of `turn`'s change was not made: the disk holds no text to apply it to, under a tab with unsaved edits. */
+  private tellNoText(turn: Turn, filePath: string): void {
+    void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, path.basename(filePath)));
   }
 
   /**
@@ -667,15 +671,14 @@ export class ChangeTracker extends Disposable {
 
   /**
    * Writes the undone text of `turn`'s change; returns what the disk then holds, or NOT_MADE when
-   * the undo was made nowhere (the user is told why; the caller lists the change again). A tab with
+   * the undo was made nowhere (the user is told why; the caller leaves the change listed). A tab with
    * unsaved edits keeps them unsaved: the undo is applied to the disk's text and to the buffer
    * separately (saving the buffer would write the user's unsaved edits for them, and the disk would
    * not be as before the turn).
    */
   private async writeUndone(turn: Turn, filePath: string, bufferNow: Content | undefined, target: Content): Promise<Content | typeof NOT_MADE> {
-    const name = path.basename(filePath);
     try {
-      const doc = vscode.workspace.textDocuments.find(d => d.uri.scheme === 'file' && d.uri.fsPath === filePath && !d.isClosed);
+      const doc = openDocumentOf(filePath);
       if (doc?.isDirty && target?.kind === 'text' && bufferNow?.kind === 'text') {
         // The undo as a change of the buffer (bufferNow → target), applied to the disk's text and the tab's.
         this.userSaves.set(filePath, Date.now());
@@ -684,7 +687,7 @@ export class ChangeTracker extends Disposable {
         // lines (a workspace edit would replace them and save the tab). Not made, it told the user.
         if (written) return written.made ? written.disk : NOT_MADE;
         // The disk lost its text since undoFile looked.
-        void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: the file is not on disk as text (deleted, or binary), and its tab has unsaved edits, which it keeps. Save the tab to write the file with them, or revert the tab, then undo.", turn.agentName, name));
+        this.tellNoText(turn, filePath);
         return NOT_MADE;
       }
       await writeFile(filePath, target);
@@ -692,7 +695,7 @@ export class ChangeTracker extends Disposable {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.log.warn(`${filePath}: the undo could not be written (${message}); the change stays listed`);
-      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {1} could not be written ({2}). It is still listed: undo it again once the file can be written.", turn.agentName, name, message));
+      void this.ui.warn(vscode.l10n.t("{0}'s change of {1} was not undone: {1} could not be written ({2}). It is still listed: undo it again once the file can be written.", turn.agentName, path.basename(filePath), message));
       return NOT_MADE;
     }
   }
