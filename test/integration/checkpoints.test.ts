@@ -178,6 +178,32 @@ describe('Checkpoints', () => {
     }
   });
 
+  it('a file over the size cap that appeared before a prompt is left out of its checkpoint unread: git stores nothing of it', async () => {
+    const dir = path.join(root(), 'cp-huge');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const storage = (sb.checkpoints as unknown as { dir: string }).dir;
+    /** The largest object any shadow repository holds (its size as a file, before compression). */
+    const largestStored = (): number => Math.max(0, ...fs.readdirSync(storage).filter(f => f.endsWith('.git')).flatMap(g =>
+      execFileSync('git', [`--git-dir=${path.join(storage, g)}`, 'cat-file', '--batch-all-objects', '--batch-check=%(objectsize)'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').filter(Boolean).map(Number)));
+    await useScriptedAgents({ Scripted: { turns: [{ steps: [{ type: 'text', text: 'ok' }] }] } });
+    assert.equal(await sb.chat.sendPrompt('first'), 'sent', dump(sb.chat.items));
+    // The first turn's after-checkpoint has run (the file appears between two checkpoints, not during one).
+    await Promise.all([...(sb.checkpoints as unknown as { pending: Map<string, Promise<void>> }).pending.values()]);
+    // 1 GiB of zeros (sparse: nothing on disk): git would read all of it and store it (~1 MiB deflated).
+    const huge = path.join(dir, 'huge.bin');
+    fs.writeFileSync(huge, '');
+    fs.truncateSync(huge, 1024 ** 3);
+    try {
+      assert.equal(await sb.chat.sendPrompt('second'), 'sent', dump(sb.chat.items));
+      await Promise.all([...(sb.checkpoints as unknown as { pending: Map<string, Promise<void>> }).pending.values()]);
+      const largest = largestStored();
+      assert.ok(largest < 1024 ** 3, `the checkpoints stored an object of ${Math.round(largest / 1024 ** 2)} MiB`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('never writes through a folder the agent replaced by a link to outside the workspace', async () => {
     const dir = path.join(root(), 'cp-link');
     fs.rmSync(dir, { recursive: true, force: true });

@@ -106,6 +106,10 @@ export class ShadowRepo {
         if (this.maxFileBytes > 0 && size > this.maxFileBytes) skip.push(rel);
         else this.tooBig.delete(rel);
       }
+      // New or changed since the last snapshot, by their stat alone (nothing read): those over the
+      // cap are left out before `git add` would read and store them (1 GiB: seconds of the prompt's
+      // wait, and ~1 MiB of the storage for a file of zeros).
+      if (this.maxFileBytes > 0) skip.push(...await this.overCap());
       const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
       const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs }).catch(err => {
@@ -115,7 +119,8 @@ export class ShadowRepo {
       });
       if (this.maxFileBytes > 0) await this.capSizes(added);
       // A file left out stays out of the index too (this tree lacks it; the next snapshot looks again).
-      if (skip.length) await this.git(['rm', '--cached', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: skip.map(rel => `:(literal)${rel}`).join('\0') });
+      // (--force: a file that grew past the cap has its older bytes staged; only the index is touched.)
+      if (skip.length) await this.git(['rm', '--cached', '--force', '--quiet', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: skip.map(rel => `:(literal)${rel}`).join('\0') });
       const tree = (await this.git(['write-tree'])).trim();
       // Which files this tree lacks only for their size: a restore to it must not delete them.
       if (this.tooBig.size) {
@@ -131,6 +136,22 @@ export class ShadowRepo {
     if (!/^[0-9a-f]+$/.test(tree)) return new Set();
     const list = await fs.promises.readFile(path.join(this.options.gitDir, 'left-out', tree), 'utf8').catch(() => '');
     return new Set(list.split('\0').filter(Boolean));
+  }
+
+  /**
+   * The files new or changed since the last snapshot (git's stat check: ignored files aside, nothing
+   * read) that exceed the size cap; remembered, to skip them unread next time too. One that appears
+   * between this listing and `git add` is still read once; capSizes then leaves it out.
+   */
+  private async overCap(): Promise<string[]> {
+    const listed = (await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+    const big: string[] = [];
+    for (let i = 0; i < listed.length; i += 256) {
+      const sizes = await Promise.all(listed.slice(i, i + 256).map(rel => (this.tooBig.has(rel) ? 0 : fs.promises.lstat(path.join(this.options.workTree, rel)).then(st => (st.isFile() ? st.size : 0), () => 0))));
+      sizes.forEach((size, k) => { if (size > this.maxFileBytes) big.push(listed[i + k]); });
+    }
+    for (const rel of big) this.tooBig.add(rel);
+    return big;
   }
 
   /** Leaves out of this snapshot the staged files that exceed the size cap (and remembers them, to skip them unread next time). */
