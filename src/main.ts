@@ -9,11 +9,13 @@ interface Extension {
   deactivate(): unknown;
 }
 
-let loaded: Extension | undefined;
+// Loaded when this file is: VS Code requires it while it still prepares the extension's context
+// (its storage, from the window), so the bundle's compile and top level fill that wait instead of
+// coming after it (docs/decisions/0034).
+const bundle = loadWithCodeCache(path.join(__dirname, 'extension.js'), module);
+const loaded = bundle.exports as Extension;
 
 export function activate(context: vscode.ExtensionContext): unknown {
-  const bundle = loadWithCodeCache(path.join(__dirname, 'extension.js'), module);
-  loaded = bundle.exports as Extension;
   const result = loaded.activate(context);
   // Made once activation has run (what it compiled is in the cache too), when there was none.
   const save = () => { setImmediate(() => bundle.saveCache()); };
@@ -22,5 +24,5 @@ export function activate(context: vscode.ExtensionContext): unknown {
 }
 
 export function deactivate(): unknown {
-  return loaded?.deactivate();
+  return loaded.deactivate();
 }

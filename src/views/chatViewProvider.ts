@@ -21,7 +21,7 @@ import type { ToolDiffs } from '../host/toolDiffs';
 import type { ChatController } from '../session/chatController';
 import type { ChatSession } from '../session/chatSession';
 import { ChildTabs, type ChildPage } from './childTabs';
-import { attr, jsonElement, pageHead } from './pageHtml';
+import { attr, jsonElement, pageHead, readPageAhead } from './pageHtml';
 import { toPage } from './pageMessage';
 import { ShownMemory } from './shownMemory';
 
@@ -101,6 +101,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   ) {
     super();
     this.shownMemory = new ShownMemory(memory);
+    // Once activation has returned, while the window makes the view: the page's files, read ahead
+    // of resolveWebviewView (which then only writes the page).
+    setImmediate(() => readPageAhead(vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), 'chat'));
     this.childTabs = this.register(new ChildTabs(extensionUri, chat, renderHtml, msg => this.handle(msg), (tab, items) => this.postTails(tab, items)));
     this.register(chat.onOps(({ tab, ops }) => this.enqueue(tab, ops)));
     this.register(chat.onMeta(({ tab, meta }) => { for (const s of this.showing(tab)) this.postMeta(s, tab, meta); }));

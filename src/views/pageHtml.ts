@@ -25,12 +25,13 @@ export function pageHead(webview: vscode.Webview, distUri: vscode.Uri, name: str
   // A stylesheet written into the page (`text`: when asked and possible), else linked.
   const styleOf = (file: string, text: string | undefined) =>
     (text === undefined ? `<link rel="stylesheet" href="${asset(file)}">` : `<style nonce="${nonce}">${text}</style>`);
-  const css = options.inline ? inlinable(distUri, `${name}.css`, /<\/style/i) : undefined;
-  const codicons = options.inline ? inlinable(distUri, 'codicon.css', /<\/style/i)?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`) : undefined;
+  const files = options.inline ? inlineFiles(distUri, name) : undefined;
+  const css = files?.css;
+  const codicons = files?.codicons?.replace(/url\((["']?)\.\/codicon\.ttf/g, (_, q: string) => `url(${q}${asset('codicon.ttf')}`);
   // Written in with codicons, the icon font comes as bytes the page's script adds (webview/iconFont.ts)
   // before the page is first laid out: its load event, at which VS Code shows the page, waits for no font fetch.
-  const font = codicons !== undefined ? iconFont(distUri) : undefined;
-  const js = options.inline ? inlinable(distUri, `${name}.js`, /<\/script|<!--/i) : undefined;
+  const font = codicons !== undefined ? files?.font : undefined;
+  const js = files?.js;
   const csp = [
     `default-src 'none'`,
     `script-src 'nonce-${nonce}'`,
@@ -53,6 +54,24 @@ ${font !== undefined ? dataElement('icon-font', font) : ''}
 </head>`;
   const script = js === undefined ? `<script nonce="${nonce}" src="${asset(`${name}.js`)}"></script>` : `<script nonce="${nonce}">${js}</script>`;
   return { head, script, asset };
+}
+
+/** What pageHead writes into page `name` with `inline` (each undefined when it cannot be). */
+function inlineFiles(distUri: vscode.Uri, name: string): { css?: string; codicons?: string; font?: string; js?: string } {
+  return {
+    css: inlinable(distUri, `${name}.css`, /<\/style/i),
+    codicons: inlinable(distUri, 'codicon.css', /<\/style/i),
+    font: iconFont(distUri),
+    js: inlinable(distUri, `${name}.js`, /<\/script|<!--/i),
+  };
+}
+
+/**
+ * Reads ahead what page `name` written with `inline` needs, so a page made later does not wait for
+ * the disk (the chat's, while the window makes its view after activation).
+ */
+export function readPageAhead(distUri: vscode.Uri, name: string): void {
+  inlineFiles(distUri, name);
 }
 
 /** The built files read so far (they change only with a new build, which a reload of the window loads). */
