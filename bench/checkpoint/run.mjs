@@ -80,9 +80,11 @@ try {
     const blocked = { direct: [], helper: [], stash: [] };
     const cpu = { direct: [], helper: [], stash: [] };
     const trees = { direct: [], helper: [] };
+    // What the extension's file watcher reports between two checkpoints: the files changed.
+    const touched = changed.map(f => path.relative(ws, f).split(path.sep).join('/'));
     const runs = {
-      direct: () => repos.direct.snapshot().then(tree => trees.direct.push(tree)),
-      helper: () => repos.helper.snapshot().then(tree => trees.helper.push(tree)),
+      direct: () => repos.direct.snapshot(touched).then(tree => trees.direct.push(tree)),
+      helper: () => repos.helper.snapshot(touched).then(tree => trees.helper.push(tree)),
       stash: () => helper.run('git', ['stash', 'create'], { cwd: ws, env: process.env, maxBuffer: 1 << 20 }).then(r => { if (r.error) throw new Error(r.error); }),
     };
     const order = ['direct', 'helper', 'stash'];

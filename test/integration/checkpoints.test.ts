@@ -192,14 +192,19 @@ describe('Checkpoints', () => {
     await Promise.all([...(sb.checkpoints as unknown as { pending: Map<string, Promise<void>> }).pending.values()]);
     // 1 GiB of zeros (sparse: nothing on disk): git would read all of it and store it (~1 MiB deflated).
     const huge = path.join(dir, 'huge.bin');
+    // The workspace's file watcher (a glob, as the checkpoints' own) reports it before the prompt.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, true);
+    const reported = new Promise<void>(resolve => watcher.onDidCreate(uri => { if (uri.fsPath === huge) resolve(); }));
     fs.writeFileSync(huge, '');
     fs.truncateSync(huge, 1024 ** 3);
     try {
+      await reported;
       assert.equal(await sb.chat.sendPrompt('second'), 'sent', dump(sb.chat.items));
       await Promise.all([...(sb.checkpoints as unknown as { pending: Map<string, Promise<void>> }).pending.values()]);
       const largest = largestStored();
       assert.ok(largest < 1024 ** 3, `the checkpoints stored an object of ${Math.round(largest / 1024 ** 2)} MiB`);
     } finally {
+      watcher.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -31,6 +31,26 @@ describe('checkpoints: the shadow repository', () => {
     assert.deepEqual([...await repo.leftOut(tree)], ['grows.log'], 'the checkpoint knows it left the file out (a restore must not take it for one created since)');
   });
 
+  /** The sizes of every object the shadow repository stores. */
+  const storedSizes = async () => (await repo.git(['cat-file', '--batch-all-objects', '--batch-check=%(objectsize)'])).split('\n').filter(Boolean).map(Number);
+
+  it('a file over the cap new since the last checkpoint is left out unread: reported by the watcher, listed by git, or known from the last window', async () => {
+    fs.writeFileSync(path.join(work, 'small.txt'), 'small\n');
+    await repo.snapshot();
+    // Reported by the file watcher (touched).
+    fs.writeFileSync(path.join(work, 'big.bin'), 'b'.repeat(3000));
+    assert.deepEqual(await files(await repo.snapshot(['big.bin'])), ['small.txt']);
+    // Not reported (touched unknown): git lists what is new since the last checkpoint.
+    fs.writeFileSync(path.join(work, 'bigger.bin'), 'c'.repeat(5000));
+    assert.deepEqual(await files(await repo.snapshot()), ['small.txt']);
+    // Another window (a new ShadowRepo on the same directory), nothing reported: known from the last.
+    fs.appendFileSync(path.join(work, 'big.bin'), 'more');
+    repo = new ShadowRepo({ ...repo.options });
+    assert.deepEqual(await files(await repo.snapshot([])), ['small.txt']);
+    const sizes = await storedSizes();
+    for (const size of [3000, 3004, 5000]) assert.ok(!sizes.includes(size), `git stored a ${size}-byte object: ${sizes.join(', ')}`);
+  });
+
   it('a git that exits without reading its input fails or succeeds on its own, never with an uncaught EPIPE', async () => {
     // 8 MiB fill the pipe: git has exited before it is written (a full run's extension host died of this).
     const out = await repo.gitRaw(['version'], { bare: true, input: 'x'.repeat(8 * 1024 * 1024) });

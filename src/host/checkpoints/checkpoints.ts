@@ -18,6 +18,9 @@ import { gitProgram, readDisk } from '../review/diskSources';
 import { createGitRunner } from './gitRunner';
 import { ShadowRepo, type KeptFile } from './shadowRepo';
 
+/** Files the watcher may report between two checkpoints before git is asked to list them instead. */
+const MAX_TOUCHED = 4096;
+
 export const CHECKPOINT_SCHEME = 'switchboard-checkpoint';
 
 type Trees = Record<string, string>;
@@ -152,14 +155,42 @@ export class Checkpoints extends Disposable {
     return (m.open[tabId] ??= `${tabId}-${crypto.randomBytes(4).toString('hex')}`);
   }
 
+  /**
+   * The files created or changed since the last checkpoint, as the file watcher reported them
+   * (absolute); undefined until it watches, or when more than MAX_TOUCHED were (git lists them then).
+   * A checkpoint leaves those over the size cap out before git reads them (shadowRepo.ts).
+   */
+  private touched: Set<string> | undefined;
+  private watching = false;
+
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*', false, false, true));
+    const note = (uri: vscode.Uri) => {
+      if (uri.scheme !== 'file' || !this.touched) return;
+      if (this.touched.size >= MAX_TOUCHED) this.touched = undefined;
+      else this.touched.add(uri.fsPath);
+    };
+    this.register(watcher.onDidCreate(note));
+    this.register(watcher.onDidChange(note));
+  }
+
   /** Every folder's tree now; undefined (and a note once) when checkpoints cannot be taken. */
   private async snapshot(): Promise<Trees | undefined> {
+    // From here on the watcher's reports are the next checkpoint's (the first one lists with git).
+    this.watch();
+    const touched = this.touched;
+    this.touched = new Set();
     const trees: Trees = {};
     for (const folder of this.folders()) {
       const repo = await this.repo(folder);
       if (!repo) { this.noteOff(vscode.l10n.t('Checkpoints are off: git was not found. Install git (Switchboard keeps checkpoints in a git directory of its own) to restore files to before a turn.')); return undefined; }
       repo.maxFileBytes = this.maxFileBytes();
-      trees[folder] = await repo.snapshot();
+      trees[folder] = await repo.snapshot(touched && [...touched].flatMap(p => {
+        const rel = path.relative(folder, p);
+        return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [toPosix(rel)] : [];
+      }));
     }
     return trees;
   }

@@ -17,6 +17,9 @@ const MAX_BUFFER = 256 * 1024 * 1024;
  */
 const ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
 
+/** In the shadow directory: the files over the size cap at the last snapshot, NUL-separated. */
+const TOO_BIG_FILE = 'too-big';
+
 export interface ShadowRepoOptions {
   /** The git program (absolute; never one the workspace chooses). */
   readonly git: string;
@@ -42,6 +45,9 @@ export class ShadowRepo {
   private ready: Promise<void> | undefined;
   /** Files (relative, `/`-separated) over the size cap at the last snapshot. */
   private readonly tooBig = new Set<string>();
+  /** Whether tooBig was read from the last window's snapshot; whether that file holds any. */
+  private tooBigLoaded = false;
+  private tooBigSaved = false;
 
   /** Files larger than this are left out of the next checkpoints (bytes); 0: no cap. */
   maxFileBytes: number;
@@ -94,10 +100,15 @@ export class ShadowRepo {
   /**
    * Records the folder as it is now (respecting its `.gitignore`, the user's global excludes, and
    * the size cap); resolves the tree's id. Files of the user's repository (`.git`) are never included.
+   * `touched`: the files (relative, `/`-separated) created or changed since the last snapshot, as a
+   * file watcher reported them: those over the cap are left out before `git add` would read them.
+   * Undefined (not known, or too many): git lists them (a walk of the folder, ~15 ms per 10,000 files).
+   * Over-cap files found are remembered (in the shadow directory too): skipped unread from then on.
    */
-  snapshot(): Promise<string> {
+  snapshot(touched?: Iterable<string>): Promise<string> {
     return this.serial(async () => {
       await this.init();
+      if (!this.tooBigLoaded) await this.loadTooBig();
       // Files over the cap last time and still over it are left out without being read again; one
       // that shrank is recorded again (the cap applies to each snapshot, never for good).
       const skip: string[] = [];
@@ -109,7 +120,11 @@ export class ShadowRepo {
       // New or changed since the last snapshot, by their stat alone (nothing read): those over the
       // cap are left out before `git add` would read and store them (1 GiB: seconds of the prompt's
       // wait, and ~1 MiB of the storage for a file of zeros).
-      if (this.maxFileBytes > 0) skip.push(...await this.overCap());
+      // (The first snapshot of all reads every file anyway: those over the cap are then remembered.)
+      if (this.maxFileBytes > 0) {
+        const listed = touched !== undefined ? [...touched] : fs.existsSync(path.join(this.options.gitDir, 'index')) ? await this.listTouched() : [];
+        skip.push(...await this.overCap(listed));
+      }
       const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
       const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs }).catch(err => {
@@ -127,6 +142,11 @@ export class ShadowRepo {
         await fs.promises.mkdir(path.join(this.options.gitDir, 'left-out'), { recursive: true });
         await fs.promises.writeFile(path.join(this.options.gitDir, 'left-out', tree), [...this.tooBig].join('\0'));
       }
+      // For the next window: its first snapshot skips them unread too.
+      if (this.tooBig.size || this.tooBigSaved) {
+        await fs.promises.writeFile(path.join(this.options.gitDir, TOO_BIG_FILE), [...this.tooBig].join('\0'));
+        this.tooBigSaved = this.tooBig.size > 0;
+      }
       return tree;
     });
   }
@@ -138,13 +158,25 @@ export class ShadowRepo {
     return new Set(list.split('\0').filter(Boolean));
   }
 
+  /** The files new or changed since the last snapshot, by git's stat check (ignored files aside, nothing read). */
+  private async listTouched(): Promise<string[]> {
+    return (await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+  }
+
+  /** The files over the cap when the last snapshot (of any window) was taken. */
+  private async loadTooBig(): Promise<void> {
+    this.tooBigLoaded = true;
+    const list = await fs.promises.readFile(path.join(this.options.gitDir, TOO_BIG_FILE), 'utf8').catch(() => '');
+    for (const rel of list.split('\0')) if (rel && !path.isAbsolute(rel) && !rel.split('/').includes('..')) this.tooBig.add(rel);
+    this.tooBigSaved = this.tooBig.size > 0;
+  }
+
   /**
-   * The files new or changed since the last snapshot (git's stat check: ignored files aside, nothing
-   * read) that exceed the size cap; remembered, to skip them unread next time too. One that appears
-   * between this listing and `git add` is still read once; capSizes then leaves it out.
+   * Of `listed` (new or changed since the last snapshot), the files that exceed the size cap (by
+   * lstat: nothing read); remembered, to skip them unread next time too. One that appears after it
+   * was listed is still read once by `git add`; capSizes then leaves it out.
    */
-  private async overCap(): Promise<string[]> {
-    const listed = (await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+  private async overCap(listed: readonly string[]): Promise<string[]> {
     const big: string[] = [];
     for (let i = 0; i < listed.length; i += 256) {
       const sizes = await Promise.all(listed.slice(i, i + 256).map(rel => (this.tooBig.has(rel) ? 0 : fs.promises.lstat(path.join(this.options.workTree, rel)).then(st => (st.isFile() ? st.size : 0), () => 0))));
