@@ -1,6 +1,7 @@
 // The shadow repository of checkpoints (src/host/checkpoints/shadowRepo.ts, node only) against a real
 // git in a temporary folder.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,29 @@ describe('checkpoints: the shadow repository', () => {
     assert.deepEqual(await files(await repo.snapshot([])), ['small.txt']);
     const sizes = await storedSizes();
     for (const size of [3000, 3004, 5000]) assert.ok(!sizes.includes(size), `git stored a ${size}-byte object: ${sizes.join(', ')}`);
+  });
+
+  it('a reported file over the cap that git would not take (ignored, in a nested repository, behind a link, in .git) never stops a checkpoint nor is remembered', async () => {
+    fs.writeFileSync(path.join(work, '.gitignore'), '*.log\n');
+    fs.writeFileSync(path.join(work, 'small.txt'), 'small\n');
+    fs.mkdirSync(path.join(work, 'sub'));
+    fs.writeFileSync(path.join(work, 'sub', 'kept.txt'), 'kept\n');
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', 'c']]) execFileSync('git', args, { cwd: path.join(work, 'sub'), env });
+    fs.mkdirSync(path.join(tmp, 'elsewhere'));
+    fs.symlinkSync(path.join(tmp, 'elsewhere'), path.join(work, 'link'));
+    await repo.snapshot();
+    const big = 'z'.repeat(3000);
+    fs.writeFileSync(path.join(work, 'ignored.log'), big);
+    fs.writeFileSync(path.join(work, 'sub', 'big.bin'), big);
+    fs.writeFileSync(path.join(tmp, 'elsewhere', 'big.bin'), big);
+    fs.writeFileSync(path.join(work, 'sub', '.git', 'big.pack'), big);
+    const reported = ['ignored.log', 'sub/big.bin', 'link/big.bin', 'sub/.git/big.pack'];
+    for (let round = 0; round < 2; round++) {
+      const tree = await repo.snapshot(reported);
+      assert.deepEqual(await files(tree), ['.gitignore', 'link', 'small.txt', 'sub']);
+      assert.deepEqual([...await repo.leftOut(tree)], []);
+    }
   });
 
   it('a git that exits without reading its input fails or succeeds on its own, never with an uncaught EPIPE', async () => {

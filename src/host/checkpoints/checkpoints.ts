@@ -187,10 +187,16 @@ export class Checkpoints extends Disposable {
       const repo = await this.repo(folder);
       if (!repo) { this.noteOff(vscode.l10n.t('Checkpoints are off: git was not found. Install git (Switchboard keeps checkpoints in a git directory of its own) to restore files to before a turn.')); return undefined; }
       repo.maxFileBytes = this.maxFileBytes();
-      trees[folder] = await repo.snapshot(touched && [...touched].flatMap(p => {
-        const rel = path.relative(folder, p);
-        return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [toPosix(rel)] : [];
-      }));
+      try {
+        trees[folder] = await repo.snapshot(touched && [...touched].flatMap(p => {
+          const rel = path.relative(folder, p);
+          return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [toPosix(rel)] : [];
+        }));
+      } catch (err) {
+        // The reports taken for it are lost with it: the next checkpoint asks git instead.
+        this.touched = undefined;
+        throw err;
+      }
     }
     return trees;
   }

@@ -20,6 +20,13 @@ const ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
 /** In the shadow directory: the files over the size cap at the last snapshot, NUL-separated. */
 const TOO_BIG_FILE = 'too-big';
 
+/** Whether `rel` (`/`-separated) names a path inside `root`, never `root` itself. */
+function isInside(root: string, rel: string): boolean {
+  const abs = path.resolve(root, rel);
+  const back = path.relative(root, abs);
+  return !!back && !back.startsWith('..') && !path.isAbsolute(back);
+}
+
 export interface ShadowRepoOptions {
   /** The git program (absolute; never one the workspace chooses). */
   readonly git: string;
@@ -108,13 +115,14 @@ export class ShadowRepo {
   snapshot(touched?: Iterable<string>): Promise<string> {
     return this.serial(async () => {
       await this.init();
-      if (!this.tooBigLoaded) await this.loadTooBig();
+      // This window's first snapshot: what changed since the last one (another window's) is unknown.
+      if (!this.tooBigLoaded) { await this.loadTooBig(); touched = undefined; }
       // Files over the cap last time and still over it are left out without being read again; one
-      // that shrank is recorded again (the cap applies to each snapshot, never for good).
-      const skip: string[] = [];
+      // that shrank (or is no longer a file) is recorded again (the cap applies to each snapshot, never for good).
+      let skip: string[] = [];
       for (const rel of this.tooBig) {
-        const size = (await fs.promises.lstat(path.join(this.options.workTree, rel)).catch(() => undefined))?.size ?? 0;
-        if (this.maxFileBytes > 0 && size > this.maxFileBytes) skip.push(rel);
+        const st = await fs.promises.lstat(path.join(this.options.workTree, rel)).catch(() => undefined);
+        if (this.maxFileBytes > 0 && st?.isFile() && st.size > this.maxFileBytes) skip.push(rel);
         else this.tooBig.delete(rel);
       }
       // New or changed since the last snapshot, by their stat alone (nothing read): those over the
@@ -125,12 +133,19 @@ export class ShadowRepo {
         const listed = touched !== undefined ? [...touched] : fs.existsSync(path.join(this.options.gitDir, 'index')) ? await this.listTouched() : [];
         skip.push(...await this.overCap(listed));
       }
-      const pathspecs = ['.', ...skip.map(rel => `:(exclude,literal)${rel}`)].join('\0');
       // --verbose names what was staged (what changed since the last snapshot): the size cap looks at those only.
-      const added = await this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs }).catch(err => {
+      const add = (left: readonly string[]) => this.git(['add', '--all', '--verbose', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: ['.', ...left.map(rel => `:(exclude,literal)${rel}`)].join('\0') }).catch(err => {
         // A file that vanished or could not be read mid-walk: --ignore-errors staged the rest.
         if (!/adding files failed|failed to|unable to|could not|permission denied/i.test(String(err))) throw err;
         return '';
+      });
+      const added = await add(skip).catch(async err => {
+        // An exclusion git refuses (a path beyond a link, or in a nested repository, since it was
+        // listed): the checkpoint is taken without any, as before the cap looked ahead (capSizes below).
+        if (!skip.length || !/pathspec|symbolic link|submodule|outside repository/i.test(String(err))) throw err;
+        for (const rel of skip) this.tooBig.delete(rel);
+        skip = [];
+        return add([]);
       });
       if (this.maxFileBytes > 0) await this.capSizes(added);
       // A file left out stays out of the index too (this tree lacks it; the next snapshot looks again).
@@ -144,7 +159,9 @@ export class ShadowRepo {
       }
       // For the next window: its first snapshot skips them unread too.
       if (this.tooBig.size || this.tooBigSaved) {
-        await fs.promises.writeFile(path.join(this.options.gitDir, TOO_BIG_FILE), [...this.tooBig].join('\0'));
+        const file = path.join(this.options.gitDir, TOO_BIG_FILE);
+        await fs.promises.writeFile(`${file}.tmp`, [...this.tooBig].join('\0'));
+        await fs.promises.rename(`${file}.tmp`, file);
         this.tooBigSaved = this.tooBig.size > 0;
       }
       return tree;
@@ -167,7 +184,7 @@ export class ShadowRepo {
   private async loadTooBig(): Promise<void> {
     this.tooBigLoaded = true;
     const list = await fs.promises.readFile(path.join(this.options.gitDir, TOO_BIG_FILE), 'utf8').catch(() => '');
-    for (const rel of list.split('\0')) if (rel && !path.isAbsolute(rel) && !rel.split('/').includes('..')) this.tooBig.add(rel);
+    for (const rel of list.split('\0')) if (rel && isInside(this.options.workTree, rel)) this.tooBig.add(rel);
     this.tooBigSaved = this.tooBig.size > 0;
   }
 
@@ -177,13 +194,48 @@ export class ShadowRepo {
    * was listed is still read once by `git add`; capSizes then leaves it out.
    */
   private async overCap(listed: readonly string[]): Promise<string[]> {
-    const big: string[] = [];
+    const over: string[] = [];
     for (let i = 0; i < listed.length; i += 256) {
-      const sizes = await Promise.all(listed.slice(i, i + 256).map(rel => (this.tooBig.has(rel) ? 0 : fs.promises.lstat(path.join(this.options.workTree, rel)).then(st => (st.isFile() ? st.size : 0), () => 0))));
-      sizes.forEach((size, k) => { if (size > this.maxFileBytes) big.push(listed[i + k]); });
+      const sizes = await Promise.all(listed.slice(i, i + 256).map(rel => (this.tooBig.has(rel) || !isInside(this.options.workTree, rel) ? 0 : fs.promises.lstat(path.join(this.options.workTree, rel)).then(st => (st.isFile() ? st.size : 0), () => 0))));
+      sizes.forEach((size, k) => { if (size > this.maxFileBytes) over.push(listed[i + k]); });
     }
+    const big = await this.addable(over);
     for (const rel of big) this.tooBig.add(rel);
     return big;
+  }
+
+  /**
+   * Of these files (a watcher reports any), those `git add .` would take: not in a `.git`, under no
+   * link nor nested repository (git refuses a pathspec there), not ignored (git's own answer, asked
+   * only when there is one: files over the cap are rare).
+   */
+  private async addable(files: readonly string[]): Promise<string[]> {
+    if (!files.length) return [];
+    const dirs = new Map<string, Promise<boolean>>();
+    /** Whether git walks into folder `rel` as the folder's own (not a link, not another repository). */
+    const walked = (rel: string): Promise<boolean> => {
+      let known = dirs.get(rel);
+      if (!known) {
+        const abs = path.join(this.options.workTree, rel);
+        known = Promise.all([fs.promises.lstat(abs).catch(() => undefined), fs.promises.lstat(path.join(abs, '.git')).catch(() => undefined)])
+          .then(([st, git]) => !!st?.isDirectory() && !git);
+        dirs.set(rel, known);
+      }
+      return known;
+    };
+    const plain: string[] = [];
+    for (const rel of files) {
+      const parts = rel.split('/');
+      if (parts.includes('.git')) continue;
+      let ok = true;
+      for (let i = 1; i < parts.length && ok; i++) ok = await walked(parts.slice(0, i).join('/'));
+      if (ok) plain.push(rel);
+    }
+    if (!plain.length) return [];
+    // (Nothing listed if git fails: those files are then read once, as before the cap looked ahead.)
+    const listed = await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z', '--', ...plain.map(rel => `:(literal)${rel}`)]).catch(() => '');
+    const taken = new Set(listed.split('\0'));
+    return plain.filter(rel => taken.has(rel));
   }
 
   /** Leaves out of this snapshot the staged files that exceed the size cap (and remembers them, to skip them unread next time). */
@@ -192,8 +244,9 @@ export class ShadowRepo {
     for (const line of addOutput.split('\n')) {
       const m = /^add '(.*)'$/.exec(line);
       if (!m) continue;
-      const size = (await fs.promises.lstat(path.join(this.options.workTree, m[1])).catch(() => undefined))?.size ?? 0;
-      if (size > this.maxFileBytes) big.push(m[1]);
+      // (A nested repository is added as a folder: never left out.)
+      const st = await fs.promises.lstat(path.join(this.options.workTree, m[1])).catch(() => undefined);
+      if (st?.isFile() && st.size > this.maxFileBytes) big.push(m[1]);
     }
     if (!big.length) return;
     for (const rel of big) this.tooBig.add(rel);
