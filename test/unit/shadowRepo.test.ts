@@ -75,6 +75,21 @@ describe('checkpoints: the shadow repository', () => {
     }
   });
 
+  it('what a checkpoint left out is forgotten with it once it is pruned, and kept while it is pinned', async () => {
+    fs.writeFileSync(path.join(work, 'big.bin'), 'b'.repeat(3000));
+    fs.writeFileSync(path.join(work, 'a.txt'), 'one\n');
+    const first = await repo.snapshot();
+    fs.writeFileSync(path.join(work, 'a.txt'), 'two\n');
+    const second = await repo.snapshot();
+    fs.writeFileSync(path.join(work, 'a.txt'), 'three\n');
+    await repo.snapshot();
+    await repo.pin([{ name: 'kept', tree: second }]);
+    await repo.unpin([]);
+    assert.deepEqual([...await repo.leftOut(first)], [], 'the pruned tree\'s list is gone');
+    assert.deepEqual([...await repo.leftOut(second)], ['big.bin']);
+    assert.ok(!fs.existsSync(path.join(repo.options.gitDir, 'left-out', first)));
+  });
+
   it('a git that exits without reading its input fails or succeeds on its own, never with an uncaught EPIPE', async () => {
     // 8 MiB fill the pipe: git has exited before it is written (a full run's extension host died of this).
     const out = await repo.gitRaw(['version'], { bare: true, input: 'x'.repeat(8 * 1024 * 1024) });

@@ -318,6 +318,15 @@ export class ShadowRepo {
       if (names.length) await this.git(['update-ref', '--stdin'], { input: names.map(n => `delete refs/checkpoints/${n}\n`).join('') });
       // The index's own objects stay: the next snapshot needs them.
       await this.git(['prune', '--expire=now']);
+      // What a pruned tree left out goes with it.
+      const dir = path.join(this.options.gitDir, 'left-out');
+      const trees = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter(name => /^[0-9a-f]{40,64}$/.test(name));
+      if (!trees.length) return;
+      const found = await this.git(['cat-file', '--batch-check=%(objectname)'], { input: trees.join('\n') + '\n' });
+      for (const line of found.split('\n')) {
+        const missing = /^([0-9a-f]+) missing$/.exec(line)?.[1];
+        if (missing) await fs.promises.rm(path.join(dir, missing), { force: true });
+      }
     });
   }
 
