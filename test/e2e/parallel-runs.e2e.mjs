@@ -80,11 +80,14 @@ export default async function ({ page, log, shotsDir, workspace }) {
   // Reviewable: the Agent Changes view lists the file.
   const header = page.locator('.pane-header', { hasText: 'Agent Changes' });
   if (!(await header.isVisible())) await page.getByRole('tab', { name: /Switchboard/ }).click();
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  // Each header by its title: a click on its middle can land on one of its actions (the chat's
+  // New Conversation button took it once in CI, and the chat stayed open).
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.locator('.title').click();
   // The chat above it may leave the view room for one row only (its turn's): the chat's section is
   // collapsed so that the file's row is drawn (the tree draws only the rows in view).
   const chatHeader = page.locator('.pane-header', { hasText: /^Chat/ }).first();
-  if ((await chatHeader.getAttribute('aria-expanded')) === 'true') await chatHeader.click();
+  if ((await chatHeader.getAttribute('aria-expanded')) === 'true') await chatHeader.locator('.title').click();
+  await page.locator('.pane-header[aria-expanded="false"]', { hasText: /^Chat/ }).first().waitFor({ timeout: 30_000 });
   await page.locator('.monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: path.join(shotsDir, 'parallel-runs-applied.png') });
   log('applied one run; its change is listed for review; worktrees gone');
