@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { processGuard } from '../../acp/processGuard';
 import { PROC_TAG_VAR } from '../../acp/processTree';
 import { fileLabel } from '../../common/bidi';
+import { isWithin } from '../../common/fs/pathPolicy';
 import { foldersToRemove, parseRawDiff, restorePlan, restoreScope, toPrune, type FileOp, type TurnSpan } from '../../common/checkpoints/plan';
 import { Disposable } from '../../common/disposable';
 import { errorMessage } from '../../common/errorText';
@@ -188,10 +189,7 @@ export class Checkpoints extends Disposable {
       if (!repo) { this.noteOff(vscode.l10n.t('Checkpoints are off: git was not found. Install git (Switchboard keeps checkpoints in a git directory of its own) to restore files to before a turn.')); return undefined; }
       repo.maxFileBytes = this.maxFileBytes();
       try {
-        trees[folder] = await repo.snapshot(touched && [...touched].flatMap(p => {
-          const rel = path.relative(folder, p);
-          return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? [toPosix(rel)] : [];
-        }));
+        trees[folder] = await repo.snapshot(touched && [...touched].flatMap(p => (p !== folder && isWithin(p, folder) ? [toPosix(path.relative(folder, p))] : [])));
       } catch (err) {
         // The reports taken for it are lost with it: the next checkpoint asks git instead.
         this.touched = undefined;

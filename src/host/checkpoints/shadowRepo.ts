@@ -5,6 +5,7 @@
 // benchmark runs it as it is.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from '../../common/fs/pathPolicy';
 import { gitEnv } from '../../common/gitEnv';
 import { directRunner, type GitRunner } from './gitRunner';
 
@@ -23,8 +24,7 @@ const TOO_BIG_FILE = 'too-big';
 /** Whether `rel` (`/`-separated) names a path inside `root`, never `root` itself. */
 function isInside(root: string, rel: string): boolean {
   const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  return !!back && !back.startsWith('..') && !path.isAbsolute(back);
+  return abs !== path.resolve(root) && isWithin(abs, root);
 }
 
 export interface ShadowRepoOptions {
@@ -175,9 +175,13 @@ export class ShadowRepo {
     return new Set(list.split('\0').filter(Boolean));
   }
 
-  /** The files new or changed since the last snapshot, by git's stat check (ignored files aside, nothing read). */
-  private async listTouched(): Promise<string[]> {
-    return (await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+  /**
+   * The files new or changed since the last snapshot, by git's stat check (ignored files aside,
+   * nothing read); of `only` when given.
+   */
+  private async listTouched(only?: readonly string[]): Promise<string[]> {
+    const paths = only ? ['--', ...only.map(rel => `:(literal)${rel}`)] : [];
+    return (await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z', ...paths])).split('\0').filter(Boolean);
   }
 
   /** The files over the cap when the last snapshot (of any window) was taken. */
@@ -233,8 +237,7 @@ export class ShadowRepo {
     }
     if (!plain.length) return [];
     // (Nothing listed if git fails: those files are then read once, as before the cap looked ahead.)
-    const listed = await this.git(['ls-files', '--others', '--modified', '--exclude-standard', '-z', '--', ...plain.map(rel => `:(literal)${rel}`)]).catch(() => '');
-    const taken = new Set(listed.split('\0'));
+    const taken = new Set(await this.listTouched(plain).catch(() => []));
     return plain.filter(rel => taken.has(rel));
   }
 
