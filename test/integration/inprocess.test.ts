@@ -347,6 +347,50 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it("Undo clicked while the agent's change is being merged into the tab (reverted to the disk for that moment): the undo waits for the merge, the tab keeps the user's line without the agent's, the disk is as before the turn", async () => {
+    // The change is listed before its merge into the tab is done; for a moment the merge has the tab
+    // reverted to the disk (clean). An undo that judged the tab then saw no unsaved edits, undid the
+    // disk through the tab, and the merge then set the agent's line back into the tab.
+    const name = 'inproc-undo-mid-merge.txt';
+    const file = path.join(root(), name);
+    let atSet!: () => void;
+    const paused = new Promise<void>(resolve => { atSet = resolve; });
+    let release!: () => void;
+    const released = new Promise<void>(resolve => { release = resolve; });
+    let waited = false;
+    // The extension's own merge queue (this test bundle has a copy of its own).
+    const reconcileTestHooks = sb.review.mergeHooks;
+    reconcileTestHooks.beforeSet = async doc => {
+      if (doc.uri.fsPath !== file) return;
+      reconcileTestHooks.beforeSet = undefined;
+      atSet();
+      await released;
+    };
+    reconcileTestHooks.waiting = f => { waited ||= f === file; };
+    try {
+      const edited = claudeEditsUnderTyping(name, 30, 1, 'user two', 'line 17\n', 'line seventeen\n');
+      await paused;
+      const doc = vscode.workspace.textDocuments.find(d => d.uri.fsPath === file)!;
+      assert.equal(doc.isDirty, false, 'the merge has the tab reverted to the disk at this moment');
+      const change = await waitFor('the change to be listed', () => changeOf(file));
+      let undone = false;
+      const undo = sb.review.undo(change.turnId, file).finally(() => { undone = true; });
+      await waitFor('the undo to wait for the merge, or to be made', () => waited || undone);
+      release();
+      await undo;
+      const { before } = await edited;
+      assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') },
+        { tab: before.replace('line 2\n', 'user two\n'), unsaved: true, disk: before });
+      assert.equal(changeOf(file), undefined, 'the change left the list');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      release();
+      reconcileTestHooks.beforeSet = undefined;
+      reconcileTestHooks.waiting = undefined;
+    }
+  });
+
   it('an agent edit overlapping unsaved edits is marked as a conflict in the tab, nothing lost', async () => {
     const { file, before, doc } = await claudeEditsUnderTyping('inproc-conflict.txt', 10, 4, 'user five', 'line 5\n', 'agent five\n');
     const expected = before.replace('line 5\n', "<<<<<<< Your unsaved edits\nuser five\n=======\nagent five\n>>>>>>> Scripted's change on disk\n");

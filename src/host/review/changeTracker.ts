@@ -21,7 +21,7 @@ import { FileChange, FileChangeView, TurnChanges } from '../../common/review/tur
 import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
 import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../common/review/stack';
-import { reconcileDirtyBuffer, undoUnderDirtyBuffer } from './bufferReconcile';
+import { mergesDone, reconcileDirtyBuffer, reconcileTestHooks, undoUnderDirtyBuffer } from './bufferReconcile';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
@@ -146,6 +146,11 @@ export class ChangeTracker extends Disposable {
     this.register(watcher.onDidCreate(uri => this.diskEvent(uri, true)));
     this.register(watcher.onDidDelete(uri => this.diskEvent(uri, false)));
     this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  /** Tests: the seams of the tab merges this tracker starts (the extension's own copy of the merge queue). */
+  get mergeHooks(): typeof reconcileTestHooks {
+    return reconcileTestHooks;
   }
 
   /** Reports of the file watcher held back by a test (see holdDiskEvents). */
@@ -520,6 +525,11 @@ export class ChangeTracker extends Disposable {
   }
 
   private async undoFile(turn: Turn, f: string, hunkId: string | undefined): Promise<void> {
+    // A merge of the tab with a disk change (the agent's, listed before its merge is done) reverts
+    // the tab to the disk, then sets the merged text: judged in between, the tab has no unsaved
+    // edits, the undo is saved through it, and the merge then sets the user's lines on a tab the
+    // undo replaced. No merge starts meanwhile: they start from the file's queue of checks, this one.
+    await mergesDone(f);
     // What the file holds now (a formatter, git or the user may have changed it since).
     this.syncFromEditor(f);
     const now = await readText(f);
@@ -642,6 +652,8 @@ export class ChangeTracker extends Disposable {
     }
     let undone = false;
     await this.inOrder(filePath, async () => {
+      // The tab judged once its merges are done (see undoFile).
+      await mergesDone(filePath);
       undone = await revert();
       if (!undone) return;
       const top = this.ownerOf(filePath);
