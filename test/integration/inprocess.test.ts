@@ -9,7 +9,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 
-import { api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
+import { agentEvents, api, freshReviewPerTest, useScriptedAgent, waitFor } from './helpers';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 const numbered = (n: number, tag = 'line') => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`).join('\n') + '\n';
@@ -298,8 +298,12 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     assert.equal(doc.isDirty, false);
   });
 
+  /** The scripted agent's log of the last claudeEditsUnderTyping; what its reads got. */
+  let agentLog = '';
+  const reads = () => agentEvents(agentLog).filter(e => e.event === 'result' && e.type === 'read').map(e => (e.result as { content?: string } | undefined)?.content);
+
   /** A numbered file open with the user's unsaved `userLine` on line `userAt` (0-based); then Claude's edit of it (`old` → `new`), allowed. */
-  async function claudeEditsUnderTyping(name: string, lines: number, userAt: number, userLine: string, old: string, edited: string) {
+  async function claudeEditsUnderTyping(name: string, lines: number, userAt: number, userLine: string, old: string, edited: string, then: object[] = [{ type: 'sleep', ms: 500 }]) {
     const file = path.join(root(), name);
     const before = numbered(lines);
     fs.writeFileSync(file, before);
@@ -307,10 +311,10 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit(e => e.replace(new vscode.Range(userAt, 0, userAt, `line ${userAt + 1}`.length), userLine));
     assert.equal(doc.isDirty, true);
-    await useScriptedAgent({ turns: [{ steps: [
+    ({ log: agentLog } = await useScriptedAgent({ turns: [{ steps: [
       { type: 'claudeEdit', path: file, old, new: edited, quiet: true },
-      { type: 'sleep', ms: 500 },
-    ] }] });
+      ...then,
+    ] }] }));
     await turnAllowing(`edit ${name}`);
     return { file, before, doc };
   }
@@ -347,36 +351,49 @@ describe('In-process edits (Claude and Codex adapters)', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
-  it("Undo clicked while the agent's change is being merged into the tab (reverted to the disk for that moment): the undo waits for the merge, the tab keeps the user's line without the agent's, the disk is as before the turn", async () => {
-    // The change is listed before its merge into the tab is done; for a moment the merge has the tab
-    // reverted to the disk (clean). An undo that judged the tab then saw no unsaved edits, undid the
-    // disk through the tab, and the merge then set the agent's line back into the tab.
-    const name = 'inproc-undo-mid-merge.txt';
-    const file = path.join(root(), name);
+  /**
+   * Holds the merge of the file's tab with the agent's disk change right before it sets the merged
+   * text (the tab reverted to the disk for that moment, the user's lines only in the merge):
+   * `paused` resolves then, `release()` lets it go on; `waited()`: someone waits for that merge.
+   * The extension's own merge queue (this test bundle has a copy of its own).
+   */
+  function holdMergeOf(file: string) {
+    const hooks = sb.review.mergeHooks;
     let atSet!: () => void;
     const paused = new Promise<void>(resolve => { atSet = resolve; });
     let release!: () => void;
     const released = new Promise<void>(resolve => { release = resolve; });
     let waited = false;
-    // The extension's own merge queue (this test bundle has a copy of its own).
-    const reconcileTestHooks = sb.review.mergeHooks;
-    reconcileTestHooks.beforeSet = async doc => {
+    hooks.beforeSet = async doc => {
       if (doc.uri.fsPath !== file) return;
-      reconcileTestHooks.beforeSet = undefined;
+      hooks.beforeSet = undefined;
       atSet();
       await released;
     };
-    reconcileTestHooks.waiting = f => { waited ||= f === file; };
+    hooks.waiting = f => { waited ||= f === file; };
+    return {
+      paused, release, waited: () => waited,
+      dispose: () => { release(); hooks.beforeSet = undefined; hooks.waiting = undefined; },
+    };
+  }
+
+  it("Undo clicked while the agent's change is being merged into the tab (reverted to the disk for that moment): the undo waits for the merge, the tab keeps the user's line without the agent's, the disk is as before the turn", async () => {
+    // The change is listed before its merge into the tab is done. An undo that judged the tab while
+    // the merge had it reverted saw no unsaved edits, was saved through the tab, and the user's
+    // unsaved line was lost.
+    const name = 'inproc-undo-mid-merge.txt';
+    const file = path.join(root(), name);
+    const hold = holdMergeOf(file);
     try {
       const edited = claudeEditsUnderTyping(name, 30, 1, 'user two', 'line 17\n', 'line seventeen\n');
-      await paused;
+      await hold.paused;
       const doc = vscode.workspace.textDocuments.find(d => d.uri.fsPath === file)!;
       assert.equal(doc.isDirty, false, 'the merge has the tab reverted to the disk at this moment');
       const change = await waitFor('the change to be listed', () => changeOf(file));
       let undone = false;
       const undo = sb.review.undo(change.turnId, file).finally(() => { undone = true; });
-      await waitFor('the undo to wait for the merge, or to be made', () => waited || undone);
-      release();
+      await waitFor('the undo to wait for the merge, or to be made', () => hold.waited() || undone);
+      hold.release();
       await undo;
       const { before } = await edited;
       assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty, disk: fs.readFileSync(file, 'utf8') },
@@ -385,9 +402,36 @@ describe('In-process edits (Claude and Codex adapters)', () => {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     } finally {
-      release();
-      reconcileTestHooks.beforeSet = undefined;
-      reconcileTestHooks.waiting = undefined;
+      hold.dispose();
+    }
+  });
+
+  it("an agent's read of a file while its tab is being merged with the agent's change waits for the merge: it gets the user's unsaved line with the agent's change", async () => {
+    const name = 'inproc-read-mid-merge.txt';
+    const file = path.join(root(), name);
+    const go = `${file}.go`;
+    fs.rmSync(go, { force: true });
+    const hold = holdMergeOf(file);
+    try {
+      const edited = claudeEditsUnderTyping(name, 30, 1, 'user two', 'line 17\n', 'line seventeen\n', [
+        { type: 'waitFile', path: go },
+        { type: 'read', path: file },
+      ]);
+      await hold.paused;
+      // The agent reads the file now.
+      fs.writeFileSync(go, '');
+      await waitFor('the read to wait for the merge, or to be answered', () => hold.waited() || reads().length > 0);
+      hold.release();
+      const { before } = await edited;
+      const both = before.replace('line 2\n', 'user two\n').replace('line 17\n', 'line seventeen\n');
+      assert.deepEqual(reads(), [both], 'the agent read what the user sees: their unsaved line, and its change');
+      const doc = vscode.workspace.textDocuments.find(d => d.uri.fsPath === file)!;
+      assert.deepEqual({ tab: doc.getText(), unsaved: doc.isDirty }, { tab: both, unsaved: true });
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      hold.dispose();
+      fs.rmSync(go, { force: true });
     }
   });
 

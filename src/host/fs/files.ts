@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { FsErrors, fromNodeError } from '../../common/fs/errors';
 import { chooseForm, decodeUtf8, encodingLabel, TextForm, utf8Body, UTF8 } from '../../common/fs/encoding';
 import { PendingWork } from './pendingSaves';
+import { mergeQueued, mergesDone } from './tabMerges';
 import { LazyText, textOf } from '../../common/fs/lazyText';
 import { sliceUtf8Lines } from '../../common/fs/byteLines';
 import { type Earlier, readRest, readWindow, stampOf } from './rangeRead';
@@ -97,12 +98,25 @@ export async function readCurrent(target: Target): Promise<CurrentText> {
 
 /** The same, but a binary file (or one not valid in its encoding) is returned with its bytes instead of refused. */
 export async function readCurrentData(target: Target): Promise<CurrentText & { binaryReason?: 'binary' | 'encoding'; binaryEncoding?: string }> {
-  const doc = findOpenDocument(target);
+  const open = findOpenDocument(target);
+  const doc = open && mergeQueued(open.uri.fsPath) ? await openDocumentAfterMerges(target) : open;
   if (doc?.isDirty) {
     const b = bufferText(doc);
     return { exists: true, text: b.text, source: 'buffer', form: formOfDocument(doc), memo: b };
   }
   return readDisk(target, doc);
+}
+
+/**
+ * The file's open document, once the merges of its tab with a disk change are done (see
+ * tabMerges.ts): one made meanwhile has the tab reverted to the disk for a moment, its unsaved
+ * edits only in the merge, and a read then would miss them.
+ */
+export async function openDocumentAfterMerges(target: Target): Promise<vscode.TextDocument | undefined> {
+  const doc = findOpenDocument(target);
+  if (!doc || !mergeQueued(doc.uri.fsPath)) return doc;
+  await mergesDone(doc.uri.fsPath);
+  return findOpenDocument(target);
 }
 
 /** The file's text on disk: one stat when it is unchanged since it was last read, else read and decoded. */

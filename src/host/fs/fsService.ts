@@ -33,7 +33,7 @@ import { EditLog } from './editLog';
 import type { Edit } from '../../common/review/editHistory';
 import { DecisionAction, decisionOf } from '../../common/review/reviewLog';
 import { decodeFor, formOfNewFile } from './fileData';
-import { CurrentText, diskTexts, findOpenDocument, holdIdleRangeRests, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
+import { CurrentText, diskTexts, findOpenDocument, holdIdleRangeRests, openDocumentAfterMerges, holdRangeRests, isRanged, startRangeRests, pathKey, readCurrent, readCurrentData, readRange, resolveTarget, statOf, Target, workspaceRoots } from './files';
 import { pendingSaves, settledWithin } from './pendingSaves';
 import { ReviewInfo, ReviewManager } from './reviews';
 import { readOutsideWorkspacePolicy, readReviewWrites, readSaveAfterWrite } from './settings';
@@ -229,7 +229,9 @@ export class FsService extends Disposable {
    * buffer through fs/read_text_file, and its commands wait for pending saves (pendingSaves).
    */
   async apply(target: Target, expected: CurrentText, next: string): Promise<{ before: string | undefined; beforeBytes?: Uint8Array; after: string; form: TextForm } | undefined> {
-    let doc = findOpenDocument(target);
+    // Not into a tab while it is merged with a disk change: reverted to the disk for that moment, it
+    // would take the write, and the merge would then set its text over it (see tabMerges.ts).
+    let doc = await openDocumentAfterMerges(target);
     const uri = doc?.uri ?? vscode.Uri.file(target.real);
     if (!doc && !(await exists(target.real))) {
       if (expected.exists) return undefined; // deleted meanwhile

@@ -15,7 +15,7 @@ import type { Logger } from '../../common/logger';
 import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
 import { decodeFor } from '../fs/fileData';
 import { textData } from '../../common/review/sides';
-import { settledWithin } from '../fs/pendingSaves';
+import { mergeQueued, mergesDone, oneMergeAtATime, tabMergeHooks } from '../fs/tabMerges';
 import { readDisk } from './diskSources';
 
 export interface ReconcileResult {
@@ -33,54 +33,20 @@ export const reconcileTestHooks: {
   /** Right before the merged text is set into a tab reverted to the disk (clean for that moment). */
   beforeSet?: (doc: vscode.TextDocument) => Promise<void>;
   /** Someone waits for the merges queued for a file's tab (mergesDone). */
-  waiting?: (filePath: string) => void;
-} = {};
-
-/**
- * The merges of one file's tab run one after another: each reads the tab, reverts it and sets it,
- * and two interleaved (a change tracker's merge of an agent's write reported late, a checkpoint's
- * restore) would set a merge made for a tab the other had already replaced.
- */
-const queues = new Map<string, Promise<unknown>>();
-/**
- * How long a merge waits at most for the one before it, which waits on VS Code (showing the tab,
- * the revert, the edit): a call that never returns must not stop the file's merges for good.
- */
-const QUEUE_WAIT_MS = 30_000;
-function oneAtATime<T>(filePath: string, work: () => Promise<T>, log?: Logger): Promise<T> {
-  const previous = queues.get(filePath);
-  let waited = false;
-  const turn = previous ? settledWithin([previous.finally(() => { waited = true; })], QUEUE_WAIT_MS) : Promise.resolve();
-  const mine = turn.then(() => {
-    if (previous && !waited) log?.warn(`The merge before this one into ${filePath}'s tab is still running after ${QUEUE_WAIT_MS / 1000} s: this one goes on`);
-    return work();
-  });
-  const tail = mine.catch(() => undefined);
-  queues.set(filePath, tail);
-  void tail.then(() => { if (queues.get(filePath) === tail) queues.delete(filePath); });
-  return mine;
-}
-
-/**
- * Resolves once the merges queued for the file's tab are done (or after QUEUE_WAIT_MS). A merge
- * reverts the tab to the disk, then sets the merged text: in between the tab is clean, and one who
- * judged its unsaved edits then would see none.
- */
-export async function mergesDone(filePath: string): Promise<void> {
-  const queued = queues.get(filePath);
-  if (!queued) return;
-  reconcileTestHooks.waiting?.(filePath);
-  await settledWithin([queued], QUEUE_WAIT_MS);
-}
+  get waiting(): ((filePath: string) => void) | undefined;
+  set waiting(hook: ((filePath: string) => void) | undefined);
+} = {
+  get waiting() { return tabMergeHooks.waiting; },
+  set waiting(hook) { tabMergeHooks.waiting = hook; },
+};
 
 /** Whether a merge of the file's tab is running or waiting (tests). */
-export function reconcileQueued(filePath: string): boolean {
-  return queues.has(filePath);
-}
+export const reconcileQueued = mergeQueued;
+export { mergesDone };
 
 /** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
 export function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
-  return oneAtATime(filePath, () => reconcileNow(filePath, diskBefore, diskAfter, agentName, log), log);
+  return oneMergeAtATime(filePath, () => reconcileNow(filePath, diskBefore, diskAfter, agentName, log), log);
 }
 
 async function reconcileNow(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
@@ -140,7 +106,7 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
     vscode.l10n.t("{0} changed {1} on disk while you had unsaved edits, and your edits cannot be told apart from its change, so nothing was merged: your tab is unchanged. Keep yours, take {0}'s version, or keep both (yours first)?", agentName, fileLabel(doc.uri.fsPath)),
     ...choices);
   if (!choice || doc.isClosed) return;
-  await oneAtATime(doc.uri.fsPath, async () => {
+  await oneMergeAtATime(doc.uri.fsPath, async () => {
     const data = await readDisk(doc.uri.fsPath);
     if (data?.kind !== 'text') return;
     const disk = data.text;
@@ -165,7 +131,7 @@ async function askWhatTheTabKeeps(doc: vscode.TextDocument, agentName: string, l
  * (in the disk, the tab or both); undefined, nothing done: the disk holds no text (deleted since, or binary).
  */
 export function undoUnderDirtyBuffer(doc: vscode.TextDocument, from: string, to: string, log: Logger): Promise<{ disk: FileData; made: boolean } | undefined> {
-  return oneAtATime(doc.uri.fsPath, async () => {
+  return oneMergeAtATime(doc.uri.fsPath, async () => {
     const disk = await readDisk(doc.uri.fsPath);
     if (disk?.kind !== 'text') return undefined;
     const onDisk = merge3(from, disk.text, to, 'ours');
