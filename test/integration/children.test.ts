@@ -161,6 +161,8 @@ describe('Plans and child-agent sessions', () => {
     ] }] });
     const sent = sb.chat.sendPrompt('work');
     await waitFor('two running children', () => ['c-a', 'c-b'].every(id => card(sb.chat.items, id)?.state === 'running') || undefined);
+    // A's job is its own update, after A started.
+    await waitFor('A\'s job in the chat', () => sb.chat.items.some(i => i.kind === 'tool' && i.inChild === 'c-a') || undefined);
     assert.equal(sb.chat.tabInfos.find(t => t.id === sb.chat.activeTab)?.state, 'busy', 'the parent is not done while its children run');
     sb.view.childTabs.show(sb.chat.activeTab, 'c-a');
     assert.deepEqual(sb.view.childTabs.tabs.map(t => t.items.map(i => i.kind === 'tool' ? i.tool.title : i.kind)), [['Long job']], 'A\'s tab shows its running job');
