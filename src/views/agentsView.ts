@@ -8,10 +8,14 @@ import { Disposable } from '../common/disposable';
 import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
 import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
 import type { Waiter } from '../common/conversation/waiting';
+import { resetContextKeyLater } from '../host/contextKeys';
 import { DeferredTreeView } from '../host/deferredTreeView';
 import { OPEN_CONVERSATION, type Waits } from '../host/waitingAlert';
 import type { ChatController } from '../session/chatController';
 import type { PendingWrites } from './chatViewProvider';
+
+/** Context key: the window has had several conversations (the Agents view is shown from then on). */
+const AGENTS_LISTED_KEY = 'switchboard.agentsListed';
 
 export const AGENTS_VIEW_ID = 'switchboard.agents';
 type Node = AgentNode | ConversationNode;
@@ -58,6 +62,8 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     });
     command('switchboard.agents.showLog', () => showLog());
     this.update();
+    // A key left from before an extension host restart: reset later, off the chat's first layout.
+    if (!this.listed) this.register(resetContextKeyLater(AGENTS_LISTED_KEY, () => this.listed));
   }
 
   /** The model now, with the writes that wait for review counted as waits of their conversations. */
@@ -131,7 +137,17 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
     this.timer = setTimeout(() => { this.timer = undefined; this.update(); }, 50);
   }
 
+  /** Whether the view is in the side bar (see `update`). */
+  private listed = false;
+
   private update(): void {
+    // The view joins the side bar once the window has several conversations (or agents), and stays:
+    // with one, the chat shows all it would; and two collapsed panes under the chat cost its first
+    // frame ~35 ms of the window's thread at every opening (docs/decisions/0040).
+    if (!this.listed && (this.chat.sessions.length > 1 || Object.keys(this.chat.lifecycle().agents).length > 1)) {
+      this.listed = true;
+      void vscode.commands.executeCommand('setContext', AGENTS_LISTED_KEY, true);
+    }
     this.treeEmitter.fire(undefined);
     const waiting = this.waiters().length;
     this.tree.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 conversation waiting for you') : vscode.l10n.t('{0} conversations waiting for you', waiting) } : undefined;

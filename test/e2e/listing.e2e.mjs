@@ -104,6 +104,10 @@ export default async function ({ page, log, shotsDir, workspace }) {
   await page.mouse.move(box.x + 460, box.y + box.height / 2, { steps: 5 });
   await page.mouse.up();
   const hello = path.join(workspace, 'src/hello.ts');
+  // A new window: the chat alone in Switchboard's side bar. Agent Changes joins it with the first
+  // listed change, Agents with a second conversation (decision 0040).
+  const secondary = page.locator('.part.sidebar .pane-header', { hasText: /^(Agent Changes|Agents)/ });
+  assert.equal(await secondary.count(), 0, 'no Agent Changes or Agents pane before there is something to show');
 
   // The same session is played once per theme (switching themes once is much faster than per scene).
   for (const theme of THEMES) {
@@ -161,6 +165,7 @@ export default async function ({ page, log, shotsDir, workspace }) {
     // Ready for the next theme: keep the change, put the file back, close the conversation.
     await changes.getByRole('button', { name: 'Keep all' }).click();
     await changes.waitFor({ state: 'hidden', timeout: 30_000 });
+    assert.equal(await page.locator('.part.sidebar .pane-header', { hasText: 'Agent Changes' }).count(), 1, 'Agent Changes stays in the side bar once shown, its changes kept');
     fs.writeFileSync(hello, GREET_BEFORE);
     await view.locator('.tab-close').first().click();
     await view.locator('.message').first().waitFor({ state: 'detached', timeout: 30_000 });

@@ -173,7 +173,9 @@ export async function dismissHovers(page) {
 export async function runCommand(page, label) {
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 0; ; attempt++) {
-    await page.locator('.part.sidebar .composite.title').click();
+    // The side bar's title text, not the middle of its bar: with one view in the container (the
+    // chat alone), the view's buttons (New Conversation…) are in that bar.
+    await page.locator('.part.sidebar .composite.title .title-label').click();
     await page.keyboard.press('F1');
     try {
       await input.fill(`>${label}`, { timeout: 10_000 });

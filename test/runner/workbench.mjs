@@ -53,6 +53,12 @@ export const quietSettings = Object.freeze({
   // The web workbench defaults files.autoSave to 'afterDelay' (desktop: 'off'); tests need desktop behaviour.
   'files.autoSave': 'off',
   'npm.autoDetect': 'off',
+  // The remote extension host looks for listening ports every few seconds (a scan of /proc, and the
+  // tunnel-forwarding extension's activation): 15–35 ms of its CPU at a random moment, which landed
+  // inside timed windows of bench/activation on either side. Off needs both: with a tunnel
+  // provider (tunnel-forwarding has one) the scan runs unless its source is the terminal output.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
 });
 
 // ------------------------------------------------------------------------------------------ tools

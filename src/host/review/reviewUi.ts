@@ -8,6 +8,9 @@ import type { ChangeTracker, TurnView } from './changeTracker';
 import { resetContextKeyLater } from '../contextKeys';
 import { DeferredTreeView } from '../deferredTreeView';
 
+/** Context key: a change was listed in this window (the Agent Changes view is shown from then on). */
+const CHANGES_LISTED_KEY = 'switchboard.changesListed';
+
 export const BASELINE_SCHEME = 'switchboard-baseline';
 
 type Node =
@@ -51,10 +54,18 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     this.register(vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this));
     // The view's badge counts the changed files; `switchboard.hasChanges` enables Keep all / Undo all.
     const count = () => tracker.views().reduce((n, t) => n + t.files.length, 0);
+    // The view is in the side bar from the first change listed in this window on (and stays: it does
+    // not come and go with each Keep): two collapsed panes under the chat cost its first frame
+    // ~35 ms of the window's thread at every opening (docs/decisions/0040).
+    let listed = false;
     const showCount = (n: number) => {
       lensesWhile(n > 0);
       tree.badge = n ? { value: n, tooltip: n === 1 ? vscode.l10n.t('1 changed file to review') : vscode.l10n.t('{0} changed files to review', n) } : undefined;
       void vscode.commands.executeCommand('setContext', 'switchboard.hasChanges', n > 0);
+      if (n > 0 && !listed) {
+        listed = true;
+        void vscode.commands.executeCommand('setContext', CHANGES_LISTED_KEY, true);
+      }
     };
     this.register(tracker.onDidChange(() => {
       this.treeEmitter.fire(undefined);
@@ -67,7 +78,10 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     // the key is reset later (host/contextKeys), off the view's first layout.
     const kept = count();
     if (kept > 0) showCount(kept);
-    else this.register(resetContextKeyLater('switchboard.hasChanges', () => count() > 0));
+    else {
+      this.register(resetContextKeyLater('switchboard.hasChanges', () => count() > 0));
+      this.register(resetContextKeyLater(CHANGES_LISTED_KEY, () => listed));
+    }
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
     const cmd = (id: string, run: (ref: ChangeRef) => unknown) =>
       this.register(vscode.commands.registerCommand(id, (arg?: Node | ChangeRef) => { const ref = toRef(arg); return ref ? run(ref) : undefined; }));
