@@ -143,7 +143,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
   private update(): void {
     // The view joins the side bar once the window has several conversations (or agents), and stays:
     // with one, the chat shows all it would; and two collapsed panes under the chat cost its first
-    // frame ~35 ms of the window's thread at every opening (docs/decisions/0040).
+    // frame ~15 ms of the window's thread at every opening (docs/decisions/0040).
     if (!this.listed && (this.chat.sessions.length > 1 || Object.keys(this.chat.lifecycle().agents).length > 1)) {
       this.listed = true;
       void vscode.commands.executeCommand('setContext', AGENTS_LISTED_KEY, true);

@@ -56,7 +56,7 @@ export class ReviewUi extends Disposable implements vscode.TreeDataProvider<Node
     const count = () => tracker.views().reduce((n, t) => n + t.files.length, 0);
     // The view is in the side bar from the first change listed in this window on (and stays: it does
     // not come and go with each Keep): two collapsed panes under the chat cost its first frame
-    // ~35 ms of the window's thread at every opening (docs/decisions/0040).
+    // ~15 ms of the window's thread at every opening (docs/decisions/0040).
     let listed = false;
     const showCount = (n: number) => {
       lensesWhile(n > 0);
