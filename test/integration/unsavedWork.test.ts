@@ -15,7 +15,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../src/extension';
 import { api, freshReviewPerTest, quietLogger, useScriptedAgent, waitFor } from './helpers';
-import { reconcileDirtyBuffer, reconcileQueued, reconcileTestHooks, undoUnderDirtyBuffer } from '../../src/host/review/bufferReconcile';
+import { reconcileDirtyBuffer, undoUnderDirtyBuffer } from '../../src/host/review/bufferReconcile';
+import { mergeQueued as reconcileQueued, tabMergeHooks as reconcileTestHooks } from '../../src/host/fs/tabMerges';
 import { Checkpoints } from '../../src/host/checkpoints/checkpoints';
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';

@@ -14,7 +14,8 @@ import { foldersToRemove, parseRawDiff, restorePlan, restoreScope, toPrune, type
 import { Disposable } from '../../common/disposable';
 import { errorMessage } from '../../common/errorText';
 import type { Logger } from '../../common/logger';
-import { mergesDone, reconcileDirtyBuffer } from '../review/bufferReconcile';
+import { reconcileDirtyBuffer } from '../review/bufferReconcile';
+import { mergesDone } from '../fs/tabMerges';
 import { gitProgram, readDisk } from '../review/diskSources';
 import { createGitRunner } from './gitRunner';
 import { ShadowRepo, type KeptFile } from './shadowRepo';

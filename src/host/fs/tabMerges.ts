@@ -4,6 +4,7 @@
 // for a tab the other had already replaced. Between the revert and the set the tab is clean: whoever
 // judges a tab's unsaved edits (a read of what the user sees, an agent's write into the buffer, an
 // Undo) first waits for its merges (mergesDone).
+import type * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { settledWithin } from './pendingSaves';
 
@@ -15,8 +16,15 @@ const queues = new Map<string, Promise<unknown>>();
  */
 const QUEUE_WAIT_MS = 30_000;
 
-/** Test seam: someone waits for the merges queued for a file's tab (mergesDone). */
-export const tabMergeHooks: { waiting?: (filePath: string) => void } = {};
+/** Test seams (host/review/bufferReconcile.ts runs the first two in each merge). */
+export const tabMergeHooks: {
+  /** Right before a tab is reverted to the disk, its merge's checks passed (a test drives the disk changing then). */
+  beforeRevert?: (doc: vscode.TextDocument) => Promise<void>;
+  /** Right before the merged text is set into a tab reverted to the disk (clean for that moment). */
+  beforeSet?: (doc: vscode.TextDocument) => Promise<void>;
+  /** Someone waits for the merges queued for a file's tab (mergesDone). */
+  waiting?: (filePath: string) => void;
+} = {};
 
 /** Runs `work` once the merges queued before it for the file's tab are done (or after QUEUE_WAIT_MS). */
 export function oneMergeAtATime<T>(filePath: string, work: () => Promise<T>, log?: Logger): Promise<T> {

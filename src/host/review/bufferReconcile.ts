@@ -15,7 +15,7 @@ import type { Logger } from '../../common/logger';
 import { keepBoth, reconcileBuffer } from '../../common/review/reconcile';
 import { decodeFor } from '../fs/fileData';
 import { textData } from '../../common/review/sides';
-import { mergeQueued, mergesDone, oneMergeAtATime, tabMergeHooks } from '../fs/tabMerges';
+import { oneMergeAtATime, tabMergeHooks } from '../fs/tabMerges';
 import { readDisk } from './diskSources';
 
 export interface ReconcileResult {
@@ -23,26 +23,6 @@ export interface ReconcileResult {
   /** Nothing was merged: the tab is untouched until the user chooses. */
   readonly undecided?: boolean;
 }
-
-/**
- * Test seam: runs right before a tab is reverted to the disk, its merge's checks passed (a test
- * drives the disk changing in that moment).
- */
-export const reconcileTestHooks: {
-  beforeRevert?: (doc: vscode.TextDocument) => Promise<void>;
-  /** Right before the merged text is set into a tab reverted to the disk (clean for that moment). */
-  beforeSet?: (doc: vscode.TextDocument) => Promise<void>;
-  /** Someone waits for the merges queued for a file's tab (mergesDone). */
-  get waiting(): ((filePath: string) => void) | undefined;
-  set waiting(hook: ((filePath: string) => void) | undefined);
-} = {
-  get waiting() { return tabMergeHooks.waiting; },
-  set waiting(hook) { tabMergeHooks.waiting = hook; },
-};
-
-/** Whether a merge of the file's tab is running or waiting (tests). */
-export const reconcileQueued = mergeQueued;
-export { mergesDone };
 
 /** Undefined when there was nothing to reconcile (no dirty tab, or it already shows the disk text). */
 export function reconcileDirtyBuffer(filePath: string, diskBefore: string | undefined, diskAfter: string | null, agentName: string, log: Logger): Promise<ReconcileResult | undefined> {
@@ -197,7 +177,7 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     if (doc.version !== version) return 'tab';
     if (!diskHolds(doc.uri.fsPath, diskText)) return 'disk';
   }
-  await reconcileTestHooks.beforeRevert?.(doc);
+  await tabMergeHooks.beforeRevert?.(doc);
   if (vscode.window.activeTextEditor?.document === doc) {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
@@ -210,7 +190,7 @@ async function reloadThenSet(doc: vscode.TextDocument, diskText: string, text: s
     text = again.kind === 'merged' ? again.text : loaded;
     conflicts = again.kind === 'merged' ? again.conflicts : 0;
   } else if (doc.isDirty) log.warn(`Could not reload ${doc.uri.fsPath} from disk before applying the unsaved edits again`);
-  await reconcileTestHooks.beforeSet?.(doc);
+  await tabMergeHooks.beforeSet?.(doc);
   await setTabText(doc, text, log);
   if (tookFocus && previous && previous.document !== doc && previous.document.uri.scheme === 'file' && !previous.document.isClosed) {
     await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn, preserveFocus: false });

@@ -21,7 +21,8 @@ import { FileChange, FileChangeView, TurnChanges } from '../../common/review/tur
 import { EditHistory } from '../../common/review/editHistory';
 import { addDecision, baselineFromOf, DecisionAction, decidedSince, loadSaved, placeOf, putChange, REVIEW_LIMITS, setBaselineFrom, toSaved, writesOf } from '../../common/review/reviewLog';
 import { carryUnder, firstOverlap, lineThrough, stackChoice } from '../../common/review/stack';
-import { mergesDone, reconcileDirtyBuffer, reconcileTestHooks, undoUnderDirtyBuffer } from './bufferReconcile';
+import { reconcileDirtyBuffer, undoUnderDirtyBuffer } from './bufferReconcile';
+import { mergesDone, tabMergeHooks } from '../fs/tabMerges';
 import { gitIndexText, readDisk, readDiskSync, readText, writeFile } from './diskSources';
 import { asSides, binaryData, Content, sideIn, sideOf, textData } from '../../common/review/sides';
 import { TestGate } from '../../common/testGate';
@@ -149,8 +150,8 @@ export class ChangeTracker extends Disposable {
   }
 
   /** Tests: the seams of the tab merges this tracker starts (the extension's own copy of the merge queue). */
-  get mergeHooks(): typeof reconcileTestHooks {
-    return reconcileTestHooks;
+  get mergeHooks(): typeof tabMergeHooks {
+    return tabMergeHooks;
   }
 
   /** Reports of the file watcher held back by a test (see holdDiskEvents). */

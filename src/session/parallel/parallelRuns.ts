@@ -25,7 +25,8 @@ import { decodeFor, openDocumentOf } from '../../host/fs/fileData';
 import { launchSpec } from '../../host/installedAgents';
 import { addWorktree, baseBytes, changesIn, claim, hooksFolder, plainFileIn, removeWorktrees, removeWorktreesSync, Snapshot, snapshot, sweepStale } from '../../host/parallel/worktrees';
 import { worktreeServices } from '../../host/parallel/worktreeFs';
-import { mergesDone, reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
+import { reconcileDirtyBuffer } from '../../host/review/bufferReconcile';
+import { mergesDone } from '../../host/fs/tabMerges';
 import { AgentRuntime } from '../agentRuntime';
 import { ChatSession, describe } from '../chatSession';
 
