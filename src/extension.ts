@@ -7,8 +7,9 @@ import { StartupGate } from './common/startupGate';
 import { agentPickerUi } from './host/agentPicker';
 import { openSettings, Settings } from './host/config';
 import { setRegistryAgentSource } from './host/installedAgents';
+import { registerCommand, registerEarly, unhandledCommands } from './host/commands';
 import { configureCommonL10n } from './host/l10n';
-import { createLogger, listenerGuard } from './host/log';
+import { LazyLogChannel, listenerGuard } from './host/log';
 import { FsService } from './host/fs/fsService';
 import { McpServers, setMcpServers } from './host/mcp';
 import { joinWaits, WaitingAlert } from './host/waitingAlert';
@@ -25,7 +26,8 @@ import { ChatController } from './session/chatController';
 import { SavedChats } from './session/savedChats';
 import { SignIn } from './session/signIn';
 import { AgentsView } from './views/agentsView';
-import { CHAT_VIEW_ID, ChatViewProvider } from './views/chatViewProvider';
+import { CHAT_VIEW_ID, ChatViewProvider, EDITOR_VIEW_TYPE } from './views/chatViewProvider';
+import { CHILD_VIEW_TYPE } from './views/childTabs';
 import { registerTitleCommands } from './views/titleCommands';
 import { protocolTraffic } from './acp/protocolTap';
 import { InspectorPanel } from './views/inspectorPanel';
@@ -71,16 +73,89 @@ export interface SwitchboardApi {
   readonly parallelPanels: ParallelPanels;
   /** Run in Parallel's questions (agents, models, prompt); tests replace it. */
   askRuns: typeof askRuns;
+  /** Contributed commands with no handler once the services are built (host/commands; none expected). */
+  unhandledCommands(): string[];
 }
 
 let controller: ChatController | undefined;
 let terminalService: TerminalService | undefined;
 
+/** What activation builds (the second half: see activate). */
+type Services = Omit<SwitchboardApi, 'registry' | 'agentPicker' | 'logUri' | 'traffic' | 'askRuns' | 'unhandledCommands'> & { loadRegistry(): AgentRegistry };
+
 export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   configureCommonL10n();
-  const channel = vscode.window.createOutputChannel('Switchboard', { log: true });
+  // What the chat's first state does not need waits for it (the Changes and Agents trees, the log's
+  // channel): opening the view container activates us, and the workbench lays out the chat
+  // meanwhile (common/startupGate).
+  const startup = new StartupGate();
+  const channel = new LazyLogChannel('Switchboard', startup.opened);
   context.subscriptions.push(channel);
-  const log = createLogger(channel);
+
+  // Activation in two halves (docs/decisions/0041). What VS Code looks for once activate() returns
+  // is registered now: the chat view's provider, the editor tabs' serializers and every contributed
+  // command (host/commands). The services behind them are built on the next turn of the event loop,
+  // once VS Code has been told activation is done (its window then lays out the view while this
+  // host builds, instead of waiting for it), or at once when one of them is used first.
+  let services: Services | undefined;
+  let failed: { error: unknown } | undefined;
+  const built = (): Services => {
+    if (failed) throw failed.error;
+    try {
+      return (services ??= build(context, startup, channel, () => api.askRuns));
+    } catch (error) {
+      failed = { error };
+      channel.log.error(`Switchboard could not start: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      throw error;
+    }
+  };
+  const contributed = ((context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? []).map(c => c.command);
+  context.subscriptions.push(
+    ...registerEarly(contributed, () => { built(); }),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: view => built().view.resolveWebviewView(view) }),
+    vscode.window.registerWebviewPanelSerializer(EDITOR_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => built().view.restorePanel(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer(CHILD_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => built().view.childTabs.restore(panel, state) }),
+  );
+  // Set after the registrations above, so it runs after the timer on which VS Code sends them and
+  // its answer that activation is done (same delay: first in, first out).
+  setTimeout(() => {
+    try {
+      built();
+    } catch (error) {
+      // What activate() failing used to show; the error is in the log, and each use throws it again.
+      const openLog = vscode.l10n.t('Open Log');
+      void vscode.window.showErrorMessage(vscode.l10n.t('Switchboard could not start: {0}', error instanceof Error ? error.message : String(error)), openLog)
+        .then(choice => { if (choice === openLog) channel.show(); });
+    }
+  }, 0);
+
+  // Tests' handle; what it names is built on first use.
+  const api: SwitchboardApi = {
+    get chat() { return built().chat; },
+    get view() { return built().view; },
+    get agents() { return built().agents; },
+    get waiting() { return built().waiting; },
+    get files() { return built().files; },
+    get terminals() { return built().terminals; },
+    get review() { return built().review; },
+    get checkpoints() { return built().checkpoints; },
+    get mcp() { return built().mcp; },
+    get agentTerminals() { return built().agentTerminals; },
+    get signIn() { return built().signIn; },
+    get inspector() { return built().inspector; },
+    get follow() { return built().follow; },
+    get parallel() { return built().parallel; },
+    get parallelPanels() { return built().parallelPanels; },
+    get registry() { return built().loadRegistry(); },
+    agentPicker: agentPickerUi, logUri: context.logUri, traffic: protocolTraffic, askRuns,
+    unhandledCommands: () => { built(); return unhandledCommands(); },
+  };
+  return api;
+}
+
+/** The services, their views and the handlers of the commands (activation's second half). */
+function build(context: vscode.ExtensionContext, startup: StartupGate, channel: LazyLogChannel, askRunsNow: () => typeof askRuns): Services {
+  const log = channel.log;
   // Each listener of the agent's updates on its own: one that throws never stops the others.
   const guard = listenerGuard(log);
   // npx/uvx agents start here, never in the workspace (whose node_modules could substitute them).
@@ -113,11 +188,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   const signIn = new SignIn(context.secrets, log);
   const chat = new ChatController(log, () => channel.show(true), services, new SavedChats(context.workspaceState, vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'transcripts').fsPath, log, !!context.storageUri), diffs, signIn, new ModeChoices(context.globalState), context.globalState);
   controller = chat;
-  // What the chat's first state does not need waits for it (the Changes and Agents trees): opening the
-  // view container activates us, and the workbench lays out the chat meanwhile (common/startupGate).
-  const startup = new StartupGate();
   // Review of everything the agent changed, per turn, whichever way it wrote (host/review).
-  const tracker = new ChangeTracker(context.workspaceState, log, files.edits.history);
+  const tracker = new ChangeTracker(context.workspaceState, log, files.edits.history, startup.opened);
   files.undoWrites = (w, revert) => tracker.undoWrite(w, revert);
   context.subscriptions.push(tracker, new ReviewUi(tracker, startup.opened),
     chat.onTurn(({ tab, phase }) => (phase === 'start' ? tracker.beginTurn(tab.id, tab.agentName) : void tracker.endTurn(tab.id))),
@@ -143,14 +215,13 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
     chat.onTurn(({ tab, phase }) => { if (phase === 'end') agentTerminals.endTab(tab.id, lastTurnEnd(tab.items)); }));
 
   const view = new ChatViewProvider(context.extensionUri, chat, diffs, combineTerminalViews(terminals, agentTerminals), tracker, files, log, context.workspaceState, startup);
-  context.subscriptions.push(diffs, chat, view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view));
+  context.subscriptions.push(diffs, chat, view);
   // The Agents view and the count of conversations waiting for the user (views/agentsView, host/waitingAlert).
   const agents = new AgentsView(chat, files, id => view.isShowing(id), view.onDidChangeVisibility, id => view.showConversation(id), () => channel.show(true), startup.opened);
   context.subscriptions.push(agents);
 
   const command = (id: string, run: (...args: unknown[]) => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+    context.subscriptions.push(registerCommand(id, run));
   command('switchboard.openChat', () => view.reveal());
   command('switchboard.openChatInEditor', () => view.openInEditor());
   command('switchboard.selectAgent', async () => {
@@ -181,7 +252,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   command('switchboard.runInParallel', async () => {
     const folder = vscode.workspace.workspaceFolders?.find(f => f.uri.scheme === 'file')?.uri.fsPath;
     if (!folder) { void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: Run in Parallel works in a git repository.')); return; }
-    const asked = await api.askRuns(name => chat.sessions.find(t => t.agentName === name && t.sessionId)?.meta, chat.draft?.text);
+    const asked = await askRunsNow()(name => chat.sessions.find(t => t.agentName === name && t.sessionId)?.meta, chat.draft?.text);
     if (asked) parallelPanels.show(parallel.start(asked.prompt, asked.requests, folder));
   });
   command('switchboard.showParallelRuns', () => {
@@ -230,13 +301,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   context.subscriptions.push(...registerTitleCommands(view));
   command('switchboard.stopFollowingAgent', () => follow.stop());
 
-  // Built last: the commands above read it when they run (tests replace askRuns and agentPicker).
-  const api: SwitchboardApi = {
-    chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, agentPicker: agentPickerUi,
-    logUri: context.logUri, inspector, traffic: protocolTraffic, follow, parallel, parallelPanels, askRuns,
-    get registry() { return loadRegistry(); },
-  };
-  return api;
+  return { chat, view, agents, waiting, files, terminals, review: tracker, checkpoints, mcp, agentTerminals, signIn, inspector, follow, parallel, parallelPanels, loadRegistry };
 }
 
 const lastTurnEnd = (items: readonly { kind: string; stopReason?: string }[]): string | undefined =>

@@ -3,14 +3,45 @@ import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import { describeThrown, isolated, OnceLog } from '../common/onceLog';
 
-export function createLogger(channel: vscode.LogOutputChannel): Logger {
+/** The log, written to `channel()` (made on first use: see LazyLogChannel). */
+export function createLogger(channel: () => vscode.LogOutputChannel): Logger {
   return {
-    trace: m => channel.trace(m),
-    info: m => channel.info(m),
-    warn: m => channel.warn(m),
-    error: m => channel.error(m),
-    get traceEnabled() { return channel.logLevel === vscode.LogLevel.Trace; },
+    trace: m => channel().trace(m),
+    info: m => channel().info(m),
+    warn: m => channel().warn(m),
+    error: m => channel().error(m),
+    get traceEnabled() { return channel().logLevel === vscode.LogLevel.Trace; },
   };
+}
+
+/**
+ * The Output channel "Switchboard", made on first use (its first line, `show()`), else once `ready`
+ * resolves (the chat's first state shown), so the channel is listed in the Output view from then
+ * on. Making a log channel creates the log's folder and file and registers the channel with the
+ * window: ~5 ms of the extension host that otherwise fell between activation and the chat's page
+ * being sent (bench/activation's profiles).
+ */
+export class LazyLogChannel implements vscode.Disposable {
+  private made: vscode.LogOutputChannel | undefined;
+  private disposed = false;
+  readonly log: Logger = createLogger(() => this.channel);
+
+  constructor(private readonly name: string, ready: Promise<void>) {
+    void ready.then(() => { if (!this.disposed) void this.channel; });
+  }
+
+  get channel(): vscode.LogOutputChannel {
+    return (this.made ??= vscode.window.createOutputChannel(this.name, { log: true }));
+  }
+
+  show(preserveFocus?: boolean): void {
+    this.channel.show(preserveFocus);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.made?.dispose();
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 // that starts waiting while its chat is not on screen, once per wait (its button opens it). Nothing
 // is ever answered for the user. What waits and what counts as seen: common/conversation/waiting.
 import * as vscode from 'vscode';
+import { registerCommand } from './commands';
 import { Disposable } from '../common/disposable';
 import { WaitNotices, waitingLabel, waitingMessage, type Waiter } from '../common/conversation/waiting';
 
@@ -48,7 +49,7 @@ export class WaitingAlert extends Disposable {
     super();
     this.item.name = vscode.l10n.t('Switchboard: conversations waiting for you');
     this.item.command = FOCUS_WAITING;
-    this.register(vscode.commands.registerCommand(FOCUS_WAITING, () => { const first = waits.waiters()[0]; if (first) return waits.open(first.id); }));
+    this.register(registerCommand(FOCUS_WAITING, () => { const first = waits.waiters()[0]; if (first) return waits.open(first.id); }));
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.register(waits.onChange(() => this.update()));
     this.update();

@@ -4,6 +4,7 @@
 // controller's lifecycle model (ChatController.lifecycle) and the writes waiting for review; this
 // module only turns it into TreeItems, refreshes it, and runs the nodes' actions.
 import * as vscode from 'vscode';
+import { registerCommand } from '../host/commands';
 import { Disposable } from '../common/disposable';
 import { agentsTree, type AgentNode, type ConversationFacts, type ConversationNode } from '../common/conversation/agentsTree';
 import { LifecycleState, transition, waitingConversations } from '../common/conversation/lifecycle';
@@ -47,7 +48,7 @@ export class AgentsView extends Disposable implements vscode.TreeDataProvider<No
       this.register(event(() => this.schedule()));
     }
     this.register({ dispose: () => clearTimeout(this.timer) });
-    const command = (id: string, run: (node: Node | string | undefined) => unknown) => this.register(vscode.commands.registerCommand(id, run));
+    const command = (id: string, run: (node: Node | string | undefined) => unknown) => this.register(registerCommand(id, run));
     command(OPEN_CONVERSATION, node => this.open(idOf(node)));
     command('switchboard.closeConversation', node => { const id = idOf(node); return id && chat.closeTab(id); });
     command('switchboard.deleteConversation', node => { const id = idOf(node); return id && chat.deleteConversation(id); });

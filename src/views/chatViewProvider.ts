@@ -27,7 +27,7 @@ import { ShownMemory } from './shownMemory';
 
 export const CHAT_VIEW_ID = 'switchboard.chat';
 /** The chat in an editor tab (its own conversation; it comes back after a reload). */
-const EDITOR_VIEW_TYPE = CHAT_VIEW_ID + '.editor';
+export const EDITOR_VIEW_TYPE = CHAT_VIEW_ID + '.editor';
 const FLUSH_MS = 16;
 
 /** Agent writes waiting for review (host/fs). */
@@ -130,10 +130,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.register(chat.onDraftTaken(t => {
       for (const s of this.showing(t.tab)) if (s.key === t.surface) this.send(s, { type: 'composer/restore', tab: t.tab, ...t.draft, over: t.over });
     }));
-    // An editor tab of the chat open when the window reloaded comes back with the conversation it showed.
-    this.register(vscode.window.registerWebviewPanelSerializer(EDITOR_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) => this.attachPanel(panel, state),
-    }));
     this.register({ dispose: () => clearTimeout(this.flushTimer) });
     const stale: vscode.Event<unknown>[] = [chat.onOps, chat.onMeta, chat.onStatus, chat.onTabs, chat.onQueue, chat.onReset, chat.onShown, chat.onDrafts,
       terminals.onDidChangeOutput, changes.onDidChange, writes.onDidChangeReviews, vscode.workspace.onDidChangeWorkspaceFolders];
@@ -197,6 +193,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     this.attachPanel(vscode.window.createWebviewPanel(EDITOR_VIEW_TYPE, editorTitle(), vscode.ViewColumn.Beside, {
       enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     }));
+  }
+
+  /**
+   * An editor tab of the chat open when the window reloaded: it comes back with the conversation it
+   * showed (the serializer of EDITOR_VIEW_TYPE, registered at activation: extension.ts).
+   */
+  restorePanel(panel: vscode.WebviewPanel, state: unknown): void {
+    this.attachPanel(panel, state);
   }
 
   /** An editor tab of the chat; `state`: its page's saved state (a tab VS Code restores after a reload). */

@@ -62,15 +62,17 @@ export class ChildTabs extends Disposable {
       }
     }));
     this.register({ dispose: () => { for (const t of [...this.open.values()]) t.panel.dispose(); } });
-    // A helper's tab open when the window reloaded comes back (its page keeps which one it showed);
-    // one whose conversation or helper is gone closes.
-    this.register(vscode.window.registerWebviewPanelSerializer(CHILD_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        const s = state as { tab?: unknown; childId?: unknown } | undefined;
-        if (typeof s?.tab === 'string' && typeof s.childId === 'string') this.show(s.tab, s.childId, panel);
-        else panel.dispose();
-      },
-    }));
+  }
+
+  /**
+   * A helper's tab open when the window reloaded comes back (its page keeps which one it showed);
+   * one whose conversation or helper is gone closes (the serializer of CHILD_VIEW_TYPE, registered
+   * at activation: extension.ts).
+   */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const s = state as { tab?: unknown; childId?: unknown } | undefined;
+    if (typeof s?.tab === 'string' && typeof s.childId === 'string') this.show(s.tab, s.childId, panel);
+    else panel.dispose();
   }
 
   /** Sends `message` (a terminal's output) to every child tab. */

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import { sdk } from '../../common/acpSdk';
 import * as vscode from 'vscode';
+import { registerCommand } from '../commands';
 import type { AgentIdentity, FsHandlers } from '../../acp/clientServices';
 import { BoundedTextMap } from '../../common/boundedTextMap';
 import { LazyText, type SomeText } from '../../common/fs/lazyText';
@@ -129,7 +130,7 @@ export class FsService extends Disposable {
     super();
     this.reviewManager = this.register(new ReviewManager(this.content, log));
     this.onDidChangeReviews = this.reviewManager.onDidChangeReviews;
-    const command = (id: string, run: (...args: unknown[]) => unknown) => this.register(vscode.commands.registerCommand(id, run));
+    const command = (id: string, run: (...args: unknown[]) => unknown) => this.register(registerCommand(id, run));
     command('switchboard.acceptWrite', arg => this.decide(arg, r => r.accept()));
     command('switchboard.rejectWrite', arg => this.decide(arg, r => r.reject()));
     command('switchboard.acceptAllWrites', arg => this.decide(arg, r => r.acceptAllForSession()));

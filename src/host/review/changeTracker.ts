@@ -117,7 +117,13 @@ export class ChangeTracker extends Disposable {
   readonly ui = { warn: (message: string, ...actions: string[]): Thenable<string | undefined> => vscode.window.showWarningMessage(message, ...actions) };
 
   /** `history`: the one history of edits (FsService's, with the applied writes); one of its own when absent (tests). */
-  constructor(private readonly state: vscode.Memento, private readonly log: Logger, private readonly history = new EditHistory(REVIEW_LIMITS)) {
+  /**
+   * `watchFrom`: when the file watcher starts (the chat's first state shown, at activation), at the
+   * latest with the first turn: disk changes matter only while a turn runs or just after (see
+   * onDiskChange), and the watch request, a recursive watch of the workspace, otherwise competed
+   * with the view's first layout.
+   */
+  constructor(private readonly state: vscode.Memento, private readonly log: Logger, private readonly history = new EditHistory(REVIEW_LIMITS), watchFrom: Promise<void> = Promise.resolve()) {
     super();
     this.snapshots = this.register(new FileSnapshots());
     const saved = loadSaved(state.get(STATE_KEY), state.get(OLD_STATE_KEY));
@@ -142,11 +148,19 @@ export class ChangeTracker extends Disposable {
       this.editTimers.set(filePath, setTimeout(() => this.syncFromEditor(filePath), EDIT_DEBOUNCE_MS));
     }));
     this.register({ dispose: () => { for (const t of this.editTimers.values()) clearTimeout(t); } });
+    void watchFrom.then(() => this.watch());
+    this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
+  }
+
+  private watching = false;
+
+  private watch(): void {
+    if (this.watching || this.isDisposed) return;
+    this.watching = true;
     const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/*'));
     this.register(watcher.onDidChange(uri => this.diskEvent(uri, false)));
     this.register(watcher.onDidCreate(uri => this.diskEvent(uri, true)));
     this.register(watcher.onDidDelete(uri => this.diskEvent(uri, false)));
-    this.register({ dispose: () => { clearTimeout(this.saveTimer); this.persist(); } });
   }
 
   /** Tests: the seams of the tab merges this tracker starts (the extension's own copy of the merge queue). */
@@ -215,6 +229,7 @@ export class ChangeTracker extends Disposable {
 
   /** A turn of `tabId` begins: changes from now on belong to it. */
   beginTurn(tabId: string, agentName: string): string {
+    this.watch();
     const turnId = `turn${this.nextTurn++}`;
     const turn = newTurn(new TurnChanges(turnId, undefined, this.history), { tabId, agentName, running: true, started: Date.now(), since: this.history.lastSeq });
     this.turns.set(turnId, turn);
