@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
   );
   // Set after the registrations above, so it runs after the timer on which VS Code sends them and
   // its answer that activation is done (same delay: first in, first out).
-  setTimeout(() => {
+  const second = setTimeout(() => {
     try {
       built();
     } catch (error) {
@@ -128,6 +128,8 @@ export function activate(context: vscode.ExtensionContext): SwitchboardApi {
         .then(choice => { if (choice === openLog) channel.show(); });
     }
   }, 0);
+  // Deactivated before it ran (the window closing at once): nothing is built then.
+  context.subscriptions.push({ dispose: () => clearTimeout(second) });
 
   // Tests' handle; what it names is built on first use.
   const api: SwitchboardApi = {

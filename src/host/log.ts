@@ -31,7 +31,12 @@ export class LazyLogChannel implements vscode.Disposable {
   }
 
   get channel(): vscode.LogOutputChannel {
-    return (this.made ??= vscode.window.createOutputChannel(this.name, { log: true }));
+    if (!this.made) {
+      this.made = vscode.window.createOutputChannel(this.name, { log: true });
+      // A line logged while the extension shuts down, before any other: no channel outlives it.
+      if (this.disposed) this.made.dispose();
+    }
+    return this.made;
   }
 
   show(preserveFocus?: boolean): void {
